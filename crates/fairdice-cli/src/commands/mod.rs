@@ -1,0 +1,4 @@
+//! One module per subcommand: its flags (`Args`) and its `run` function.
+
+pub mod dist;
+pub mod roll;

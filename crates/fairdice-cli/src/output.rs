@@ -1,0 +1,1 @@
+//! Shared output helpers: number formatting, tables, bars, JSON.

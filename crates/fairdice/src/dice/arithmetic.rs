@@ -1,0 +1,402 @@
+//! Arithmetic on dice: sums by convolution, repeated sums, and any binary operation
+//! between independent dice.
+//!
+//! # Design decisions
+//! Sums are the hot path, so they convolve dense arrays when the outcomes are close
+//! together and fall back to sorting pairs otherwise. A repeated sum `n·X` squares
+//! while the total fits in 128 bits (all machine arithmetic); beyond that it uses the
+//! power recurrence for polynomials, which needs `O(n·m²)` big-integer steps for a die
+//! spanning `m + 1` outcomes instead of the `O(n²·m²)` of squaring. Both are checked
+//! against naive repeated addition in the tests.
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::Zero;
+
+use super::count::Count;
+use super::die::{Die, DieError, MAX_DICE, Outcome};
+use crate::with_count_type;
+
+/// A binary operation between two dice outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `a * b`
+    Mul,
+    /// `floor(a / b)`; fails if `b` can be zero.
+    Div,
+    /// `max(a, b)`
+    Max,
+    /// `min(a, b)`
+    Min,
+    /// `1` if `a < b` else `0`
+    Lt,
+    /// `1` if `a <= b` else `0`
+    Le,
+    /// `1` if `a > b` else `0`
+    Gt,
+    /// `1` if `a >= b` else `0`
+    Ge,
+    /// `1` if `a == b` else `0`
+    Eq,
+    /// `1` if `a != b` else `0`
+    Ne,
+}
+
+impl BinaryOp {
+    /// Applies the operation to two outcomes.
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`] past the `i64` range, [`DieError::DivisionByZero`].
+    pub fn apply(self, a: Outcome, b: Outcome) -> Result<Outcome, DieError> {
+        let flag = |x: bool| Ok(Outcome::from(x));
+        match self {
+            BinaryOp::Add => a.checked_add(b).ok_or(DieError::Overflow),
+            BinaryOp::Sub => a.checked_sub(b).ok_or(DieError::Overflow),
+            BinaryOp::Mul => a.checked_mul(b).ok_or(DieError::Overflow),
+            BinaryOp::Div => {
+                if b == 0 {
+                    Err(DieError::DivisionByZero)
+                } else if a == Outcome::MIN && b == -1 {
+                    Err(DieError::Overflow)
+                } else {
+                    Ok(Integer::div_floor(&a, &b))
+                }
+            }
+            BinaryOp::Max => Ok(a.max(b)),
+            BinaryOp::Min => Ok(a.min(b)),
+            BinaryOp::Lt => flag(a < b),
+            BinaryOp::Le => flag(a <= b),
+            BinaryOp::Gt => flag(a > b),
+            BinaryOp::Ge => flag(a >= b),
+            BinaryOp::Eq => flag(a == b),
+            BinaryOp::Ne => flag(a != b),
+        }
+    }
+
+    /// The operator's symbol in dice notation.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Max => "max",
+            BinaryOp::Min => "min",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+        }
+    }
+}
+
+/// Outcome spans up to this size convolve as dense arrays.
+const DENSE_SPAN_LIMIT: u64 = 1 << 24;
+
+impl Die {
+    /// The distribution of `op(X, Y)` for independent `X` (this die) and `Y`.
+    ///
+    /// # Errors
+    /// As [`BinaryOp::apply`], if any pair of outcomes fails.
+    pub fn combine(&self, other: &Die, op: BinaryOp) -> Result<Die, DieError> {
+        if op == BinaryOp::Div && other.count(0) > BigUint::zero() {
+            return Err(DieError::DivisionByZero);
+        }
+        let ty = Die::product_count_type(&[self, other]);
+        if op == BinaryOp::Add {
+            if let Some(die) = with_count_type!(ty, C => self.dense_sum::<C>(other)) {
+                return die;
+            }
+        }
+        with_count_type!(ty, C => self.pairwise::<C>(other, op))
+    }
+
+    /// `X + Y` for independent dice.
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`] if a sum leaves the `i64` range.
+    pub fn add(&self, other: &Die) -> Result<Die, DieError> {
+        self.combine(other, BinaryOp::Add)
+    }
+
+    /// `X − Y` for independent dice.
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`] if a difference leaves the `i64` range.
+    pub fn sub(&self, other: &Die) -> Result<Die, DieError> {
+        self.combine(other, BinaryOp::Sub)
+    }
+
+    /// `X · Y` for independent dice.
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`] if a product leaves the `i64` range.
+    pub fn mul(&self, other: &Die) -> Result<Die, DieError> {
+        self.combine(other, BinaryOp::Mul)
+    }
+
+    /// `floor(X / Y)` for independent dice.
+    ///
+    /// # Errors
+    /// [`DieError::DivisionByZero`] if `Y` can be zero.
+    pub fn div(&self, other: &Die) -> Result<Die, DieError> {
+        self.combine(other, BinaryOp::Div)
+    }
+
+    /// `op(X, c)` for a constant `c`, keeping counts unchanged.
+    ///
+    /// # Errors
+    /// As [`BinaryOp::apply`].
+    pub fn combine_constant(&self, constant: Outcome, op: BinaryOp) -> Result<Die, DieError> {
+        self.try_map(|o| op.apply(o, constant))
+    }
+
+    /// `−X`.
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`] for the outcome `i64::MIN`.
+    pub fn negate(&self) -> Result<Die, DieError> {
+        self.try_map(|o| o.checked_neg().ok_or(DieError::Overflow))
+    }
+
+    /// The sum of `n` independent copies of this die (`n = 0` gives the constant 0).
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`] if a sum leaves the `i64` range;
+    /// [`DieError::TooManyDice`] past [`MAX_DICE`].
+    pub fn repeat_sum(&self, n: u64) -> Result<Die, DieError> {
+        if n > MAX_DICE {
+            return Err(DieError::TooManyDice {
+                count: n,
+                max: MAX_DICE,
+            });
+        }
+        if n == 0 {
+            return Ok(Die::constant(0));
+        }
+        // Every outcome of the result lies in [n·min, n·max]; check it fits first.
+        let n_i = n as i64;
+        self.min_outcome().checked_mul(n_i).ok_or(DieError::Overflow)?;
+        self.max_outcome().checked_mul(n_i).ok_or(DieError::Overflow)?;
+        let bits = self.total_bits() * n;
+        let span = (self.max_outcome() as i128 - self.min_outcome() as i128) as u64;
+        if bits > 128 && span <= 4096 && span.saturating_mul(n) <= DENSE_SPAN_LIMIT {
+            return Ok(self.power_by_recurrence(n));
+        }
+        let mut result = Die::constant(0);
+        let mut base = self.clone();
+        let mut remaining = n;
+        loop {
+            if remaining & 1 == 1 {
+                result = result.add(&base)?;
+            }
+            remaining >>= 1;
+            if remaining == 0 {
+                return Ok(result);
+            }
+            base = base.add(&base)?;
+        }
+    }
+
+    /// Dense convolution when both dice span few outcomes; `None` when the spans are
+    /// too wide for an array (the caller then sorts pairs instead).
+    fn dense_sum<C: Count>(&self, other: &Die) -> Option<Result<Die, DieError>> {
+        let span_a = span(self)?;
+        let span_b = span(other)?;
+        let pairs = (self.len() as u64).saturating_mul(other.len() as u64);
+        // Dense pays for every slot of both spans; worth it unless the dice are sparse.
+        if span_a.saturating_mul(span_b) > pairs.saturating_mul(4).max(1024) {
+            return None;
+        }
+        let low = self.min_outcome().checked_add(other.min_outcome());
+        let high = self.max_outcome().checked_add(other.max_outcome());
+        let (Some(low), Some(_)) = (low, high) else {
+            return Some(Err(DieError::Overflow));
+        };
+        let a = dense::<C>(self, span_a);
+        let b = dense::<C>(other, span_b);
+        let mut out = vec![C::zero(); (span_a + span_b - 1) as usize];
+        for (i, x) in a.iter().enumerate() {
+            if x.is_zero() {
+                continue;
+            }
+            for (slot, y) in out[i..].iter_mut().zip(&b) {
+                slot.add_mul(x, y);
+            }
+        }
+        Some(Die::from_sorted_generic(
+            out.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)),
+        ))
+    }
+
+    /// Any binary operation by enumerating pairs of outcomes.
+    fn pairwise<C: Count>(&self, other: &Die, op: BinaryOp) -> Result<Die, DieError> {
+        let a: Vec<C> = self.generic_counts();
+        let b: Vec<C> = other.generic_counts();
+        let mut pairs = Vec::with_capacity(self.len() * other.len());
+        for (x, cx) in self.outcomes().iter().zip(&a) {
+            for (y, cy) in other.outcomes().iter().zip(&b) {
+                pairs.push((op.apply(*x, *y)?, cx.times(cy)));
+            }
+        }
+        Die::from_unsorted_generic(pairs)
+    }
+
+    /// `n·X` by the recurrence for powers of a polynomial: with `P(z) = Σ p_j z^j` and
+    /// `P^n = Σ a_k z^k`, differentiating `P^n` gives
+    /// `a_k = Σ_{j=1..m} ((n+1)·j − k)·p_j·a_{k−j} / (k·p_0)`, an exact division.
+    fn power_by_recurrence(&self, n: u64) -> Die {
+        let m = span(self).expect("checked by the caller") as usize - 1;
+        let p: Vec<BigUint> = dense::<BigUint>(self, m as u64 + 1);
+        let len = m * n as usize + 1;
+        let mut a: Vec<BigUint> = Vec::with_capacity(len);
+        a.push(Count::pow(&p[0], n as u32));
+        let (mut positive, mut negative) = (BigUint::zero(), BigUint::zero());
+        for k in 1..len {
+            positive.set_zero();
+            negative.set_zero();
+            for j in 1..=m.min(k) {
+                if p[j].is_zero() || a[k - j].is_zero() {
+                    continue;
+                }
+                let factor = (n as i128 + 1) * j as i128 - k as i128;
+                let term = &p[j] * &a[k - j] * BigUint::from(factor.unsigned_abs());
+                if factor > 0 {
+                    positive += term;
+                } else {
+                    negative += term;
+                }
+            }
+            let numerator = &positive - &negative;
+            a.push(numerator / (&p[0] * BigUint::from(k as u64)));
+        }
+        let low = self.min_outcome() * n as i64;
+        Die::from_sorted_generic(a.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)))
+            .expect("a power of a die has outcomes")
+    }
+}
+
+/// The number of integer slots from the smallest to the largest outcome, if small.
+fn span(die: &Die) -> Option<u64> {
+    let width = die.max_outcome() as i128 - die.min_outcome() as i128 + 1;
+    u64::try_from(width).ok().filter(|&w| w <= DENSE_SPAN_LIMIT)
+}
+
+/// The counts laid out densely from the smallest outcome, zeros in the gaps.
+fn dense<C: Count>(die: &Die, span: u64) -> Vec<C> {
+    let mut out = vec![C::zero(); span as usize];
+    let low = die.min_outcome();
+    for (o, c) in die.outcomes().iter().zip(die.generic_counts::<C>()) {
+        out[(o - low) as usize] = c;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::testing::{brute_force, d};
+
+    #[test]
+    fn binary_ops_match_brute_force() {
+        let x = Die::new([(-2, 1u32), (0, 2), (3, 1), (7, 3)]).unwrap();
+        let y = Die::new([(-1, 2u32), (2, 1), (5, 1)]).unwrap();
+        for op in [
+            BinaryOp::Add,
+            BinaryOp::Sub,
+            BinaryOp::Mul,
+            BinaryOp::Div,
+            BinaryOp::Max,
+            BinaryOp::Min,
+            BinaryOp::Lt,
+            BinaryOp::Le,
+            BinaryOp::Gt,
+            BinaryOp::Ge,
+            BinaryOp::Eq,
+            BinaryOp::Ne,
+        ] {
+            let expected = brute_force(&[&x, &y], |v| op.apply(v[0], v[1]).unwrap());
+            assert_eq!(x.combine(&y, op).unwrap(), expected, "{op:?}");
+        }
+    }
+
+    #[test]
+    fn floor_division_rounds_down() {
+        for (a, b, q) in [(7, 2, 3), (-7, 2, -4), (7, -2, -4), (-7, -2, 3), (6, -3, -2)] {
+            assert_eq!(BinaryOp::Div.apply(a, b), Ok(q), "{a} / {b}");
+        }
+        assert_eq!(
+            d(6).div(&Die::range(0, 2)),
+            Err(DieError::DivisionByZero)
+        );
+    }
+
+    #[test]
+    fn repeated_sums_match_repeated_addition() {
+        let odd = Die::new([(0, 2u32), (1, 1), (4, 5)]).unwrap();
+        for die in [d(6), odd, Die::fudge(), Die::from_faces(&[1, 1, 2, 3]).unwrap()] {
+            let mut naive = Die::constant(0);
+            for n in 0..12u64 {
+                assert_eq!(die.repeat_sum(n).unwrap(), naive, "{n} of {die}");
+                naive = naive.add(&die).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn power_recurrence_matches_squaring() {
+        // Totals over 128 bits take the recurrence; compare with squaring in big ints.
+        let die = Die::new([(-1, 3u32), (0, 1), (2, 7)]).unwrap();
+        let n = 60;
+        assert!(die.total_bits() * n > 128);
+        let mut squared = Die::constant(0);
+        let mut base = die.clone();
+        let mut e = n;
+        while e > 0 {
+            if e & 1 == 1 {
+                squared = squared.add(&base).unwrap();
+            }
+            base = base.add(&base).unwrap();
+            e >>= 1;
+        }
+        assert_eq!(die.repeat_sum(n).unwrap(), squared);
+    }
+
+    #[test]
+    fn hundred_d6_is_exact() {
+        let die = d(6).repeat_sum(100).unwrap();
+        assert_eq!(
+            die.total().to_string(),
+            "653318623500070906096690267158057820537143710472954871543071966369497141477376"
+        );
+        assert_eq!(die.count(100), BigUint::from(1u32));
+        assert_eq!(die.count(101), BigUint::from(100u32));
+        assert_eq!(die.mean(), num_rational::BigRational::from_integer(350.into()));
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        let huge = Die::constant(i64::MAX);
+        assert_eq!(huge.add(&Die::constant(1)), Err(DieError::Overflow));
+        assert_eq!(huge.repeat_sum(2), Err(DieError::Overflow));
+        assert_eq!(Die::constant(i64::MIN).negate(), Err(DieError::Overflow));
+        assert!(matches!(
+            d(6).repeat_sum(MAX_DICE + 1),
+            Err(DieError::TooManyDice { .. })
+        ));
+    }
+
+    #[test]
+    fn sparse_sums_use_pairs() {
+        let sparse = Die::from_faces(&[0, 1_000_000_000]).unwrap();
+        let two = sparse.repeat_sum(2).unwrap();
+        assert_eq!(two.outcomes(), &[0, 1_000_000_000, 2_000_000_000]);
+        assert_eq!(two.count(1_000_000_000), BigUint::from(2u32));
+    }
+}

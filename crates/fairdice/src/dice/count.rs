@@ -1,0 +1,294 @@
+//! Exact counts: the integer weights of a distribution, with machine-integer fast paths.
+//!
+//! # Design decisions
+//! A computation first bounds the total it can produce (the product of the totals of
+//! everything it combines). If that bound fits a `u64` or a `u128`, the whole
+//! computation runs in that primitive type; only beyond it does it pay for
+//! [`BigUint`]. Every count of a result is at most its total, so a computation whose
+//! total fits never overflows. The choice is made once per computation, through
+//! [`with_count_type!`](crate::with_count_type), so inner loops carry no branches on
+//! the representation.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// An exact non-negative integer weight used inside a computation.
+///
+/// Implemented for `u64` and `u128` (the fast paths) and [`BigUint`]. Callers pick
+/// the narrowest type whose range holds the computation's total, so the
+/// operations here never overflow.
+pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 'static {
+    /// Converts from a primitive.
+    fn from_u64(value: u64) -> Self;
+    /// Converts from a big integer that the caller knows fits.
+    fn from_big(value: &BigUint) -> Self;
+    /// Converts to a big integer.
+    fn to_big(&self) -> BigUint;
+    /// The nearest `f64` (infinite only beyond `f64::MAX`).
+    fn to_f64(&self) -> f64;
+    /// `self += other`.
+    fn add_assign(&mut self, other: &Self);
+    /// `self -= other`; the caller guarantees `other <= self`.
+    fn sub_assign(&mut self, other: &Self);
+    /// `self * other`.
+    fn times(&self, other: &Self) -> Self;
+    /// `self += a * b`, the inner step of every convolution.
+    fn add_mul(&mut self, a: &Self, b: &Self);
+    /// `self * k` for a small factor.
+    fn mul_u64(&self, k: u64) -> Self;
+    /// `self` raised to `exponent`.
+    fn pow(&self, exponent: u32) -> Self {
+        let mut result = Self::one();
+        let mut base = self.clone();
+        let mut e = exponent;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.times(&base);
+            }
+            e >>= 1;
+            if e > 0 {
+                base = base.times(&base);
+            }
+        }
+        result
+    }
+}
+
+macro_rules! impl_count_for_primitive {
+    ($t:ty) => {
+        impl Count for $t {
+            #[inline]
+            fn from_u64(value: u64) -> Self {
+                value as $t
+            }
+            #[inline]
+            fn from_big(value: &BigUint) -> Self {
+                // The caller chose this type because the value fits; saturating keeps a
+                // logic error visible in tests instead of wrapping silently.
+                value.try_into().unwrap_or(<$t>::MAX)
+            }
+            #[inline]
+            fn to_big(&self) -> BigUint {
+                BigUint::from(*self)
+            }
+            #[inline]
+            fn to_f64(&self) -> f64 {
+                *self as f64
+            }
+            #[inline]
+            fn add_assign(&mut self, other: &Self) {
+                *self += *other;
+            }
+            #[inline]
+            fn sub_assign(&mut self, other: &Self) {
+                *self -= *other;
+            }
+            #[inline]
+            fn times(&self, other: &Self) -> Self {
+                *self * *other
+            }
+            #[inline]
+            fn add_mul(&mut self, a: &Self, b: &Self) {
+                *self += *a * *b;
+            }
+            #[inline]
+            fn mul_u64(&self, k: u64) -> Self {
+                *self * k as $t
+            }
+        }
+    };
+}
+
+impl_count_for_primitive!(u64);
+impl_count_for_primitive!(u128);
+
+impl Count for BigUint {
+    fn from_u64(value: u64) -> Self {
+        BigUint::from(value)
+    }
+    fn from_big(value: &BigUint) -> Self {
+        value.clone()
+    }
+    fn to_big(&self) -> BigUint {
+        self.clone()
+    }
+    fn to_f64(&self) -> f64 {
+        ToPrimitive::to_f64(self).unwrap_or(f64::INFINITY)
+    }
+    fn add_assign(&mut self, other: &Self) {
+        *self += other;
+    }
+    fn sub_assign(&mut self, other: &Self) {
+        *self -= other;
+    }
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn add_mul(&mut self, a: &Self, b: &Self) {
+        if !a.is_zero() && !b.is_zero() {
+            *self += a * b;
+        }
+    }
+    fn mul_u64(&self, k: u64) -> Self {
+        self * k
+    }
+    fn pow(&self, exponent: u32) -> Self {
+        num_traits::Pow::pow(self, exponent)
+    }
+}
+
+/// The integer type a computation runs in, chosen from a bound on its total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountType {
+    /// Totals below 2^64.
+    U64,
+    /// Totals below 2^128.
+    U128,
+    /// Anything larger.
+    Big,
+}
+
+impl CountType {
+    /// The narrowest type that holds every integer of at most `bits` bits.
+    pub fn for_bits(bits: u64) -> Self {
+        if bits <= 64 {
+            CountType::U64
+        } else if bits <= 128 {
+            CountType::U128
+        } else {
+            CountType::Big
+        }
+    }
+
+    /// The narrowest type that holds `bound`.
+    pub fn for_bound(bound: &BigUint) -> Self {
+        Self::for_bits(bound.bits())
+    }
+}
+
+/// Runs a generic block with `$C` bound to the count type chosen at run time.
+///
+/// ```ignore
+/// with_count_type!(CountType::for_bound(&total), C => compute::<C>(...))
+/// ```
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_count_type {
+    ($ty:expr, $C:ident => $body:expr) => {
+        match $ty {
+            $crate::dice::count::CountType::U64 => {
+                type $C = u64;
+                $body
+            }
+            $crate::dice::count::CountType::U128 => {
+                type $C = u128;
+                $body
+            }
+            $crate::dice::count::CountType::Big => {
+                type $C = ::num_bigint::BigUint;
+                $body
+            }
+        }
+    };
+}
+
+/// The counts stored in a [`Die`](crate::Die): machine words while the total fits a
+/// `u64`, big integers beyond. Exactly one representation per value, so equality is
+/// structural.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Counts {
+    Small(Vec<u64>),
+    Big(Vec<BigUint>),
+}
+
+impl Counts {
+    /// Stores counts computed in any count type, in the canonical representation.
+    pub(crate) fn from_generic<C: Count>(counts: Vec<C>, total_bits: u64) -> Self {
+        if total_bits <= 64 {
+            Counts::Small(
+                counts
+                    .iter()
+                    .map(|c| c.to_big().to_u64().unwrap_or(u64::MAX))
+                    .collect(),
+            )
+        } else {
+            Counts::Big(counts.iter().map(Count::to_big).collect())
+        }
+    }
+
+    /// Stores big counts canonically.
+    pub(crate) fn from_big(counts: Vec<BigUint>) -> Self {
+        let total: BigUint = counts.iter().sum();
+        if total.bits() <= 64 {
+            Counts::Small(counts.iter().map(|c| c.to_u64().unwrap_or(0)).collect())
+        } else {
+            Counts::Big(counts)
+        }
+    }
+
+    /// The counts converted into the computation type `C`.
+    pub(crate) fn to_generic<C: Count>(&self) -> Vec<C> {
+        match self {
+            Counts::Small(v) => v.iter().map(|&c| C::from_u64(c)).collect(),
+            Counts::Big(v) => v.iter().map(C::from_big).collect(),
+        }
+    }
+
+    pub(crate) fn get_big(&self, index: usize) -> BigUint {
+        match self {
+            Counts::Small(v) => BigUint::from(v[index]),
+            Counts::Big(v) => v[index].clone(),
+        }
+    }
+
+    pub(crate) fn get_f64(&self, index: usize) -> f64 {
+        match self {
+            Counts::Small(v) => v[index] as f64,
+            Counts::Big(v) => Count::to_f64(&v[index]),
+        }
+    }
+
+    pub(crate) fn total(&self) -> BigUint {
+        match self {
+            Counts::Small(v) => BigUint::from(v.iter().map(|&c| c as u128).sum::<u128>()),
+            Counts::Big(v) => v.iter().sum(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_type_is_chosen_by_bits() {
+        assert_eq!(CountType::for_bits(64), CountType::U64);
+        assert_eq!(CountType::for_bits(65), CountType::U128);
+        assert_eq!(CountType::for_bits(129), CountType::Big);
+        assert_eq!(
+            CountType::for_bound(&BigUint::from(u64::MAX)),
+            CountType::U64
+        );
+    }
+
+    #[test]
+    fn pow_agrees_across_types() {
+        assert_eq!(Count::pow(&6u64, 20), 6u64.pow(20));
+        assert_eq!(Count::pow(&6u128, 40), 6u128.pow(40));
+        assert_eq!(
+            Count::pow(&BigUint::from(6u32), 100).to_string(),
+            "653318623500070906096690267158057820537143710472954871543071966369497141477376"
+        );
+    }
+
+    #[test]
+    fn storage_is_canonical() {
+        let small = Counts::from_big(vec![BigUint::from(3u32), BigUint::from(4u32)]);
+        assert_eq!(small, Counts::Small(vec![3, 4]));
+        let big = Counts::from_generic(vec![u128::MAX], 128);
+        assert!(matches!(big, Counts::Big(_)));
+    }
+}

@@ -1,0 +1,10 @@
+//! Exact dice: the [`Die`] distribution, its arithmetic, pools of dice and the
+//! evaluators that fold over them, and the dice notation that builds them all.
+
+pub mod arithmetic;
+pub mod count;
+pub mod die;
+pub mod transform;
+
+#[cfg(test)]
+pub(crate) mod testing;

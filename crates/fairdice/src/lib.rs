@@ -1,0 +1,13 @@
+//! # fairdice
+//!
+//! Fair, measurable randomness for games.
+//!
+//! - [`Die`]: the exact distribution of any dice expression, with exact integer
+//!   counts (big integers when needed, machine words when they suffice).
+#![deny(missing_docs)]
+
+pub mod dice;
+
+pub use dice::arithmetic::BinaryOp;
+pub use dice::die::{Die, DieError, Outcome};
+pub mod rng;
