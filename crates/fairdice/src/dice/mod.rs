@@ -4,6 +4,7 @@
 pub mod arithmetic;
 pub mod count;
 pub mod die;
+pub mod notation;
 pub mod transform;
 
 #[cfg(test)]

@@ -1,0 +1,1 @@
+//! Shared fixtures for the fairdice benchmarks (the cases every peer runs too).
