@@ -11,3 +11,4 @@ pub mod dice;
 pub use dice::arithmetic::BinaryOp;
 pub use dice::die::{Die, DieError, Outcome};
 pub mod rng;
+pub use dice::pool::Pool;

@@ -42,6 +42,15 @@ pub enum DieError {
     /// A pool or repetition with a negative number of dice.
     #[error("a pool cannot have a negative number of dice ({0})")]
     NegativeDiceCount(i64),
+    /// An exact computation did more work than its budget allows.
+    #[error("the exact computation exceeded its budget of {limit} steps")]
+    BudgetExceeded {
+        /// The budget, in engine steps.
+        limit: u64,
+    },
+    /// The computation was cancelled (e.g. a time limit ran out).
+    #[error("the computation was cancelled")]
+    Cancelled,
     /// A repetition or pool larger than the engine allows.
     #[error("{count} dice is more than the {max} a pool may hold")]
     TooManyDice {
