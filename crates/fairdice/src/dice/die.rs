@@ -95,7 +95,8 @@ impl Die {
         I: IntoIterator<Item = (Outcome, C)>,
         C: Into<BigUint>,
     {
-        let pairs: Vec<(Outcome, BigUint)> = pairs.into_iter().map(|(o, c)| (o, c.into())).collect();
+        let pairs: Vec<(Outcome, BigUint)> =
+            pairs.into_iter().map(|(o, c)| (o, c.into())).collect();
         Die::from_big_pairs(pairs)
     }
 
@@ -325,6 +326,32 @@ impl Die {
             .collect()
     }
 
+    /// `P(X <= x)` for every outcome `x`, in outcome order, each the nearest `f64` to
+    /// the exact value.
+    pub fn at_most_all(&self) -> Vec<f64> {
+        let total = self.total();
+        self.cumulative_counts()
+            .into_iter()
+            .map(|c| ratio_to_f64(&ratio(c, total.clone())))
+            .collect()
+    }
+
+    /// `P(X >= x)` for every outcome `x`, in outcome order, each the nearest `f64` to
+    /// the exact value.
+    pub fn at_least_all(&self) -> Vec<f64> {
+        let total = self.total();
+        let mut above = BigUint::zero();
+        let mut out: Vec<f64> = (0..self.len())
+            .rev()
+            .map(|i| {
+                above += self.counts.get_big(i);
+                ratio_to_f64(&ratio(above.clone(), total.clone()))
+            })
+            .collect();
+        out.reverse();
+        out
+    }
+
     fn sum_counts(&self, range: std::ops::Range<usize>) -> BigUint {
         range.map(|i| self.counts.get_big(i)).sum()
     }
@@ -392,9 +419,7 @@ impl Die {
 
     /// Divides every count by their greatest common divisor, keeping probabilities.
     pub fn reduced(&self) -> Die {
-        let gcd = self
-            .iter()
-            .fold(BigUint::zero(), |g, (_, c)| g.gcd(&c));
+        let gcd = self.iter().fold(BigUint::zero(), |g, (_, c)| g.gcd(&c));
         let pairs = self.iter().map(|(o, c)| (o, c / &gcd)).collect();
         Die::from_big_pairs(pairs).expect("reduction keeps every outcome")
     }
@@ -480,6 +505,17 @@ mod tests {
         assert_eq!(d6.quantile(1.5), None);
         assert_eq!(d6.mode(), vec![1, 2, 3, 4, 5, 6]);
         assert!((d6.standard_deviation() - (35.0f64 / 12.0).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cumulative_vectors_match_exact_values() {
+        let d = Die::new([(-2, 3u32), (0, 1), (4, 5)]).unwrap();
+        let most = d.at_most_all();
+        let least = d.at_least_all();
+        for (i, &o) in d.outcomes().iter().enumerate() {
+            assert_eq!(most[i], ratio_to_f64(&d.at_most(o)));
+            assert_eq!(least[i], ratio_to_f64(&d.at_least(o)));
+        }
     }
 
     #[test]

@@ -206,7 +206,10 @@ fn run<C: Count, E: Evaluator>(
                 for (p, plan) in plans.iter().enumerate() {
                     let branch = &pool_branches[p][choice[p]];
                     counts[p] = branch.counted;
-                    for (slot, &r) in new_remaining[plan.groups.clone()].iter_mut().zip(&branch.remaining) {
+                    for (slot, &r) in new_remaining[plan.groups.clone()]
+                        .iter_mut()
+                        .zip(&branch.remaining)
+                    {
                         *slot = r;
                     }
                     w = w.times(&branch.weight);
@@ -323,7 +326,12 @@ impl PoolPlan {
 
     /// Every way this pool's unassigned dice (`remaining`, one entry per group) can
     /// show the outcome at `step`, merged by result.
-    fn branches<C: Count>(&self, groups: &[Group<C>], step: usize, remaining: &[u32]) -> Vec<Branch<C>> {
+    fn branches<C: Count>(
+        &self,
+        groups: &[Group<C>],
+        step: usize,
+        remaining: &[u32],
+    ) -> Vec<Branch<C>> {
         let consumed = self.size - remaining.iter().sum::<u32>();
         let group_slice = &groups[self.groups.clone()];
         // Per group: (c, C(r, c)·w^c) for each feasible c.
@@ -428,7 +436,11 @@ mod tests {
         brute_force(dice, |v| {
             let mut v = v.to_vec();
             v.sort_unstable_by(|a, b| b.cmp(a));
-            v.iter().zip(pattern).filter(|(_, k)| **k).map(|(x, _)| x).sum()
+            v.iter()
+                .zip(pattern)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| x)
+                .sum()
         })
     }
 
@@ -439,7 +451,10 @@ mod tests {
             let dice = [&die, &die, &die, &die];
             for mask in 0..16u32 {
                 let pattern: Vec<bool> = (0..4).map(|i| mask & (1 << i) != 0).collect();
-                let pool = Pool::new(&die, 4).unwrap().with_keep_pattern(pattern.clone()).unwrap();
+                let pool = Pool::new(&die, 4)
+                    .unwrap()
+                    .with_keep_pattern(pattern.clone())
+                    .unwrap();
                 let got = evaluate_die(&SumOf::identity(), &[&pool]).unwrap();
                 assert_eq!(got, keep_oracle(&dice, &pattern), "{pattern:?}");
             }
@@ -452,7 +467,11 @@ mod tests {
         let dice = [&d4, &d4, &d6];
         for (k, pattern) in [(2, vec![true, true, false]), (1, vec![false, false, true])] {
             let pool = Pool::mixed([(d4.clone(), 2), (d6.clone(), 1)]).unwrap();
-            let pool = if k == 2 { pool.keep_highest(2) } else { pool.keep_lowest(1) };
+            let pool = if k == 2 {
+                pool.keep_highest(2)
+            } else {
+                pool.keep_lowest(1)
+            };
             assert_eq!(pool.keep_pattern(), pattern);
             let got = evaluate_die(&SumOf::identity(), &[&pool]).unwrap();
             assert_eq!(got, keep_oracle(&dice, &pattern));
@@ -467,7 +486,12 @@ mod tests {
         fn initial_state(&self) -> Self::State {
             Vec::new()
         }
-        fn next_state(&self, s: &Self::State, o: Outcome, c: &[u32]) -> Result<Self::State, DieError> {
+        fn next_state(
+            &self,
+            s: &Self::State,
+            o: Outcome,
+            c: &[u32],
+        ) -> Result<Self::State, DieError> {
             let mut s = s.clone();
             s.push((o, c[0]));
             Ok(s)
@@ -491,10 +515,16 @@ mod tests {
     #[test]
     fn both_orders_see_every_outcome_in_turn() {
         let d5 = d(5);
-        let expected = brute_force(&[&d5, &d5, &d5], |v| v.iter().max().unwrap() - v.iter().min().unwrap());
+        let expected = brute_force(&[&d5, &d5, &d5], |v| {
+            v.iter().max().unwrap() - v.iter().min().unwrap()
+        });
         for order in [Order::Ascending, Order::Descending] {
             let pool = Pool::new(&d5, 3).unwrap();
-            assert_eq!(evaluate_die(&Ordered(order), &[&pool]).unwrap(), expected, "{order:?}");
+            assert_eq!(
+                evaluate_die(&Ordered(order), &[&pool]).unwrap(),
+                expected,
+                "{order:?}"
+            );
         }
     }
 
@@ -506,11 +536,20 @@ mod tests {
         fn initial_state(&self) -> (Outcome, u32) {
             (0, 0)
         }
-        fn next_state(&self, s: &(Outcome, u32), o: Outcome, c: &[u32]) -> Result<(Outcome, u32), DieError> {
+        fn next_state(
+            &self,
+            s: &(Outcome, u32),
+            o: Outcome,
+            c: &[u32],
+        ) -> Result<(Outcome, u32), DieError> {
             Ok((s.0 + o * i64::from(c[0]), s.1.max(c[0])))
         }
         fn final_outcome(&self, s: &(Outcome, u32)) -> Result<Final<Outcome>, DieError> {
-            Ok(if s.1 >= 2 { Final::Reroll } else { Final::Value(s.0) })
+            Ok(if s.1 >= 2 {
+                Final::Reroll
+            } else {
+                Final::Value(s.0)
+            })
         }
     }
 

@@ -36,7 +36,12 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
         0
     }
 
-    fn next_state(&self, sum: &Outcome, outcome: Outcome, counts: &[u32]) -> Result<Outcome, DieError> {
+    fn next_state(
+        &self,
+        sum: &Outcome,
+        outcome: Outcome,
+        counts: &[u32],
+    ) -> Result<Outcome, DieError> {
         let dice: i64 = counts.iter().map(|&c| i64::from(c)).sum();
         if dice == 0 {
             return Ok(*sum);
