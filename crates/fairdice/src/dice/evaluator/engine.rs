@@ -17,7 +17,9 @@
 //! The count type (u64, u128 or big integers) is chosen once from a bound on the
 //! total: every path weight is at most the product of the pool totals.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use num_bigint::BigUint;
 use smallvec::SmallVec;
@@ -105,7 +107,6 @@ fn count_type(pools: &[&Pool]) -> CountType {
 
 /// One group of identical dice, with its weights laid out in walk order.
 struct Group<C> {
-    pool: usize,
     size: u32,
     /// Weight of each outcome (zero where the die cannot show it).
     weights: Vec<C>,
@@ -113,6 +114,12 @@ struct Group<C> {
     tails: Vec<C>,
     /// The group's total weight (for a pool that counts none of its dice).
     total: C,
+    /// `w^c` for the current step's weight `w`, `c = 0..=size`.
+    shown_powers: Vec<C>,
+    /// `tail^j` for the current step's tail, `j = 0..=size`.
+    tail_powers: Vec<C>,
+    /// Rows of Pascal's triangle, filled on first use.
+    binomial_rows: Vec<Vec<C>>,
 }
 
 /// A pool's keep pattern in walk order.
@@ -130,6 +137,107 @@ struct Branch<C> {
     remaining: PoolRemaining,
     counted: u32,
     weight: C,
+}
+
+/// Evaluator states grouped by the unassigned dice they share.
+struct Buckets<S, C> {
+    keys: Vec<Remaining>,
+    states: Vec<HashMap<S, C>>,
+    index: HashMap<Remaining, usize>,
+}
+
+impl<S, C> Default for Buckets<S, C> {
+    fn default() -> Self {
+        Buckets {
+            keys: Vec::new(),
+            states: Vec::new(),
+            index: HashMap::default(),
+        }
+    }
+}
+
+impl<S, C> Buckets<S, C> {
+    /// The bucket of `remaining`, created empty if new.
+    fn index(&mut self, remaining: Remaining) -> usize {
+        if let Some(&i) = self.index.get(&remaining) {
+            return i;
+        }
+        let i = self.keys.len();
+        self.index.insert(remaining.clone(), i);
+        self.keys.push(remaining);
+        self.states.push(HashMap::default());
+        i
+    }
+}
+
+/// One joint branch of every pool from a bucket: the counted dice per pool, the
+/// bucket it leads to, and its weight (`None` for weight one).
+struct Move<C> {
+    counts: SmallVec<[u32; 4]>,
+    target: usize,
+    weight: Option<C>,
+}
+
+/// Every joint branch from the bucket `remaining` at `step`.
+fn moves<S, C: Count>(
+    plans: &[PoolPlan],
+    groups: &mut [Group<C>],
+    branch_cache: &mut [BranchCache<C>],
+    step: usize,
+    remaining: &Remaining,
+    next: &mut Buckets<S, C>,
+) -> Vec<Move<C>> {
+    let mut per_pool: Vec<&[Branch<C>]> = Vec::with_capacity(plans.len());
+    for (p, plan) in plans.iter().enumerate() {
+        let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
+        if !branch_cache[p].contains_key(&key) {
+            let branches = plan.branches(groups, step, &key);
+            branch_cache[p].insert(key, branches);
+        }
+    }
+    for (p, plan) in plans.iter().enumerate() {
+        let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
+        per_pool.push(&branch_cache[p][&key]);
+    }
+    let mut moves = Vec::new();
+    if per_pool.iter().any(|b| b.is_empty()) {
+        return moves;
+    }
+    let mut choice = vec![0usize; plans.len()];
+    loop {
+        let mut target = remaining.clone();
+        let mut counts = SmallVec::new();
+        let mut weight: Option<C> = None;
+        for (p, plan) in plans.iter().enumerate() {
+            let branch = &per_pool[p][choice[p]];
+            counts.push(branch.counted);
+            target[plan.groups.clone()].copy_from_slice(&branch.remaining);
+            if !branch.weight.is_one() {
+                weight = Some(match weight {
+                    Some(w) => w.times(&branch.weight),
+                    None => branch.weight.clone(),
+                });
+            }
+        }
+        moves.push(Move {
+            counts,
+            target: next.index(target),
+            weight,
+        });
+        // Advance the odometer over one branch per pool.
+        let mut p = 0;
+        loop {
+            if p == choice.len() {
+                return moves;
+            }
+            choice[p] += 1;
+            if choice[p] < per_pool[p].len() {
+                break;
+            }
+            choice[p] = 0;
+            p += 1;
+        }
+    }
 }
 
 fn run<C: Count, E: Evaluator>(
@@ -151,19 +259,19 @@ fn run<C: Count, E: Evaluator>(
 
     let mut groups: Vec<Group<C>> = Vec::new();
     let mut plans: Vec<PoolPlan> = Vec::new();
-    for (index, pool) in pools.iter().enumerate() {
+    for pool in pools {
         let start = groups.len();
         for (die, n) in pool.groups() {
-            groups.push(Group::new(index, die, *n, &outcomes));
+            groups.push(Group::new(die, *n, &outcomes));
         }
         plans.push(PoolPlan::new(pool, order, start..groups.len()));
     }
 
-    let initial: Remaining = groups.iter().map(|g| g.size).collect();
-    let mut states: HashMap<(E::State, Remaining), C> = HashMap::new();
-    // A pool that counts none of its dice settles before the first outcome.
+    // States are kept in buckets by their unassigned dice: every state of a bucket
+    // has the same branches, so those are worked out once per bucket and step.
     let mut start_weight = C::one();
-    let mut start_remaining = initial.clone();
+    let mut start_remaining: Remaining = groups.iter().map(|g| g.size).collect();
+    // A pool that counts none of its dice settles before the first outcome.
     for plan in &plans {
         if plan.settles_after == 0 {
             for g in plan.groups.clone() {
@@ -172,82 +280,55 @@ fn run<C: Count, E: Evaluator>(
             }
         }
     }
-    states.insert((evaluator.initial_state(), start_remaining), start_weight);
+    let mut buckets = Buckets::<E::State, C>::default();
+    let first = buckets.index(start_remaining);
+    buckets.states[first].insert(evaluator.initial_state(), start_weight);
 
-    let mut counts = vec![0u32; pools.len()];
     for (step, &outcome) in outcomes.iter().enumerate() {
-        meter.charge(states.len() as u64)?;
-        // The branches of each pool depend only on its unassigned dice: compute them
-        // once per step for every distinct remaining vector.
+        meter.charge(buckets.states.iter().map(|b| b.len() as u64).sum())?;
+        for group in &mut groups {
+            group.start_step(step);
+        }
         let mut branch_cache: Vec<BranchCache<C>> =
-            (0..pools.len()).map(|_| HashMap::new()).collect();
-        let mut next: HashMap<(E::State, Remaining), C> = HashMap::with_capacity(states.len());
-        for ((state, remaining), weight) in states {
-            let mut pool_branches: Vec<&[Branch<C>]> = Vec::with_capacity(pools.len());
-            for (p, plan) in plans.iter().enumerate() {
-                let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
-                if !branch_cache[p].contains_key(&key) {
-                    let branches = plan.branches(&groups, step, &key);
-                    branch_cache[p].insert(key.clone(), branches);
-                }
-            }
-            for (p, plan) in plans.iter().enumerate() {
-                let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
-                pool_branches.push(&branch_cache[p][&key]);
-            }
-            if pool_branches.iter().any(|b| b.is_empty()) {
-                continue;
-            }
-            // Odometer over one branch per pool.
-            let mut choice = vec![0usize; pools.len()];
-            loop {
-                let mut new_remaining = remaining.clone();
-                let mut w = weight.clone();
-                for (p, plan) in plans.iter().enumerate() {
-                    let branch = &pool_branches[p][choice[p]];
-                    counts[p] = branch.counted;
-                    for (slot, &r) in new_remaining[plan.groups.clone()]
-                        .iter_mut()
-                        .zip(&branch.remaining)
-                    {
-                        *slot = r;
-                    }
-                    w = w.times(&branch.weight);
-                }
-                meter.charge(1)?;
-                let new_state = evaluator.next_state(&state, outcome, &counts)?;
-                next.entry((new_state, new_remaining))
-                    .and_modify(|acc| acc.add_assign(&w))
-                    .or_insert(w);
-                // Advance the odometer.
-                let mut p = 0;
-                loop {
-                    if p == choice.len() {
-                        break;
-                    }
-                    choice[p] += 1;
-                    if choice[p] < pool_branches[p].len() {
-                        break;
-                    }
-                    choice[p] = 0;
-                    p += 1;
-                }
-                if p == choice.len() {
-                    break;
+            (0..pools.len()).map(|_| HashMap::default()).collect();
+        let mut next = Buckets::<E::State, C>::default();
+        for (remaining, states) in buckets.keys.into_iter().zip(buckets.states) {
+            let moves = moves(
+                &plans,
+                &mut groups,
+                &mut branch_cache,
+                step,
+                &remaining,
+                &mut next,
+            );
+            for (state, weight) in states {
+                for m in &moves {
+                    meter.charge(1)?;
+                    let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
+                    let w = match &m.weight {
+                        Some(factor) => weight.times(factor),
+                        None => weight.clone(),
+                    };
+                    next.states[m.target]
+                        .entry(new_state)
+                        .and_modify(|acc| acc.add_assign(&w))
+                        .or_insert(w);
                 }
             }
         }
-        states = next;
+        buckets = next;
     }
 
     let mut results: BTreeMap<E::Output, C> = BTreeMap::new();
-    for ((state, remaining), weight) in states {
+    for (remaining, states) in buckets.keys.iter().zip(buckets.states) {
         debug_assert!(remaining.iter().all(|&r| r == 0));
-        if let Final::Value(value) = evaluator.final_outcome(&state)? {
-            results
-                .entry(value)
-                .and_modify(|acc| acc.add_assign(&weight))
-                .or_insert(weight);
+        for (state, weight) in states {
+            if let Final::Value(value) = evaluator.final_outcome(&state)? {
+                results
+                    .entry(value)
+                    .and_modify(|acc| acc.add_assign(&weight))
+                    .or_insert(weight);
+            }
         }
     }
     Ok(results)
@@ -275,7 +356,7 @@ fn walk_order(preferred: Order, pools: &[&Pool]) -> Order {
 }
 
 impl<C: Count> Group<C> {
-    fn new(pool: usize, die: &Die, size: u32, outcomes: &[Outcome]) -> Self {
+    fn new(die: &Die, size: u32, outcomes: &[Outcome]) -> Self {
         let counts: Vec<C> = die.generic_counts();
         let weights: Vec<C> = outcomes
             .iter()
@@ -295,11 +376,13 @@ impl<C: Count> Group<C> {
             total.add_assign(w);
         }
         Group {
-            pool,
             size,
             weights,
             tails,
             total,
+            shown_powers: Vec::new(),
+            tail_powers: Vec::new(),
+            binomial_rows: vec![Vec::new(); size as usize + 1],
         }
     }
 }
@@ -328,21 +411,18 @@ impl PoolPlan {
     /// show the outcome at `step`, merged by result.
     fn branches<C: Count>(
         &self,
-        groups: &[Group<C>],
+        groups: &mut [Group<C>],
         step: usize,
         remaining: &[u32],
     ) -> Vec<Branch<C>> {
         let consumed = self.size - remaining.iter().sum::<u32>();
-        let group_slice = &groups[self.groups.clone()];
         // Per group: (c, C(r, c)·w^c) for each feasible c.
-        let per_group: Vec<Vec<(u32, C)>> = group_slice
-            .iter()
+        let per_group: Vec<Vec<(u32, C)>> = groups[self.groups.clone()]
+            .iter_mut()
             .zip(remaining)
-            .map(|(g, &r)| {
-                debug_assert_eq!(g.pool, groups[self.groups.start].pool);
-                g.choices(step, r)
-            })
+            .map(|(g, &r)| g.choices(step, r))
             .collect();
+        let group_slice = &groups[self.groups.clone()];
         let mut merged: Vec<Branch<C>> = Vec::new();
         let mut choice = vec![0usize; per_group.len()];
         if per_group.iter().any(Vec::is_empty) {
@@ -365,7 +445,7 @@ impl PoolPlan {
                 // No later rank counts: settle the rest on the outcomes still to come.
                 for (g, r) in group_slice.iter().zip(left.iter_mut()) {
                     if *r > 0 {
-                        weight = weight.times(&g.tails[step].pow(*r));
+                        weight = weight.times(&g.tail_powers[*r as usize]);
                         *r = 0;
                     }
                 }
@@ -406,22 +486,49 @@ impl PoolPlan {
 }
 
 impl<C: Count> Group<C> {
+    /// Prepares the powers of this step's weights, once per step.
+    fn start_step(&mut self, step: usize) {
+        let powers = |base: &C| {
+            let mut v = Vec::with_capacity(self.size as usize + 1);
+            let mut p = C::one();
+            for _ in 0..=self.size {
+                v.push(p.clone());
+                p = p.times(base);
+            }
+            v
+        };
+        self.shown_powers = powers(&self.weights[step]);
+        self.tail_powers = powers(&self.tails[step]);
+    }
+
+    /// `C(r, c)` for `c = 0..=r`, computed once per `r`.
+    fn binomials(&mut self, r: u32) -> &[C] {
+        let row = &mut self.binomial_rows[r as usize];
+        if row.is_empty() {
+            let mut b = BigUint::from(1u32);
+            for c in 0..=r {
+                row.push(C::from_big(&b));
+                b = b * (r - c) / (c + 1);
+            }
+        }
+        row
+    }
+
     /// `(c, C(r, c)·w^c)` for every count `c` of this group's `r` unassigned dice that
     /// can show the outcome at `step`.
-    fn choices(&self, step: usize, r: u32) -> Vec<(u32, C)> {
-        let w = &self.weights[step];
-        if r == 0 || w.is_zero() {
+    fn choices(&mut self, step: usize, r: u32) -> Vec<(u32, C)> {
+        if r == 0 || self.weights[step].is_zero() {
             return vec![(0, C::one())];
         }
-        let mut out = Vec::with_capacity(r as usize + 1);
-        let mut binomial = BigUint::from(1u32);
-        let mut power = C::one();
-        for c in 0..=r {
-            out.push((c, C::from_big(&binomial).times(&power)));
-            binomial = binomial * (r - c) / (c + 1);
-            power = power.times(w);
-        }
-        out
+        let binomials = self.binomials(r).to_vec();
+        (0..=r)
+            .map(|c| {
+                (
+                    c,
+                    binomials[c as usize].times(&self.shown_powers[c as usize]),
+                )
+            })
+            .collect()
     }
 }
 
