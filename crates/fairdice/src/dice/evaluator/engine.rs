@@ -190,10 +190,9 @@ fn moves<S, C: Count>(
     let mut per_pool: Vec<&[Branch<C>]> = Vec::with_capacity(plans.len());
     for (p, plan) in plans.iter().enumerate() {
         let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
-        if !branch_cache[p].contains_key(&key) {
-            let branches = plan.branches(groups, step, &key);
-            branch_cache[p].insert(key, branches);
-        }
+        branch_cache[p]
+            .entry(key)
+            .or_insert_with_key(|key| plan.branches(groups, step, key));
     }
     for (p, plan) in plans.iter().enumerate() {
         let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
