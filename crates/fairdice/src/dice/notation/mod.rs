@@ -4,3 +4,8 @@
 //! [`Die`](crate::Die) after a cost estimate, and the roller rolls it die by die.
 
 pub mod ast;
+pub mod error;
+pub mod parser;
+
+pub use error::{Expected, Found, ParseError, Problem};
+pub use parser::parse;
