@@ -50,14 +50,14 @@
 //!   whose labels are the public [`Expected`] items, and the error that starts first
 //!   in the text is reported.
 
-use chumsky::DefaultExpected;
-use chumsky::error::{Error as ChumskyError, LabelError};
-use chumsky::prelude::*;
-use chumsky::util::MaybeRef;
+mod dice;
+mod raw_error;
 
-use super::ast::{
-    Comparison, Condition, Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier, Span,
-};
+use chumsky::prelude::*;
+
+use self::dice::dice_tail;
+use self::raw_error::{Extra, Label, RawError, report};
+use super::ast::{Expr, ExprKind};
 use super::error::{Expected, Found, ParseError, Problem};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::Outcome;
@@ -158,133 +158,6 @@ fn check_depth(text: &str, expr: &Expr) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Picks the error that starts first (a specific problem wins a tie) and turns it
-/// into a [`ParseError`].
-fn report(text: &str, errors: Vec<RawError>) -> ParseError {
-    let Some(raw) = errors
-        .into_iter()
-        .min_by_key(|e| (e.span.start, e.problem.is_none()))
-    else {
-        // Unreachable in practice: chumsky reports at least one error on failure.
-        return ParseError::new(0..0, Found::at(text, 0), [Expected::Expression], None);
-    };
-    let expected: Vec<Expected> = raw.expected.iter().filter_map(|l| l.shown()).collect();
-    let found = match (&raw.problem, raw.found) {
-        (None, Some(c)) => Found::Char(c),
-        (None, None) => Found::EndOfInput,
-        (Some(_), _) => Found::at(text, raw.span.start),
-    };
-    let problem = raw
-        .problem
-        .or_else(|| hint(text, &raw.span, found, &expected));
-    ParseError::new(raw.span, found, expected, problem)
-}
-
-/// A specific explanation for a common slip that the grammar reports generically.
-fn hint(text: &str, span: &Span, found: Found, expected: &[Expected]) -> Option<Problem> {
-    match found {
-        Found::Char(')') if !expected.contains(&Expected::Closing(')')) => {
-            let before = text.get(..span.start)?;
-            let opened = before.matches('(').count();
-            (before.matches(')').count() >= opened).then_some(Problem::UnmatchedParen)
-        }
-        _ => None,
-    }
-}
-
-/// What a failed alternative would have accepted: a public [`Expected`] item, or
-/// something not worth listing (whitespace, another digit of a number just read).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Label {
-    Shown(Expected),
-    Hidden,
-}
-
-impl Label {
-    fn shown(self) -> Option<Expected> {
-        match self {
-            Label::Shown(e) => Some(e),
-            Label::Hidden => None,
-        }
-    }
-}
-
-impl From<DefaultExpected<'_, char>> for Label {
-    fn from(expected: DefaultExpected<'_, char>) -> Label {
-        match expected {
-            DefaultExpected::Token(c) => match *c {
-                c @ (')' | '}' | ',') => Label::Shown(Expected::Closing(c)),
-                c => Label::Shown(Expected::Symbol(c)),
-            },
-            DefaultExpected::EndOfInput => Label::Shown(Expected::EndOfInput),
-            _ => Label::Hidden,
-        }
-    }
-}
-
-/// The parser's error while it runs; [`report`] turns the chosen one into a
-/// [`ParseError`].
-#[derive(Debug, Clone)]
-struct RawError {
-    span: Span,
-    found: Option<char>,
-    expected: Vec<Label>,
-    problem: Option<Problem>,
-}
-
-impl RawError {
-    fn problem(span: SimpleSpan, problem: Problem) -> RawError {
-        RawError {
-            span: span.into_range(),
-            found: None,
-            expected: Vec::new(),
-            problem: Some(problem),
-        }
-    }
-}
-
-impl<'src> ChumskyError<'src, &'src str> for RawError {
-    fn merge(mut self, other: RawError) -> RawError {
-        match (&self.problem, &other.problem) {
-            (Some(_), _) => self,
-            (None, Some(_)) => other,
-            (None, None) => {
-                self.expected.extend(other.expected);
-                self
-            }
-        }
-    }
-}
-
-impl<'src, L: Into<Label>> LabelError<'src, &'src str, L> for RawError {
-    fn expected_found<E: IntoIterator<Item = L>>(
-        expected: E,
-        found: Option<MaybeRef<'src, char>>,
-        span: SimpleSpan,
-    ) -> RawError {
-        RawError {
-            span: span.into_range(),
-            found: found.as_deref().copied(),
-            expected: expected.into_iter().map(Into::into).collect(),
-            problem: None,
-        }
-    }
-
-    fn label_with(&mut self, label: L) {
-        if self.problem.is_none() {
-            self.expected = vec![label.into()];
-        }
-    }
-}
-
-impl From<Expected> for Label {
-    fn from(expected: Expected) -> Label {
-        Label::Shown(expected)
-    }
-}
-
-type Extra = extra::Err<RawError>;
-
 /// The whole input: one expression and nothing after it.
 fn expression<'src>() -> impl Parser<'src, &'src str, Expr, Extra> {
     let comparison = recursive(|comparison| {
@@ -353,24 +226,14 @@ fn operator<'src>(
 
 /// `< <= > >= == !=`; a lone `=` is reported, then read as `==` to go on.
 fn comparison_operator<'src>() -> impl Parser<'src, &'src str, BinaryOp, Extra> + Clone {
-    let second_eq = || {
-        just('=')
-            .labelled(Label::Hidden)
-            .or_not()
-            .map(|e| e.is_some())
-    };
+    use BinaryOp::{Ge, Gt, Le, Lt};
     choice((
-        just('<')
-            .ignore_then(second_eq())
-            .map(|eq| if eq { BinaryOp::Le } else { BinaryOp::Lt }),
-        just('>')
-            .ignore_then(second_eq())
-            .map(|eq| if eq { BinaryOp::Ge } else { BinaryOp::Gt }),
+        ordering(Lt, Le, Gt, Ge),
         just("!=").to(BinaryOp::Ne),
         just('=')
-            .ignore_then(second_eq())
-            .validate(|eq, e, emitter| {
-                if !eq {
+            .ignore_then(just('=').labelled(Label::Hidden).or_not())
+            .validate(|second, e, emitter| {
+                if second.is_none() {
                     emitter.emit(RawError::problem(e.span(), Problem::SingleEquals));
                 }
                 BinaryOp::Eq
@@ -422,307 +285,27 @@ fn atom<'src>(
     choice((with_count, without_count))
 }
 
-/// Everything of a dice term from the `d` on.
-struct DiceTail {
-    faces: Faces,
-    faces_span: Span,
-    modifiers: Vec<Modifier>,
-}
-
-impl DiceTail {
-    fn into_expr(self, count: Option<Expr>, span: SimpleSpan) -> Expr {
-        let mut die_modifiers: Vec<DieModifier> = Vec::new();
-        let mut pool_modifiers = Vec::new();
-        let mut previous_was_die = false;
-        for modifier in self.modifiers {
-            match modifier {
-                Modifier::Die(m) => {
-                    let merged = previous_was_die
-                        && die_modifiers
-                            .last_mut()
-                            .is_some_and(|last| merge_into(last, &m));
-                    if !merged {
-                        die_modifiers.push(m);
-                    }
-                    previous_was_die = true;
-                }
-                Modifier::Pool(m) => {
-                    pool_modifiers.push(m);
-                    previous_was_die = false;
-                }
-            }
-        }
-        Expr {
-            kind: ExprKind::Dice(Dice {
-                count: count.map(Box::new),
-                faces: self.faces,
-                faces_span: self.faces_span,
-                die_modifiers,
-                pool_modifiers,
-            }),
-            span: span.into_range(),
-        }
-    }
-}
-
-/// Adds the conditions of `next` to `last` when both are the same kind and both
-/// have conditions (`r1r2`); says whether it did.
-fn merge_into(last: &mut DieModifier, next: &DieModifier) -> bool {
-    let (conditions, span, more, next_span) = match (last, next) {
-        (
-            DieModifier::Explode { conditions, span },
-            DieModifier::Explode {
-                conditions: more,
-                span: next_span,
-            },
-        )
-        | (
-            DieModifier::Reroll { conditions, span },
-            DieModifier::Reroll {
-                conditions: more,
-                span: next_span,
-            },
-        )
-        | (
-            DieModifier::RerollOnce { conditions, span },
-            DieModifier::RerollOnce {
-                conditions: more,
-                span: next_span,
-            },
-        ) => (conditions, span, more, next_span),
-        _ => return false,
-    };
-    if conditions.is_empty() || more.is_empty() {
-        return false;
-    }
-    conditions.extend_from_slice(more);
-    span.end = next_span.end;
-    true
-}
-
-/// A modifier as written, before the lists are split and merged.
-enum Modifier {
-    Die(DieModifier),
-    Pool(PoolModifier),
-}
-
-/// `d<faces>` followed by modifiers.
-fn dice_tail<'src>() -> impl Parser<'src, &'src str, DiceTail, Extra> + Clone {
-    let faces = choice((
-        literal::<u64>().map(Faces::Standard),
-        just('%').to(Faces::Percent),
-        one_of("Ff")
-            .labelled(Expected::Symbol('F'))
-            .to(Faces::Fudge),
-        custom_faces().map(Faces::Custom),
-    ))
-    .map_with(|faces, e| (faces, e.span().into_range()));
-    one_of("dD")
-        .labelled(Expected::Symbol('d'))
-        .ignore_then(faces)
-        .then(
-            whitespace()
-                .ignore_then(modifier())
-                .repeated()
-                .collect::<Vec<_>>(),
-        )
-        .map(|((faces, faces_span), modifiers)| DiceTail {
-            faces,
-            faces_span,
-            modifiers,
-        })
-}
-
-/// `{1, 1, 2, 3}` or `{-1..1, 5}`: listed faces, ranges expanded inclusively.
-fn custom_faces<'src>() -> impl Parser<'src, &'src str, Vec<Outcome>, Extra> + Clone {
-    let dot = || just('.').labelled(Expected::RangeDots);
-    let item = whitespace()
-        .ignore_then(
-            signed()
-                .then(
-                    whitespace()
-                        .then(dot())
-                        .then(dot())
-                        .then(whitespace())
-                        .ignore_then(signed())
-                        .or_not(),
-                )
-                .map_with(|(low, high), e| (low, high.unwrap_or(low), e.span())),
-        )
-        .validate(|(low, high, span), _, emitter| {
-            if high < low {
-                emitter.emit(RawError::problem(span, Problem::EmptyRange { low, high }));
-            }
-            (low, high)
-        });
-    just('{')
-        .ignore_then(
-            item.separated_by(whitespace().then(just(',')))
-                .collect::<Vec<_>>(),
-        )
-        .then_ignore(whitespace())
-        .then_ignore(just('}'))
-        .validate(|ranges, e, emitter| {
-            let size = |&(low, high): &(Outcome, Outcome)| {
-                (i128::from(high) - i128::from(low) + 1).max(0) as u128
-            };
-            let total: u128 = ranges.iter().map(size).sum();
-            if total == 0 && ranges.iter().all(|(low, high)| low <= high) {
-                emitter.emit(RawError::problem(e.span(), Problem::NoFaces));
-                return Vec::new();
-            }
-            if total > MAX_CUSTOM_FACES as u128 {
-                let problem = Problem::TooManyFaces {
-                    max: MAX_CUSTOM_FACES,
-                };
-                emitter.emit(RawError::problem(e.span(), problem));
-                return Vec::new();
-            }
-            ranges
-                .into_iter()
-                .flat_map(|(low, high)| low..=high)
-                .collect()
-        })
-}
-
-/// One per-die or per-pool modifier.
-fn modifier<'src>() -> impl Parser<'src, &'src str, Modifier, Extra> + Clone {
-    let die = |kind: fn(Vec<Condition>, Span) -> DieModifier| {
-        move |conditions: Vec<Condition>,
-              e: &mut chumsky::input::MapExtra<'src, '_, &'src str, Extra>| {
-            Modifier::Die(kind(conditions, e.span().into_range()))
-        }
-    };
-    let explode = |conditions, span| DieModifier::Explode { conditions, span };
-    let compounding = just('!')
-        .then(just('!').labelled(Label::Hidden))
-        .then(just('=').not())
-        .validate(|_, e, emitter| {
-            emitter.emit(RawError::problem(e.span(), Problem::CompoundingExplosion));
-            Vec::new()
-        })
-        .map_with(die(explode));
-    let single_explode = just("!=")
-        .not()
-        .ignore_then(just('!'))
-        .ignore_then(explode_condition().or_not())
-        .map(|c| c.into_iter().collect())
-        .map_with(die(explode));
-    let reroll = just('r')
-        .ignore_then(just('o').labelled(Label::Hidden).or_not())
-        .then(condition())
-        .map_with(|(once, condition), e| {
-            let (conditions, span) = (vec![condition], e.span().into_range());
-            Modifier::Die(match once {
-                Some(_) => DieModifier::RerollOnce { conditions, span },
-                None => DieModifier::Reroll { conditions, span },
-            })
-        });
-    let pool = |kind: fn(u64) -> Keep| {
-        move |n: Option<u64>, e: &mut chumsky::input::MapExtra<'src, '_, &'src str, Extra>| {
-            Modifier::Pool(PoolModifier::Keep {
-                keep: kind(n.unwrap_or(1)),
-                span: e.span().into_range(),
-            })
-        }
-    };
-    let count = || literal::<u64>().or_not();
-    let keep = choice((
-        just("kh")
-            .ignore_then(count())
-            .map_with(pool(Keep::Highest)),
-        just("kl").ignore_then(count()).map_with(pool(Keep::Lowest)),
-        just('k').ignore_then(count()).map_with(pool(Keep::Highest)),
-        just("dh")
-            .ignore_then(count())
-            .map_with(pool(Keep::DropHighest)),
-        just("dl")
-            .ignore_then(count())
-            .map_with(pool(Keep::DropLowest)),
-    ));
-    let counting = choice((
-        just("cs")
-            .ignore_then(condition())
-            .map_with(|condition, e| PoolModifier::CountSuccesses {
-                condition,
-                span: e.span().into_range(),
-            }),
-        just("df")
-            .ignore_then(condition())
-            .map_with(|condition, e| PoolModifier::DeductFailures {
-                condition,
-                span: e.span().into_range(),
-            }),
-    ))
-    .map(Modifier::Pool);
-    let bare_drop = just('d')
-        .then(literal::<u64>().or_not())
-        .validate(|_, e, emitter| {
-            emitter.emit(RawError::problem(e.span(), Problem::BareDrop));
-            Modifier::Pool(PoolModifier::Keep {
-                keep: Keep::DropLowest(1),
-                span: e.span().into_range(),
-            })
-        });
-    choice((
-        compounding,
-        single_explode,
-        reroll,
-        keep,
-        counting,
-        bare_drop,
-    ))
-    .labelled(Expected::Modifier)
-}
-
-/// The condition of `r`, `ro`, `cs` and `df`: `<N <=N >N >=N =N ==N !=N` or `N`.
-fn condition<'src>() -> impl Parser<'src, &'src str, Condition, Extra> + Clone {
-    let second_eq = || {
+/// `<`, `<=`, `>`, `>=`, read as the caller's four values.
+fn ordering<'src, T: Copy + 'src>(
+    lt: T,
+    le: T,
+    gt: T,
+    ge: T,
+) -> impl Parser<'src, &'src str, T, Extra> + Clone {
+    let or_equal = || {
         just('=')
             .labelled(Label::Hidden)
             .or_not()
             .map(|e| e.is_some())
     };
-    let comparison = choice((
-        just('<')
-            .ignore_then(second_eq())
-            .map(|eq| if eq { Comparison::Le } else { Comparison::Lt }),
-        just('>')
-            .ignore_then(second_eq())
-            .map(|eq| if eq { Comparison::Ge } else { Comparison::Gt }),
-        just('=').ignore_then(second_eq()).to(Comparison::Eq),
-        just("!=").to(Comparison::Ne),
-    ));
     choice((
-        comparison.then(signed()),
-        signed().map(|value| (Comparison::Eq, value)),
-    ))
-    .map(|(comparison, value)| Condition { comparison, value })
-    .labelled(Expected::Condition)
-}
-
-/// The condition of `!`: `<N <=N >N >=N` or a non-negative `N`.
-fn explode_condition<'src>() -> impl Parser<'src, &'src str, Condition, Extra> + Clone {
-    let second_eq = || {
-        just('=')
-            .labelled(Label::Hidden)
-            .or_not()
-            .map(|e| e.is_some())
-    };
-    let comparison = choice((
         just('<')
-            .ignore_then(second_eq())
-            .map(|eq| if eq { Comparison::Le } else { Comparison::Lt }),
+            .ignore_then(or_equal())
+            .map(move |eq| if eq { le } else { lt }),
         just('>')
-            .ignore_then(second_eq())
-            .map(|eq| if eq { Comparison::Ge } else { Comparison::Gt }),
-    ));
-    choice((
-        comparison.then(signed()),
-        literal::<Outcome>().map(|value| (Comparison::Eq, value)),
+            .ignore_then(or_equal())
+            .map(move |eq| if eq { ge } else { gt }),
     ))
-    .map(|(comparison, value)| Condition { comparison, value })
-    .labelled(Expected::Condition)
 }
 
 /// An optionally negative integer literal, `-12` (inside conditions and face lists).
