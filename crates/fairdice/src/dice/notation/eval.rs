@@ -51,7 +51,11 @@ impl Exact<'_> {
             ExprKind::Binary { op, left, right } => {
                 let a = self.expr(left)?;
                 let b = self.expr(right)?;
-                a.combine(&b, *op).map_err(at)
+                a.combine(&b, *op).map_err(|e| match e {
+                    // Point at the divisor, which is what can be zero.
+                    DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                    e => at(e),
+                })
             }
             ExprKind::Dice(dice) => self.dice(dice, &expr.span),
         }

@@ -82,7 +82,7 @@ impl NotationError {
     /// The part of the expression at fault, if one part is.
     pub fn span(&self) -> Option<Span> {
         match self {
-            NotationError::Parse(e) => Some(e.span.clone()),
+            NotationError::Parse(e) => Some(e.span()),
             NotationError::Invalid { span, .. } => Some(span.clone()),
             NotationError::TooBig(_) | NotationError::Cancelled => None,
         }

@@ -1,8 +1,8 @@
 //! Dice notation: `4d6kh3`, `d20+5 >= 15`, `10d10cs>=8`, `(d4)d6`, `d6!`, `2d6r1`.
 //!
 //! Text is parsed into an [`ast::Expr`]; [`evaluate`] estimates the cost, refuses
-//! what is too big, and computes the exact [`Die`]; [`roll`](roll::roll) rolls it die by die
-//! and [`monte_carlo`] estimates what is too big to compute exactly.
+//! what is too big, and computes the exact [`Die`]; [`roll`](roll::roll) rolls it
+//! die by die and [`monte_carlo`] estimates what is too big to compute exactly.
 //!
 //! # Example
 //! ```
@@ -23,7 +23,7 @@ pub mod parser;
 pub mod roll;
 
 pub use cost::{Cost, estimate};
-pub use error::ParseError;
+pub use error::{Expected, Found, ParseError, Problem};
 pub use eval::evaluate_expr;
 pub use failure::{NotationError, TooBig};
 pub use options::Options;
