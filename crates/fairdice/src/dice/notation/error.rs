@@ -196,7 +196,7 @@ impl SourceLine {
         if to < chars.len() {
             text.push('…');
         }
-        let room = (to + 1).saturating_sub(caret_column).max(1);
+        let room = to.saturating_sub(caret_column).max(1);
         SourceLine {
             text,
             caret_column: column,
@@ -354,7 +354,7 @@ pub enum Problem {
         max: usize,
     },
     /// `a < b < c`.
-    #[error("comparisons cannot be chained; use parentheses, e.g. `(a < b) == 1`")]
+    #[error("comparisons cannot be chained; use parentheses")]
     ChainedComparison,
     /// An integer that does not fit.
     #[error("number too large for a 64-bit integer")]

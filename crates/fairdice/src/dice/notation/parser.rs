@@ -24,8 +24,8 @@
 //!
 //! Modifiers may come in any order; per-die and per-pool modifiers are stored apart,
 //! each list in written order. Repeating a per-die letter adds a condition:
-//! `r1r2` is one reroll on 1 or 2 (the same for `ro` and, when both carry a
-//! condition, for `!`).
+//! `r1r2` (or `r1 r2`) is one reroll on 1 or 2; the same holds for `ro` and, when
+//! both carry a condition, for `!` (`!5!6`). A bare `!` is never merged.
 //!
 //! Whitespace may appear between tokens: around operators and parentheses, inside
 //! `{…}`, and before each modifier (`4d6 kh3`). A die term (`3d6`, `(d4)d6`) and a
@@ -46,9 +46,11 @@
 //!   walkers: [`MAX_INPUT_LEN`] bytes, [`MAX_NESTING`] levels of parentheses (checked
 //!   before parsing, so the recursive parser cannot exhaust the stack), a tree at most
 //!   [`MAX_DEPTH`] deep, and [`MAX_CUSTOM_FACES`] faces per custom die.
-//! - The grammar is written with `chumsky`; its errors are collected in a private type
-//!   whose labels are the public [`Expected`] items, and the error that starts first
-//!   in the text is reported.
+//! - The grammar is written with `chumsky` (dice terms in `parser/dice.rs`); its
+//!   errors are collected in a private type (`parser/raw_error.rs`) whose labels are
+//!   the public [`Expected`] items. Mistakes that still let parsing go on (a number
+//!   too large, `d{}`, chained comparisons) are recorded and parsing continues; the
+//!   error that starts first in the text is reported.
 
 mod dice;
 mod raw_error;
@@ -196,6 +198,7 @@ fn expression<'src>() -> impl Parser<'src, &'src str, Expr, Extra> {
     comparison.then_ignore(whitespace()).then_ignore(end())
 }
 
+/// `left op right`, spanning both.
 fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
     Expr {
         span: left.span.start..right.span.end,
@@ -312,7 +315,7 @@ fn ordering<'src, T: Copy + 'src>(
 fn signed<'src>() -> impl Parser<'src, &'src str, Outcome, Extra> + Clone {
     just('-')
         .or_not()
-        .then(digits())
+        .then(digits().labelled(Expected::Number))
         .to_slice()
         .validate(parse_number::<Outcome>)
         .labelled(Expected::Number)
