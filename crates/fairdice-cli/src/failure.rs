@@ -47,6 +47,15 @@ impl std::error::Error for UserError {}
 
 /// Prints the error and returns its exit status.
 pub fn report(error: &anyhow::Error) -> ExitCode {
+    // A reader that stopped early (`| head`) is not a failure.
+    let broken_pipe = error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
     if let Some(user) = error.downcast_ref::<UserError>() {
         eprintln!("error: {}", user.message);
         return ExitCode::from(user.status);

@@ -27,6 +27,8 @@ enum Command {
     Dist(commands::dist::Args),
     /// Roll a dice expression, showing each die.
     Roll(commands::roll::Args),
+    /// Exact odds of a Risk battle for any armies, rules and die size.
+    Risk(commands::risk::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Dist(args) => commands::dist::run(args),
         Command::Roll(args) => commands::roll::run(args),
+        Command::Risk(args) => commands::risk::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

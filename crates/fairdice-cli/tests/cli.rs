@@ -139,3 +139,70 @@ fn rolls_repeat_with_a_seed() {
         "{a}"
     );
 }
+
+#[test]
+fn risk_three_against_two_per_roll_counts() {
+    let v = json(&["risk", "3", "2", "--per-roll", "--json"]);
+    assert_eq!(v["p_attacker_wins_exact"], "6610505/10077696");
+    assert_eq!(v["method"], "exact");
+    let rolls = v["per_roll"].as_array().unwrap();
+    let three_two = rolls
+        .iter()
+        .find(|r| r["attacker_dice"] == 3 && r["defender_dice"] == 2)
+        .unwrap();
+    assert_eq!(three_two["total"], "7776");
+    let counts: Vec<&str> = three_two["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["count"].as_str().unwrap())
+        .collect();
+    // Attacker loses 0, 1, 2: defender loses 2 in 2890, each 1 in 2611, attacker 2 in 2275.
+    assert_eq!(counts, ["2890", "2611", "2275"]);
+}
+
+#[test]
+fn risk_explains_the_five_sided_simulation() {
+    // The well-known 100-v-100 simulation rolled 1..5: 640,106 wins in a million.
+    let v = json(&["risk", "100", "100", "--faces", "5", "--json"]);
+    let p = v["p_attacker_wins"].as_f64().unwrap();
+    assert!(
+        (p - 0.640106).abs() < 3.0 * (0.64f64 * 0.36 / 1e6).sqrt() + 1e-9,
+        "{p}"
+    );
+    assert!((v["attacker_survivors_if_win"].as_f64().unwrap() - 15.63).abs() < 0.01);
+    assert!((v["defender_survivors_if_win"].as_f64().unwrap() - 11.6).abs() < 0.02);
+    let six = json(&["risk", "100", "100", "--json"])["p_attacker_wins"]
+        .as_f64()
+        .unwrap();
+    assert!(six > 0.8, "{six}");
+}
+
+#[test]
+fn risk_simulation_and_bad_input() {
+    let v = json(&[
+        "risk",
+        "10",
+        "10",
+        "--simulate",
+        "20000",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    let interval = v["simulation"]["interval95"].as_array().unwrap();
+    let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
+    let p = v["p_attacker_wins"].as_f64().unwrap();
+    let width = high - low;
+    assert!(
+        low - width <= p && p <= high + width,
+        "{p} vs {low}..{high}"
+    );
+    let output = fairdice(&["risk", "1", "5", "--rule", "official"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("at least 2 armies"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -6,6 +6,7 @@
 //!   counts (big integers when needed, machine words when they suffice).
 #![deny(missing_docs)]
 
+pub mod battle;
 pub mod dice;
 
 pub use dice::arithmetic::BinaryOp;

@@ -1,6 +1,7 @@
 //! One module per subcommand: its flags (`Args`) and its `run` function.
 
 pub mod dist;
+pub mod risk;
 pub mod roll;
 
 use fairdice::dice::notation::NotationError;
