@@ -21,7 +21,9 @@ pub fn seeded(seed: u64) -> Generator {
 /// The generator for the `index`-th independent stream of a seeded run, so parallel
 /// Monte Carlo gives the same answer whatever the number of threads.
 pub fn stream(seed: u64, index: u64) -> Generator {
-    seeded(split_mix(seed ^ split_mix(index.wrapping_add(0x9E37_79B9_7F4A_7C15))))
+    seeded(split_mix(
+        seed ^ split_mix(index.wrapping_add(0x9E37_79B9_7F4A_7C15)),
+    ))
 }
 
 /// One SplitMix64 step: a bijective scramble of a 64-bit word.
@@ -84,7 +86,11 @@ mod tests {
         let words: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
         assert_eq!(
             words,
-            [15021278609987233951, 5881210131331364753, 18149643915985481100]
+            [
+                15021278609987233951,
+                5881210131331364753,
+                18149643915985481100
+            ]
         );
         let mut rng = seeded(7);
         let rolls: Vec<u64> = (0..10).map(|_| below(&mut rng, 6)).collect();
@@ -101,7 +107,10 @@ mod tests {
             counts[below(&mut rng, 6) as usize] += 1;
         }
         // Each bin expects 10,000; 5 standard deviations is about 456.
-        assert!(counts.iter().all(|&c| (c as i64 - 10_000).abs() < 460), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (c as i64 - 10_000).abs() < 460),
+            "{counts:?}"
+        );
         assert_eq!(below(&mut rng, 1), 0);
         assert_eq!(below(&mut rng, 0), 0);
         assert!(below_u128(&mut rng, u128::MAX / 3) < u128::MAX / 3);

@@ -182,8 +182,12 @@ impl Die {
         }
         // Every outcome of the result lies in [n·min, n·max]; check it fits first.
         let n_i = n as i64;
-        self.min_outcome().checked_mul(n_i).ok_or(DieError::Overflow)?;
-        self.max_outcome().checked_mul(n_i).ok_or(DieError::Overflow)?;
+        self.min_outcome()
+            .checked_mul(n_i)
+            .ok_or(DieError::Overflow)?;
+        self.max_outcome()
+            .checked_mul(n_i)
+            .ok_or(DieError::Overflow)?;
         let bits = self.total_bits() * n;
         let span = (self.max_outcome() as i128 - self.min_outcome() as i128) as u64;
         if bits > 128 && span <= 4096 && span.saturating_mul(n) <= DENSE_SPAN_LIMIT {
@@ -231,7 +235,9 @@ impl Die {
             }
         }
         Some(Die::from_sorted_generic(
-            out.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)),
+            out.into_iter()
+                .enumerate()
+                .map(|(i, c)| (low + i as i64, c)),
         ))
     }
 
@@ -328,19 +334,27 @@ mod tests {
 
     #[test]
     fn floor_division_rounds_down() {
-        for (a, b, q) in [(7, 2, 3), (-7, 2, -4), (7, -2, -4), (-7, -2, 3), (6, -3, -2)] {
+        for (a, b, q) in [
+            (7, 2, 3),
+            (-7, 2, -4),
+            (7, -2, -4),
+            (-7, -2, 3),
+            (6, -3, -2),
+        ] {
             assert_eq!(BinaryOp::Div.apply(a, b), Ok(q), "{a} / {b}");
         }
-        assert_eq!(
-            d(6).div(&Die::range(0, 2)),
-            Err(DieError::DivisionByZero)
-        );
+        assert_eq!(d(6).div(&Die::range(0, 2)), Err(DieError::DivisionByZero));
     }
 
     #[test]
     fn repeated_sums_match_repeated_addition() {
         let odd = Die::new([(0, 2u32), (1, 1), (4, 5)]).unwrap();
-        for die in [d(6), odd, Die::fudge(), Die::from_faces(&[1, 1, 2, 3]).unwrap()] {
+        for die in [
+            d(6),
+            odd,
+            Die::fudge(),
+            Die::from_faces(&[1, 1, 2, 3]).unwrap(),
+        ] {
             let mut naive = Die::constant(0);
             for n in 0..12u64 {
                 assert_eq!(die.repeat_sum(n).unwrap(), naive, "{n} of {die}");
@@ -377,7 +391,10 @@ mod tests {
         );
         assert_eq!(die.count(100), BigUint::from(1u32));
         assert_eq!(die.count(101), BigUint::from(100u32));
-        assert_eq!(die.mean(), num_rational::BigRational::from_integer(350.into()));
+        assert_eq!(
+            die.mean(),
+            num_rational::BigRational::from_integer(350.into())
+        );
     }
 
     #[test]

@@ -86,7 +86,8 @@ impl Die {
         I: IntoIterator<Item = (Outcome, C)>,
         C: Into<BigUint>,
     {
-        let pairs: Vec<(Outcome, BigUint)> = pairs.into_iter().map(|(o, c)| (o, c.into())).collect();
+        let pairs: Vec<(Outcome, BigUint)> =
+            pairs.into_iter().map(|(o, c)| (o, c.into())).collect();
         Die::from_big_pairs(pairs)
     }
 
@@ -383,9 +384,7 @@ impl Die {
 
     /// Divides every count by their greatest common divisor, keeping probabilities.
     pub fn reduced(&self) -> Die {
-        let gcd = self
-            .iter()
-            .fold(BigUint::zero(), |g, (_, c)| g.gcd(&c));
+        let gcd = self.iter().fold(BigUint::zero(), |g, (_, c)| g.gcd(&c));
         let pairs = self.iter().map(|(o, c)| (o, c / &gcd)).collect();
         Die::from_big_pairs(pairs).expect("reduction keeps every outcome")
     }

@@ -29,7 +29,10 @@ impl Die {
     ///
     /// # Errors
     /// The first error `f` returns.
-    pub fn try_map(&self, f: impl Fn(Outcome) -> Result<Outcome, DieError>) -> Result<Die, DieError> {
+    pub fn try_map(
+        &self,
+        f: impl Fn(Outcome) -> Result<Outcome, DieError>,
+    ) -> Result<Die, DieError> {
         let pairs = self
             .iter()
             .map(|(o, c)| Ok((f(o)?, c)))
@@ -59,7 +62,11 @@ impl Die {
         let pairs = self
             .iter()
             .map(|(o, c)| {
-                let kept = if condition(o) { BigUint::zero() } else { &c * &total };
+                let kept = if condition(o) {
+                    BigUint::zero()
+                } else {
+                    &c * &total
+                };
                 (o, kept + &matching * c)
             })
             .collect();
@@ -71,7 +78,11 @@ impl Die {
     ///
     /// # Errors
     /// [`DieError::Overflow`] if a sum leaves the `i64` range.
-    pub fn explode(&self, condition: impl Fn(Outcome) -> bool, depth: u32) -> Result<Die, DieError> {
+    pub fn explode(
+        &self,
+        condition: impl Fn(Outcome) -> bool,
+        depth: u32,
+    ) -> Result<Die, DieError> {
         let mut current = self.clone();
         for _ in 0..depth {
             let parts = self

@@ -4,3 +4,6 @@
 //! [`Die`](crate::Die) after a cost estimate, and the roller rolls it die by die.
 
 pub mod ast;
+mod shim;
+
+pub use shim::{NotationError, evaluate};

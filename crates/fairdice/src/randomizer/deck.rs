@@ -1,0 +1,490 @@
+//! [`Deck`]: the generalized deck (size factor, refill constant, refill mode).
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::base::Base;
+use super::sum_tree::SumTree;
+use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use crate::dice::die::Outcome;
+use crate::rng::{self, Generator};
+
+/// The most cards a deck may hold after a refill (keeps every sum inside a `u64`).
+pub const MAX_CARDS: u64 = 1 << 60;
+
+/// Why a deck could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DeckError {
+    /// `copies=0`.
+    #[error("copies must be at least 1 (cards of each outcome per refill), got 0")]
+    NoCopies,
+    /// `refill_below=0`.
+    #[error("refill_below must be at least 1 (1 = refill only when empty), got 0")]
+    NoRefillThreshold,
+    /// The base's weights do not fit exact card counts.
+    #[error(
+        "the base's weights are too large to count as cards; use dice, dynamic or fair for this base"
+    )]
+    WeightsTooLarge,
+    /// More cards than [`MAX_CARDS`].
+    #[error(
+        "a deck of {copies} copies of {per_set} cards plus a refill threshold of {refill_below} exceeds {max} cards"
+    )]
+    TooManyCards {
+        /// Copies per refill.
+        copies: u64,
+        /// Cards in one set (the base's total weight).
+        per_set: u64,
+        /// The refill threshold.
+        refill_below: u64,
+        /// The limit.
+        max: u64,
+    },
+}
+
+/// What a refill does when fewer than `refill_below` cards remain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RefillMode {
+    /// Add a full set of copies to the cards that remain (the article's rule).
+    #[default]
+    TopUp,
+    /// Put every card back: the deck starts over as a full set (Catan's event deck).
+    Reshuffle,
+}
+
+impl RefillMode {
+    /// The spelling in specs: `top-up` or `reshuffle`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefillMode::TopUp => "top-up",
+            RefillMode::Reshuffle => "reshuffle",
+        }
+    }
+}
+
+impl fmt::Display for RefillMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RefillMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+            "top-up" | "topup" => Ok(RefillMode::TopUp),
+            "reshuffle" => Ok(RefillMode::Reshuffle),
+            _ => Err(format!(
+                "refill={s} is not a refill mode; accepted: top-up, reshuffle"
+            )),
+        }
+    }
+}
+
+/// Deals every outcome exactly `copies` times per `copies · n` draws when
+/// `refill_below = 1` (n the number of cards in one set); in general, draws without
+/// replacement and, after each draw, once, refills if fewer than `refill_below`
+/// cards remain.
+///
+/// The deck starts with `copies` cards of each outcome (with a weighted base,
+/// `copies × count`: `base=2d6` holds 36 cards per copy, six of them 7s). After
+/// every draw: `if cards < refill_below { refill }`, where a refill either adds a
+/// full set to what remains ([`RefillMode::TopUp`], the generalized deck of
+/// "Making Randomness Fair") or puts every card back ([`RefillMode::Reshuffle`]).
+/// The article's "refill when 3 values remain" is `refill_below = 4`.
+///
+/// # Example
+/// ```
+/// use fairdice::randomizer::{Base, Deck, Randomizer, RefillMode};
+/// use fairdice::rng;
+///
+/// let mut deck = Deck::new(Base::values(6)?, 2, 1, RefillMode::TopUp)?;
+/// let mut generator = rng::seeded(1);
+/// let mut counts = [0; 6];
+/// for _ in 0..12 {
+///     counts[deck.draw(&mut generator)] += 1;
+/// }
+/// assert_eq!(counts, [2; 6]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Design decisions
+/// The deck is kept as a count of cards per outcome in a [`SumTree`], not as a
+/// shuffled list: a draw picks a card uniformly (one bounded integer) and finds its
+/// outcome in `O(log n)`, the state is small enough to save and to key an exact
+/// analysis, and a deck of `base=10d10` (10¹⁰ cards) costs no more than a d6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deck {
+    base: Base,
+    copies: u64,
+    refill_below: u64,
+    refill: RefillMode,
+    /// Cards of each outcome one refill adds: `copies × count`.
+    set: Vec<u64>,
+    cards: SumTree<u64>,
+}
+
+impl Deck {
+    /// A deck over `base` with `copies` cards per outcome count, refilled after a
+    /// draw that leaves fewer than `refill_below` cards.
+    ///
+    /// # Errors
+    /// [`DeckError::NoCopies`], [`DeckError::NoRefillThreshold`] for zeros;
+    /// [`DeckError::WeightsTooLarge`] / [`DeckError::TooManyCards`] when the cards
+    /// cannot be counted in a `u64`.
+    pub fn new(
+        base: Base,
+        copies: u64,
+        refill_below: u64,
+        refill: RefillMode,
+    ) -> Result<Deck, DeckError> {
+        if copies == 0 {
+            return Err(DeckError::NoCopies);
+        }
+        if refill_below == 0 {
+            return Err(DeckError::NoRefillThreshold);
+        }
+        let counts = base.counts().ok_or(DeckError::WeightsTooLarge)?;
+        let per_set: u64 = counts.iter().sum();
+        let too_many = DeckError::TooManyCards {
+            copies,
+            per_set,
+            refill_below,
+            max: MAX_CARDS,
+        };
+        let full = per_set
+            .checked_mul(copies)
+            .and_then(|c| c.checked_add(refill_below));
+        if full.is_none_or(|c| c > MAX_CARDS) {
+            return Err(too_many);
+        }
+        let set: Vec<u64> = counts.iter().map(|&c| c * copies).collect();
+        let cards = SumTree::new(&set);
+        Ok(Deck {
+            base,
+            copies,
+            refill_below,
+            refill,
+            set,
+            cards,
+        })
+    }
+
+    /// The base distribution.
+    pub fn base(&self) -> &Base {
+        &self.base
+    }
+
+    /// Copies per refill (the size factor `s`).
+    pub fn copies(&self) -> u64 {
+        self.copies
+    }
+
+    /// The refill constant `r`: refill after a draw that leaves fewer cards.
+    pub fn refill_below(&self) -> u64 {
+        self.refill_below
+    }
+
+    /// The refill mode.
+    pub fn refill(&self) -> RefillMode {
+        self.refill
+    }
+
+    /// Cards left of each outcome.
+    pub fn cards(&self) -> &[u64] {
+        self.cards.leaves()
+    }
+
+    /// Cards left in all.
+    pub fn len(&self) -> u64 {
+        self.cards.total()
+    }
+
+    /// Always false: a deck refills before it runs out.
+    pub fn is_empty(&self) -> bool {
+        self.cards.total() == 0
+    }
+
+    /// Removes one card of outcome `index` (which must be present) and refills.
+    #[inline]
+    fn take(&mut self, index: usize) {
+        self.cards.set(index, self.cards.get(index) - 1);
+        if self.cards.total() < self.refill_below {
+            self.refill_now();
+        }
+    }
+
+    #[cold]
+    fn refill_now(&mut self) {
+        let leaves: Vec<u64> = match self.refill {
+            RefillMode::TopUp => self
+                .cards
+                .leaves()
+                .iter()
+                .zip(&self.set)
+                .map(|(c, s)| c + s)
+                .collect(),
+            RefillMode::Reshuffle => self.set.clone(),
+        };
+        self.cards.rebuild(&leaves);
+    }
+
+    fn inconsistent(&self, reason: String) -> RestoreError {
+        RestoreError::Inconsistent {
+            spec: self.spec(),
+            reason,
+        }
+    }
+
+    /// The most cards of outcome `index` the deck can hold: a full set plus what
+    /// may remain when a top-up refill happens (fewer than `refill_below`).
+    fn max_cards(&self, index: usize) -> u64 {
+        match self.refill {
+            RefillMode::TopUp => self.set[index] + (self.refill_below - 1),
+            RefillMode::Reshuffle => self.set[index],
+        }
+    }
+
+    pub(crate) fn spec_args(&self) -> String {
+        format!(
+            "copies={}, refill_below={}, refill={}",
+            self.copies, self.refill_below, self.refill
+        )
+    }
+}
+
+impl Randomizer for Deck {
+    fn spec(&self) -> String {
+        format!("deck({}, {})", self.base.spec(), self.spec_args())
+    }
+
+    fn outcomes(&self) -> &[Outcome] {
+        self.base.outcomes()
+    }
+
+    fn next_distribution(&self) -> Vec<f64> {
+        let total = self.cards.total() as f64;
+        self.cards
+            .leaves()
+            .iter()
+            .map(|&c| c as f64 / total)
+            .collect()
+    }
+
+    #[inline]
+    fn draw(&mut self, rng: &mut Generator) -> usize {
+        let index = self.cards.find(rng::below(rng, self.cards.total()));
+        self.take(index);
+        index
+    }
+
+    fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
+        check_index(index, self.base.len())?;
+        if self.cards.get(index) == 0 {
+            return Err(ObserveError::Impossible {
+                outcome: self.label(index),
+                reason: format!(
+                    "the deck holds no {} (every copy has been drawn since the last refill)",
+                    self.label(index)
+                ),
+            });
+        }
+        self.take(index);
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        self.cards.rebuild(&self.set.clone());
+    }
+
+    /// Cards left of each outcome.
+    fn state_key(&self) -> Vec<i64> {
+        self.cards.leaves().iter().map(|&c| c as i64).collect()
+    }
+
+    fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
+        check_key_len(|| self.spec(), key, self.base.len())?;
+        let mut leaves = Vec::with_capacity(key.len());
+        for (index, &k) in key.iter().enumerate() {
+            let max = self.max_cards(index);
+            if k < 0 || k as u64 > max {
+                return Err(self.inconsistent(format!(
+                    "it holds {k} cards of {} but this deck holds between 0 and {max}",
+                    self.label(index)
+                )));
+            }
+            leaves.push(k as u64);
+        }
+        let total: u64 = leaves.iter().sum();
+        // After a draw the deck either kept at least `refill_below` cards or was
+        // refilled to at least a full set, in both modes.
+        let min_total = self.refill_below.min(self.set.iter().sum());
+        if total < min_total {
+            return Err(self.inconsistent(format!(
+                "it holds {total} cards but this deck always holds at least {min_total} before a draw"
+            )));
+        }
+        self.cards.rebuild(&leaves);
+        Ok(())
+    }
+
+    fn exchangeable(&self) -> bool {
+        self.base.is_uniform()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomizer::testing::{assert_distribution_invariants, draws, tally};
+
+    fn deck(values: u64, copies: u64, refill_below: u64, refill: RefillMode) -> Deck {
+        Deck::new(
+            Base::values(values).expect("valid"),
+            copies,
+            refill_below,
+            refill,
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn guarantee_each_outcome_exactly_copies_times_per_cycle() {
+        for (values, copies) in [(6, 1), (4, 8), (10, 3)] {
+            let mut d = deck(values, copies, 1, RefillMode::TopUp);
+            let cycle = (values * copies) as usize;
+            let drawn = draws(&mut d, values + copies, cycle * 5);
+            for chunk in drawn.chunks(cycle) {
+                assert_eq!(
+                    tally(chunk, values as usize),
+                    vec![copies as usize; values as usize]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn guarantee_plain_deck_no_outcome_leads_by_more_than_one() {
+        let mut d = deck(6, 1, 1, RefillMode::TopUp);
+        let mut counts = [0i64; 6];
+        let mut rng = rng::seeded(11);
+        for _ in 0..600 {
+            counts[d.draw(&mut rng)] += 1;
+            let (min, max) = (counts.iter().min(), counts.iter().max());
+            assert!(max.zip(min).is_some_and(|(a, b)| a - b <= 1), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn top_up_follows_the_articles_rule() {
+        // s = 1, r = 4: after the third draw three cards remain, so a set is added.
+        let mut d = deck(6, 1, 4, RefillMode::TopUp);
+        for index in [0, 1, 2] {
+            d.observe(index).expect("present");
+        }
+        assert_eq!(d.cards(), [1, 1, 1, 2, 2, 2]);
+        assert_eq!(d.len(), 9);
+    }
+
+    #[test]
+    fn reshuffle_puts_every_card_back() {
+        let mut d = deck(6, 1, 4, RefillMode::Reshuffle);
+        for index in [0, 1, 2] {
+            d.observe(index).expect("present");
+        }
+        assert_eq!(d.cards(), [1; 6]);
+        assert!(d.restore(&[2, 1, 1, 1, 1, 1]).is_err());
+        assert!(
+            d.restore(&[0, 0, 0, 1, 1, 1]).is_err(),
+            "3 cards never remain before a draw"
+        );
+    }
+
+    #[test]
+    fn weighted_base_scales_copies() {
+        let d = Deck::new(
+            Base::expression("2d6").expect("valid"),
+            2,
+            1,
+            RefillMode::TopUp,
+        )
+        .expect("valid");
+        assert_eq!(d.len(), 72);
+        assert_eq!(d.cards()[5], 12);
+        assert_eq!(
+            d.spec(),
+            "deck(base=2d6, copies=2, refill_below=1, refill=top-up)"
+        );
+    }
+
+    #[test]
+    fn observing_a_missing_card_is_an_error() {
+        let mut d = deck(6, 1, 1, RefillMode::TopUp);
+        d.observe(2).expect("present");
+        let before = d.clone();
+        let error = d.observe(2).expect_err("no second 3");
+        assert!(error.to_string().contains("holds no 3"), "{error}");
+        assert_eq!(d, before);
+    }
+
+    #[test]
+    fn restore_rejects_impossible_decks() {
+        let mut d = deck(6, 1, 1, RefillMode::TopUp);
+        assert!(d.restore(&[1, 1, 1, 1, 1]).is_err());
+        assert!(d.restore(&[2, 1, 1, 1, 1, 1]).is_err());
+        assert!(d.restore(&[0; 6]).is_err());
+        assert!(d.restore(&[-1, 1, 1, 1, 1, 1]).is_err());
+        d.restore(&[0, 0, 1, 0, 0, 0]).expect("reachable");
+        assert_eq!(d.next_distribution()[2], 1.0);
+    }
+
+    #[test]
+    fn invalid_parameters() {
+        let base = || Base::values(6).expect("valid");
+        assert_eq!(
+            Deck::new(base(), 0, 1, RefillMode::TopUp),
+            Err(DeckError::NoCopies)
+        );
+        assert_eq!(
+            Deck::new(base(), 1, 0, RefillMode::TopUp),
+            Err(DeckError::NoRefillThreshold)
+        );
+        assert!(matches!(
+            Deck::new(base(), u64::MAX, 1, RefillMode::TopUp),
+            Err(DeckError::TooManyCards { .. })
+        ));
+        assert_eq!("Reshuffle".parse(), Ok(RefillMode::Reshuffle));
+        assert!("shuffle".parse::<RefillMode>().is_err());
+    }
+
+    #[test]
+    fn distribution_invariants() {
+        for (copies, refill_below, refill) in [
+            (1, 1, RefillMode::TopUp),
+            (1, 6, RefillMode::TopUp),
+            (2, 3, RefillMode::Reshuffle),
+            (1, 10, RefillMode::TopUp),
+        ] {
+            assert_distribution_invariants(&mut deck(6, copies, refill_below, refill), 40, 3);
+        }
+        let mut weighted = Deck::new(
+            Base::expression("2d6").expect("valid"),
+            1,
+            4,
+            RefillMode::TopUp,
+        )
+        .expect("valid");
+        assert_distribution_invariants(&mut weighted, 80, 4);
+    }
+
+    #[test]
+    fn value_stability() {
+        let mut d = deck(6, 1, 1, RefillMode::TopUp);
+        assert_eq!(draws(&mut d, 3, 12), [0, 4, 5, 3, 2, 1, 1, 4, 3, 0, 5, 2]);
+        let mut d = deck(6, 1, 6, RefillMode::TopUp);
+        assert_eq!(draws(&mut d, 3, 12), [0, 4, 5, 4, 3, 0, 1, 3, 2, 0, 3, 1]);
+    }
+}

@@ -1,0 +1,293 @@
+//! [`DynamicDice`]: dice whose drawn outcome becomes less likely by a decrease factor.
+
+use thiserror::Error;
+
+use super::base::Base;
+use super::sum_tree::SumTree;
+use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use crate::dice::die::Outcome;
+use crate::rng::{self, Generator};
+
+/// Why dynamic dice could not be built.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+pub enum DynamicDiceError {
+    /// The decrease factor is outside `(0, 1]`.
+    #[error("decrease must be in (0, 1] (1 = plain dice, smaller = fairer), got {0}")]
+    DecreaseOutOfRange(f64),
+}
+
+/// Never gives up on any outcome, yet makes each one less likely every time it is
+/// drawn: `P(i) ∝ base_i · d^count_i`, with `d` the decrease factor.
+///
+/// The dynamic dice of "Making Randomness Fair": after a draw the chosen outcome's
+/// probability is multiplied by `d` and all are rescaled to sum to 1. `d = 1` is
+/// plain dice; the smaller `d`, the closer to a deck, but no outcome ever becomes
+/// impossible. With a uniform base this equals the fair die roller with
+/// tightness `−log2 d`.
+///
+/// # Example
+/// ```
+/// use fairdice::randomizer::{Base, DynamicDice, Randomizer};
+///
+/// let mut dice = DynamicDice::new(Base::values(2)?, 0.5)?;
+/// dice.observe(0)?;
+/// let next = dice.next_distribution();
+/// assert!((next[0] - 1.0 / 3.0).abs() < 1e-15); // weights 0.5 : 1
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Design decisions
+/// Weights live in a [`SumTree`], so a draw costs `O(log n)` however many outcomes
+/// there are. Only the counts above the smallest count matter (`d^c` is rescaled
+/// away), so the state is `count − min count` and weights are `base_i · d^lead`
+/// from a table of powers built by repeated multiplication: they never underflow
+/// on long runs, and they are recomputed rather than accumulated, so a restored
+/// state continues bit for bit. When every outcome has been drawn once more, all
+/// weights are recomputed (`O(n)`, at most once per `n` draws).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DynamicDice {
+    base: Base,
+    decrease: f64,
+    /// Times each outcome was drawn, minus `floor`.
+    leads: Vec<u64>,
+    /// How many outcomes have lead 0.
+    at_floor: usize,
+    /// `decrease^k` for `k` up to the largest lead seen.
+    powers: Vec<f64>,
+    tree: SumTree<f64>,
+}
+
+impl DynamicDice {
+    /// Dynamic dice over `base` with decrease factor `decrease` in `(0, 1]`.
+    ///
+    /// # Errors
+    /// [`DynamicDiceError::DecreaseOutOfRange`] otherwise (NaN included).
+    pub fn new(base: Base, decrease: f64) -> Result<DynamicDice, DynamicDiceError> {
+        if !(decrease > 0.0 && decrease <= 1.0) {
+            return Err(DynamicDiceError::DecreaseOutOfRange(decrease));
+        }
+        let n = base.len();
+        let tree = SumTree::new(base.probabilities());
+        Ok(DynamicDice {
+            base,
+            decrease,
+            leads: vec![0; n],
+            at_floor: n,
+            powers: vec![1.0],
+            tree,
+        })
+    }
+
+    /// The base distribution.
+    pub fn base(&self) -> &Base {
+        &self.base
+    }
+
+    /// The decrease factor `d`.
+    pub fn decrease(&self) -> f64 {
+        self.decrease
+    }
+
+    /// `decrease^lead`, extending the table of powers as needed.
+    #[inline]
+    fn power(&mut self, lead: u64) -> f64 {
+        let lead = lead as usize;
+        while self.powers.len() <= lead {
+            let last = self.powers[self.powers.len() - 1];
+            self.powers.push(last * self.decrease);
+        }
+        self.powers[lead]
+    }
+
+    #[inline]
+    fn bump(&mut self, index: usize) {
+        let lead = self.leads[index];
+        self.leads[index] = lead + 1;
+        if lead == 0 {
+            self.at_floor -= 1;
+            if self.at_floor == 0 {
+                self.lower_leads();
+                return;
+            }
+        }
+        let weight = self.base.probabilities()[index] * self.power(lead + 1);
+        self.tree.set(index, weight);
+    }
+
+    /// Subtracts the smallest lead from all and recomputes every weight.
+    #[cold]
+    fn lower_leads(&mut self) {
+        let floor = self.leads.iter().copied().min().unwrap_or(0);
+        for lead in &mut self.leads {
+            *lead -= floor;
+        }
+        self.at_floor = self.leads.iter().filter(|&&l| l == 0).count();
+        let top = self.leads.iter().copied().max().unwrap_or(0);
+        self.power(top);
+        let leaves: Vec<f64> = self
+            .leads
+            .iter()
+            .zip(self.base.probabilities())
+            .map(|(&lead, &p)| p * self.powers[lead as usize])
+            .collect();
+        self.tree.rebuild(&leaves);
+    }
+}
+
+impl Randomizer for DynamicDice {
+    fn spec(&self) -> String {
+        format!("dynamic({}, decrease={})", self.base.spec(), self.decrease)
+    }
+
+    fn outcomes(&self) -> &[Outcome] {
+        self.base.outcomes()
+    }
+
+    fn next_distribution(&self) -> Vec<f64> {
+        let total = self.tree.total();
+        self.tree.leaves().iter().map(|&w| w / total).collect()
+    }
+
+    #[inline]
+    fn draw(&mut self, rng: &mut Generator) -> usize {
+        let index = self.tree.find(rng::unit_f64(rng) * self.tree.total());
+        self.bump(index);
+        index
+    }
+
+    fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
+        check_index(index, self.base.len())?;
+        self.bump(index);
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        self.leads.fill(0);
+        self.lower_leads();
+    }
+
+    /// How many more times each outcome was drawn than the least drawn outcome.
+    fn state_key(&self) -> Vec<i64> {
+        self.leads.iter().map(|&l| l as i64).collect()
+    }
+
+    /// Accepts any non-negative counts (only their differences matter).
+    fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
+        check_key_len(|| self.spec(), key, self.base.len())?;
+        if let Some(position) = key.iter().position(|&k| k < 0) {
+            return Err(RestoreError::Inconsistent {
+                spec: self.spec(),
+                reason: format!(
+                    "times drawn cannot be negative, but entry {position} is {}",
+                    key[position]
+                ),
+            });
+        }
+        self.leads = key.iter().map(|&k| k as u64).collect();
+        self.lower_leads();
+        Ok(())
+    }
+
+    fn exchangeable(&self) -> bool {
+        self.base.is_uniform()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomizer::testing::{assert_distribution_invariants, draws};
+
+    fn dynamic(values: u64, decrease: f64) -> DynamicDice {
+        DynamicDice::new(Base::values(values).expect("valid"), decrease).expect("valid")
+    }
+
+    #[test]
+    fn guarantee_probability_is_base_times_decrease_to_the_count() {
+        let mut dice =
+            DynamicDice::new(Base::expression("2d6").expect("valid"), 0.355).expect("valid");
+        let history = [5, 5, 0, 7, 5, 10];
+        for &index in &history {
+            dice.observe(index).expect("always possible");
+        }
+        let base = dice.base().probabilities().to_vec();
+        let weights: Vec<f64> = (0..11)
+            .map(|i| base[i] * 0.355f64.powi(history.iter().filter(|&&h| h == i).count() as i32))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        for (got, w) in dice.next_distribution().iter().zip(&weights) {
+            assert!((got - w / total).abs() < 1e-14);
+        }
+    }
+
+    #[test]
+    fn long_run_with_a_small_factor_stays_exact() {
+        let mut dice = dynamic(6, 0.01);
+        let mut rng = rng::seeded(2024);
+        let mut counts = [0i64; 6];
+        for _ in 0..1_000_000 {
+            counts[dice.draw(&mut rng)] += 1;
+        }
+        let (min, max) = (counts.iter().min().copied(), counts.iter().max().copied());
+        // With d = 0.01 a second lead is 100 times less likely than catching up.
+        assert!(max.zip(min).is_some_and(|(a, b)| a - b <= 3), "{counts:?}");
+        let expected: Vec<f64> = counts
+            .iter()
+            .map(|&c| 0.01f64.powi((c - min.unwrap_or(0)) as i32))
+            .collect();
+        let total: f64 = expected.iter().sum();
+        for (got, w) in dice.next_distribution().iter().zip(&expected) {
+            assert!((got - w / total).abs() < 1e-12, "{got} vs {}", w / total);
+        }
+        assert!(dice.state_key().iter().all(|&k| k <= 3));
+    }
+
+    #[test]
+    fn factor_one_is_plain_dice() {
+        let mut dice = dynamic(4, 1.0);
+        for index in [0, 0, 0, 2] {
+            dice.observe(index).expect("possible");
+        }
+        assert_eq!(dice.next_distribution(), [0.25; 4]);
+    }
+
+    #[test]
+    fn invalid_factors() {
+        for bad in [0.0, -0.5, 1.5, f64::NAN] {
+            assert!(DynamicDice::new(Base::values(6).expect("valid"), bad).is_err());
+        }
+        let error = DynamicDice::new(Base::values(6).expect("valid"), 0.0).expect_err("invalid");
+        assert!(error.to_string().contains("(0, 1]"));
+    }
+
+    #[test]
+    fn restore_normalizes_and_rejects_negatives() {
+        let mut dice = dynamic(3, 0.5);
+        dice.restore(&[3, 4, 5]).expect("non-negative");
+        assert_eq!(dice.state_key(), [0, 1, 2]);
+        assert!(dice.restore(&[0, -1, 0]).is_err());
+        assert!(dice.restore(&[0, 0]).is_err());
+        assert_eq!(dice.spec(), "dynamic(values=3, decrease=0.5)");
+    }
+
+    #[test]
+    fn distribution_invariants() {
+        assert_distribution_invariants(&mut dynamic(6, 0.355), 60, 1);
+        let mut weighted =
+            DynamicDice::new(Base::expression("2d6").expect("valid"), 0.2).expect("valid");
+        assert_distribution_invariants(&mut weighted, 60, 2);
+        assert_distribution_invariants(&mut dynamic(1, 0.5), 5, 3);
+    }
+
+    #[test]
+    fn value_stability() {
+        assert_eq!(
+            draws(&mut dynamic(6, 0.355), 3, 12),
+            [0, 4, 5, 4, 3, 0, 1, 2, 3, 0, 3, 1]
+        );
+        assert_eq!(
+            draws(&mut dynamic(100, 0.5), 3, 8),
+            [5, 64, 86, 84, 61, 11, 18, 62]
+        );
+    }
+}
