@@ -65,7 +65,7 @@ pub use dynamic_dice::{DynamicDice, DynamicDiceError};
 pub use fair_roller::{FairRoller, FairRollerError};
 pub use prd::{Prd, PrdError, prd_constant};
 pub use spec::{Spec, SpecError};
-pub use state::{FORMAT, Session, StateError, VERSION};
+pub use state::{FORMAT, GENERATOR_ALGORITHM, Session, StateError, VERSION};
 pub use tetris::{Nes, PIECES, SevenBag, Tgm, TgmError, TgmPreset};
 
 /// How far from 1 a next-sample distribution's sum may be (float rounding only).
