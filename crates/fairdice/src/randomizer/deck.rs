@@ -297,7 +297,8 @@ impl Randomizer for Deck {
     }
 
     fn reset(&mut self) {
-        self.cards.rebuild(&self.set.clone());
+        let set = &self.set;
+        self.cards.update_all(|i, _| set[i]);
     }
 
     /// Cards left of each outcome.

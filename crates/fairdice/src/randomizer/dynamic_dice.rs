@@ -118,19 +118,16 @@ impl DynamicDice {
     #[cold]
     fn lower_leads(&mut self) {
         let floor = self.leads.iter().copied().min().unwrap_or(0);
-        for lead in &mut self.leads {
-            *lead -= floor;
-        }
-        self.at_floor = self.leads.iter().filter(|&&l| l == 0).count();
-        let top = self.leads.iter().copied().max().unwrap_or(0);
+        let top = self.leads.iter().copied().max().unwrap_or(0) - floor;
         self.power(top);
-        let leaves: Vec<f64> = self
-            .leads
-            .iter()
-            .zip(self.base.probabilities())
-            .map(|(&lead, &p)| p * self.powers[lead as usize])
-            .collect();
-        self.tree.rebuild(&leaves);
+        let (leads, powers, base) = (&mut self.leads, &self.powers, self.base.probabilities());
+        let mut at_floor = 0;
+        self.tree.update_all(|i, _| {
+            leads[i] -= floor;
+            at_floor += usize::from(leads[i] == 0);
+            base[i] * powers[leads[i] as usize]
+        });
+        self.at_floor = at_floor;
     }
 }
 

@@ -217,13 +217,10 @@ impl Randomizer for Prd {
 
     #[inline]
     fn draw(&mut self, rng: &mut Generator) -> usize {
-        if rng::unit_f64(rng) < self.chance_now() {
-            self.failures = 0;
-            1
-        } else {
-            self.failures += 1;
-            0
-        }
+        // Branch-free: success is random, a branch would often be mispredicted.
+        let success = rng::unit_f64(rng) < self.chance_now();
+        self.failures = if success { 0 } else { self.failures + 1 };
+        usize::from(success)
     }
 
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {

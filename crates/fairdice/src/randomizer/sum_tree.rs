@@ -51,10 +51,7 @@ impl<T: Weight> SumTree<T> {
     /// Replaces every leaf (same number of leaves) and recomputes the inner nodes.
     pub(crate) fn rebuild(&mut self, leaves: &[T]) {
         debug_assert_eq!(leaves.len(), self.len);
-        self.nodes[self.width..self.width + leaves.len()].copy_from_slice(leaves);
-        for node in (1..self.width).rev() {
-            self.nodes[node] = self.nodes[2 * node] + self.nodes[2 * node + 1];
-        }
+        self.update_all(|index, _| leaves[index]);
     }
 
     /// The weight of leaf `index`.
@@ -91,18 +88,28 @@ impl<T: Weight> SumTree<T> {
     /// past the total.
     #[inline]
     pub(crate) fn find(&self, mut target: T) -> usize {
+        // Branch-free descent: the direction at each level is random, so a branch
+        // would be mispredicted half the time.
         let mut node = 1;
         while node < self.width {
             let left = self.nodes[2 * node];
             let right = self.nodes[2 * node + 1];
-            if target < left || right == T::ZERO {
-                node *= 2;
-            } else {
-                target = target - left;
-                node = 2 * node + 1;
-            }
+            let go_right = (target >= left) & (right != T::ZERO);
+            target = if go_right { target - left } else { target };
+            node = 2 * node + usize::from(go_right);
         }
         node - self.width
+    }
+
+    /// Replaces every leaf in place with `f(index, old)` and recomputes the inner
+    /// nodes, without allocating.
+    pub(crate) fn update_all(&mut self, mut f: impl FnMut(usize, T) -> T) {
+        for (index, leaf) in self.nodes[self.width..self.width + self.len].iter_mut().enumerate() {
+            *leaf = f(index, *leaf);
+        }
+        for node in (1..self.width).rev() {
+            self.nodes[node] = self.nodes[2 * node] + self.nodes[2 * node + 1];
+        }
     }
 }
 
@@ -138,5 +145,8 @@ mod tests {
         }
         let rebuilt = SumTree::new(updated.leaves());
         assert_eq!(updated, rebuilt);
+        let mut doubled = rebuilt.clone();
+        doubled.update_all(|_, w| w * 2.0);
+        assert_eq!(doubled.total(), 2.0 * rebuilt.total());
     }
 }

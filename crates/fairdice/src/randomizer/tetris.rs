@@ -200,6 +200,8 @@ pub struct Tgm {
     initial: Vec<u8>,
     /// The last pieces, oldest first.
     history: Vec<u8>,
+    /// How many times each piece is in the history.
+    in_history: [u8; 7],
     /// Bit `p` set when piece `p` is in the history.
     seen: u8,
     /// True until the first piece when the first piece may not be S, Z or O.
@@ -242,6 +244,7 @@ impl Tgm {
             tries,
             history: initial.clone(),
             initial,
+            in_history: [0; 7],
             seen: 0,
             first_pending: first_rule,
             first_rule,
@@ -261,14 +264,25 @@ impl Tgm {
     }
 
     fn refresh_seen(&mut self) {
+        self.in_history = [0; 7];
+        for &p in &self.history {
+            self.in_history[usize::from(p)] += 1;
+        }
         self.seen = self.history.iter().fold(0, |seen, &p| seen | (1 << p));
     }
 
+    #[inline]
     fn push(&mut self, piece: u8) {
-        self.history.rotate_left(1);
+        let oldest = usize::from(self.history[0]);
+        self.history.copy_within(1.., 0);
         let last = self.history.len() - 1;
         self.history[last] = piece;
-        self.refresh_seen();
+        self.in_history[oldest] -= 1;
+        if self.in_history[oldest] == 0 {
+            self.seen &= !(1 << oldest);
+        }
+        self.in_history[usize::from(piece)] += 1;
+        self.seen |= 1 << piece;
         self.first_pending = false;
     }
 
