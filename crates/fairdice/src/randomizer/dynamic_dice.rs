@@ -3,6 +3,7 @@
 use thiserror::Error;
 
 use super::base::Base;
+use super::dice::Dice;
 use super::sum_tree::SumTree;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -37,24 +38,36 @@ pub enum DynamicDiceError {
 /// ```
 ///
 /// # Design decisions
-/// Weights live in a [`SumTree`], so a draw costs `O(log n)` however many outcomes
-/// there are. Only the counts above the smallest count matter (`d^c` is rescaled
-/// away), so the state is `count − min count` and weights are `base_i · d^lead`
-/// from a table of powers built by repeated multiplication: they never underflow
-/// on long runs, and they are recomputed rather than accumulated, so a restored
-/// state continues bit for bit. When every outcome has been drawn once more, all
-/// weights are recomputed (`O(n)`, at most once per `n` draws).
-#[derive(Debug, Clone, PartialEq)]
+/// A draw costs `O(1)` expected time however many outcomes there are, so long runs
+/// and large tables stay cheap. Only the counts above the smallest count matter
+/// (`d^c` is rescaled away), so the state is the *lead* `count − min count`, and a
+/// weight is `base_i · d^lead` from a table of powers built by repeated
+/// multiplication: nothing underflows on long runs, and weights are recomputed,
+/// never accumulated, so a restored state continues bit for bit.
+///
+/// While the outcomes with lead 0 hold at least a quarter of the base weight, a
+/// draw proposes from the base and accepts outcome `i` with probability
+/// `d^lead_i` (always at lead 0): exact, at most 4 proposals expected, no tree to
+/// update. Otherwise it walks a [`SumTree`] of the weights (`O(log n)`), rebuilt
+/// from the leads when it went stale. When every outcome has been drawn once more,
+/// all leads drop by one (`O(n)`, at most once per `n` draws).
+#[derive(Debug, Clone)]
 pub struct DynamicDice {
     base: Base,
     decrease: f64,
-    /// Times each outcome was drawn, minus `floor`.
+    /// Times each outcome was drawn, minus the smallest such count.
     leads: Vec<u64>,
-    /// How many outcomes have lead 0.
+    /// How many outcomes have lead 0, and their integer base weight (if any).
     at_floor: usize,
+    floor_weight: u64,
     /// `decrease^k` for `k` up to the largest lead seen.
     powers: Vec<f64>,
+    /// Draws proposals from the base.
+    proposal: Dice,
+    /// Weights for draws when proposals would be rejected too often.
     tree: SumTree<f64>,
+    /// True when `tree` matches `leads`.
+    tree_fresh: bool,
 }
 
 impl DynamicDice {
@@ -68,14 +81,19 @@ impl DynamicDice {
         }
         let n = base.len();
         let tree = SumTree::new(base.probabilities());
-        Ok(DynamicDice {
+        let mut dice = DynamicDice {
+            proposal: Dice::new(base.clone()),
             base,
             decrease,
             leads: vec![0; n],
             at_floor: n,
+            floor_weight: 0,
             powers: vec![1.0],
             tree,
-        })
+            tree_fresh: true,
+        };
+        dice.lower_leads();
+        Ok(dice)
     }
 
     /// The base distribution.
@@ -99,35 +117,84 @@ impl DynamicDice {
         self.powers[lead]
     }
 
+    /// True when outcomes at lead 0 hold at least a quarter of the base weight, so
+    /// a proposal is accepted with probability at least 1/4.
+    #[inline]
+    fn proposals_pay(&self) -> bool {
+        match self.base.counts() {
+            Some(_) if self.base.is_uniform() => 4 * self.at_floor >= self.leads.len(),
+            Some(_) => {
+                let total = self.proposal_total();
+                4 * u128::from(self.floor_weight) >= u128::from(total)
+            }
+            None => false,
+        }
+    }
+
+    fn proposal_total(&self) -> u64 {
+        self.base.counts().map_or(0, |c| c.iter().sum())
+    }
+
     #[inline]
     fn bump(&mut self, index: usize) {
         let lead = self.leads[index];
         self.leads[index] = lead + 1;
+        let weight = self.base.probabilities()[index] * self.power(lead + 1);
         if lead == 0 {
             self.at_floor -= 1;
+            self.floor_weight -= self.base.counts().map_or(0, |c| c[index]);
             if self.at_floor == 0 {
                 self.lower_leads();
                 return;
             }
         }
-        let weight = self.base.probabilities()[index] * self.power(lead + 1);
-        self.tree.set(index, weight);
+        if self.tree_fresh {
+            self.tree.set(index, weight);
+        }
     }
 
-    /// Subtracts the smallest lead from all and recomputes every weight.
+    /// Subtracts the smallest lead from all; the tree goes stale.
     #[cold]
     fn lower_leads(&mut self) {
         let floor = self.leads.iter().copied().min().unwrap_or(0);
-        let top = self.leads.iter().copied().max().unwrap_or(0) - floor;
-        self.power(top);
-        let (leads, powers, base) = (&mut self.leads, &self.powers, self.base.probabilities());
-        let mut at_floor = 0;
-        self.tree.update_all(|i, _| {
-            leads[i] -= floor;
-            at_floor += usize::from(leads[i] == 0);
-            base[i] * powers[leads[i] as usize]
-        });
+        let counts = self.base.counts();
+        let (mut at_floor, mut floor_weight) = (0, 0);
+        for (i, lead) in self.leads.iter_mut().enumerate() {
+            *lead -= floor;
+            if *lead == 0 {
+                at_floor += 1;
+                floor_weight += counts.map_or(0, |c| c[i]);
+            }
+        }
         self.at_floor = at_floor;
+        self.floor_weight = floor_weight;
+        self.tree_fresh = false;
+        let top = self.leads.iter().copied().max().unwrap_or(0);
+        self.power(top);
+    }
+
+    /// The weight of each outcome, `base_i · d^lead_i`.
+    fn weights(&self) -> impl Iterator<Item = f64> + '_ {
+        self.leads
+            .iter()
+            .zip(self.base.probabilities())
+            .map(|(&lead, &p)| p * self.powers[lead as usize])
+    }
+
+    fn refresh_tree(&mut self) {
+        let top = self.leads.iter().copied().max().unwrap_or(0);
+        self.power(top);
+        let (leads, powers, base) = (&self.leads, &self.powers, self.base.probabilities());
+        self.tree
+            .update_all(|i, _| base[i] * powers[leads[i] as usize]);
+        self.tree_fresh = true;
+    }
+}
+
+/// Equal when the parameters and the leads are equal (caches aside).
+impl PartialEq for DynamicDice {
+    fn eq(&self, other: &Self) -> bool {
+        self.base == other.base && self.decrease == other.decrease && self.leads == other.leads
     }
 }
 
@@ -141,13 +208,27 @@ impl Randomizer for DynamicDice {
     }
 
     fn next_distribution(&self) -> Vec<f64> {
-        let total = self.tree.total();
-        self.tree.leaves().iter().map(|&w| w / total).collect()
+        let total: f64 = self.weights().sum();
+        self.weights().map(|w| w / total).collect()
     }
 
     #[inline]
     fn draw(&mut self, rng: &mut Generator) -> usize {
-        let index = self.tree.find(rng::unit_f64(rng) * self.tree.total());
+        let index = if self.proposals_pay() {
+            self.tree_fresh = false;
+            loop {
+                let index = self.proposal.draw(rng);
+                let lead = self.leads[index] as usize;
+                if lead == 0 || rng::unit_f64(rng) < self.powers[lead] {
+                    break index;
+                }
+            }
+        } else {
+            if !self.tree_fresh {
+                self.refresh_tree();
+            }
+            self.tree.find(rng::unit_f64(rng) * self.tree.total())
+        };
         self.bump(index);
         index
     }
@@ -280,11 +361,11 @@ mod tests {
     fn value_stability() {
         assert_eq!(
             draws(&mut dynamic(6, 0.355), 3, 12),
-            [0, 4, 5, 4, 3, 0, 1, 2, 3, 0, 3, 1]
+            [0, 3, 5, 0, 1, 2, 3, 1, 4, 4, 3, 1]
         );
         assert_eq!(
             draws(&mut dynamic(100, 0.5), 3, 8),
-            [5, 64, 86, 84, 61, 11, 18, 62]
+            [5, 64, 86, 84, 62, 11, 18, 2]
         );
     }
 }

@@ -287,3 +287,86 @@ pub(crate) fn check_key_len(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::testing::assert_draws_follow_distribution;
+    use super::*;
+    use crate::rng;
+
+    #[test]
+    fn every_randomizer_draws_from_its_next_distribution() {
+        for spec in [
+            "dice(base=2d6)",
+            "deck(values=6, copies=2, refill_below=5)",
+            "deck(values=20, copies=1, refill_below=3)",
+            "bag(min=1, max=4, sets=2)",
+            "dynamic(values=6, decrease=0.355)",
+            "dynamic(values=6, decrease=0.01)",
+            "dynamic(values=40, decrease=0.2)",
+            "dynamic(base=2d6, decrease=0.3)",
+            "fair(base=2d6, tightness=1)",
+            "fair(values=20, tightness=2)",
+            "prd(p=0.3)",
+            "nes",
+            "tgm1",
+            "tgm2",
+            "bag7",
+        ] {
+            let mut randomizer = Spec::build(spec).expect("valid");
+            let mut generator = rng::seeded(5);
+            for step in 0..12 {
+                if step % 4 == 0 {
+                    assert_draws_follow_distribution(&randomizer, 4000);
+                }
+                randomizer.draw(&mut generator);
+            }
+        }
+    }
+
+    #[test]
+    fn exchangeable_randomizers_key_one_entry_per_outcome() {
+        for spec in [
+            "dice(values=6)",
+            "deck(values=6)",
+            "bag(max=5)",
+            "dynamic(values=6, decrease=0.5)",
+            "fair(values=4, tightness=1)",
+            "bag7",
+        ] {
+            let mut randomizer = Spec::build(spec).expect("valid");
+            assert!(randomizer.exchangeable(), "{spec}");
+            randomizer.draw(&mut rng::seeded(1));
+            assert_eq!(
+                randomizer.state_key().len(),
+                randomizer.outcomes().len(),
+                "{spec}"
+            );
+            let mut sorted = randomizer.state_key();
+            sorted.sort_unstable();
+            assert_eq!(randomizer.canonical_key(), sorted);
+        }
+        for spec in [
+            "dice(base=2d6)",
+            "deck(base=2d6)",
+            "prd(p=0.5)",
+            "nes",
+            "tgm1",
+        ] {
+            assert!(!Spec::build(spec).expect("valid").exchangeable(), "{spec}");
+        }
+    }
+
+    #[test]
+    fn histories_name_outcomes_by_value_or_label() {
+        let mut tgm = Spec::build("tgm1").expect("valid");
+        observe_history(&mut tgm, &["t", "I", "6"]).expect("pieces by name or index");
+        assert_eq!(tgm.state_key(), [4, 2, 0, 6, 0]);
+        let mut deck = Spec::build("deck(values=6)").expect("valid");
+        let error = observe_history(&mut deck, &["3", "3"]).expect_err("one 3 per deck");
+        assert!(error.to_string().contains("history entry 2"), "{error}");
+        assert!(outcome_index(&deck, "7").is_err());
+        let as_dyn: &dyn Randomizer = deck.as_dyn();
+        assert_eq!(as_dyn.outcomes().len(), 6);
+    }
+}

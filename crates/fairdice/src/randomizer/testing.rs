@@ -67,3 +67,24 @@ pub(crate) fn tally(indices: &[usize], len: usize) -> Vec<usize> {
     }
     counts
 }
+
+/// From the randomizer's current state, draws once with each of `trials` seeds and
+/// checks the frequencies against the next-sample distribution (within five
+/// standard deviations per outcome).
+pub(crate) fn assert_draws_follow_distribution<R: Randomizer + Clone>(randomizer: &R, trials: u32) {
+    let distribution = randomizer.next_distribution();
+    let mut counts = vec![0u32; distribution.len()];
+    for seed in 0..trials {
+        let mut copy = randomizer.clone();
+        counts[copy.draw(&mut rng::stream(99, u64::from(seed)))] += 1;
+    }
+    let n = f64::from(trials);
+    for (index, (&count, &p)) in counts.iter().zip(&distribution).enumerate() {
+        let sigma = (n * p * (1.0 - p)).sqrt();
+        let gap = (f64::from(count) - n * p).abs();
+        assert!(
+            gap <= 5.0 * sigma + 1e-9,
+            "outcome {index}: {count} of {trials}, expected p = {p}"
+        );
+    }
+}

@@ -198,8 +198,10 @@ pub struct Tgm {
     preset: Option<TgmPreset>,
     tries: u32,
     initial: Vec<u8>,
-    /// The last pieces, oldest first.
-    history: Vec<u8>,
+    /// The last pieces, 4 bits each, oldest in the lowest bits.
+    history: u64,
+    /// Pieces remembered.
+    length: u32,
     /// How many times each piece is in the history.
     in_history: [u8; 7],
     /// Bit `p` set when piece `p` is in the history.
@@ -242,7 +244,8 @@ impl Tgm {
         let mut tgm = Tgm {
             preset,
             tries,
-            history: initial.clone(),
+            history: pack(&initial),
+            length: initial.len() as u32,
             initial,
             in_history: [0; 7],
             seen: 0,
@@ -254,8 +257,10 @@ impl Tgm {
     }
 
     /// The pieces remembered, oldest first.
-    pub fn history(&self) -> &[u8] {
-        &self.history
+    pub fn history(&self) -> Vec<u8> {
+        (0..self.length)
+            .map(|i| (self.history >> (4 * i) & 0xF) as u8)
+            .collect()
     }
 
     /// Rolls per piece.
@@ -265,18 +270,16 @@ impl Tgm {
 
     fn refresh_seen(&mut self) {
         self.in_history = [0; 7];
-        for &p in &self.history {
+        for p in self.history() {
             self.in_history[usize::from(p)] += 1;
         }
-        self.seen = self.history.iter().fold(0, |seen, &p| seen | (1 << p));
+        self.seen = self.history().iter().fold(0, |seen, &p| seen | (1 << p));
     }
 
     #[inline]
     fn push(&mut self, piece: u8) {
-        let oldest = usize::from(self.history[0]);
-        self.history.copy_within(1.., 0);
-        let last = self.history.len() - 1;
-        self.history[last] = piece;
+        let oldest = (self.history & 0xF) as usize;
+        self.history = self.history >> 4 | u64::from(piece) << (4 * (self.length - 1));
         self.in_history[oldest] -= 1;
         if self.in_history[oldest] == 0 {
             self.seen &= !(1 << oldest);
@@ -291,11 +294,19 @@ impl Tgm {
     }
 }
 
+/// Pieces packed 4 bits each, the first in the lowest bits.
+fn pack(pieces: &[u8]) -> u64 {
+    pieces
+        .iter()
+        .rev()
+        .fold(0, |packed, &p| packed << 4 | u64::from(p))
+}
+
 impl Randomizer for Tgm {
     fn spec(&self) -> String {
         match self.preset {
             Some(preset) => format!("tgm(preset={preset})"),
-            None => format!("tgm(history={}, tries={})", self.history.len(), self.tries),
+            None => format!("tgm(history={}, tries={})", self.length, self.tries),
         }
     }
 
@@ -364,7 +375,7 @@ impl Randomizer for Tgm {
     }
 
     fn reset(&mut self) {
-        self.history = self.initial.clone();
+        self.history = pack(&self.initial);
         self.refresh_seen();
         self.first_pending = self.first_rule;
     }
@@ -372,14 +383,14 @@ impl Randomizer for Tgm {
     /// The history (oldest first), then 1 if the first piece is still to come
     /// under TGM2's first-piece rule, else 0.
     fn state_key(&self) -> Vec<i64> {
-        let mut key: Vec<i64> = self.history.iter().map(|&p| i64::from(p)).collect();
+        let mut key: Vec<i64> = self.history().iter().map(|&p| i64::from(p)).collect();
         key.push(i64::from(self.first_pending));
         key
     }
 
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
-        check_key_len(|| self.spec(), key, self.history.len() + 1)?;
-        let (history, flag) = key.split_at(self.history.len());
+        check_key_len(|| self.spec(), key, self.length as usize + 1)?;
+        let (history, flag) = key.split_at(self.length as usize);
         let inconsistent = |reason: String| RestoreError::Inconsistent {
             spec: self.spec(),
             reason,
@@ -404,7 +415,7 @@ impl Randomizer for Tgm {
                 )));
             }
         };
-        self.history = history;
+        self.history = pack(&history);
         self.first_pending = first_pending;
         self.refresh_seen();
         Ok(())
