@@ -108,6 +108,14 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.restore(key))
     }
 
+    fn save_state(&self) -> Vec<i64> {
+        dispatch!(self, r => r.save_state())
+    }
+
+    fn load_state(&mut self, saved: &[i64]) -> Result<(), RestoreError> {
+        dispatch!(self, r => r.load_state(saved))
+    }
+
     fn exchangeable(&self) -> bool {
         dispatch!(self, r => r.exchangeable())
     }

@@ -6,10 +6,10 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::base::Base;
-use super::sum_tree::SumTree;
+use super::pile::Pile;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::{self, Generator};
+use crate::rng::Generator;
 
 /// The most cards a deck may hold after a refill (keeps every sum inside a `u64`).
 pub const MAX_CARDS: u64 = 1 << 60;
@@ -112,10 +112,12 @@ impl FromStr for RefillMode {
 /// ```
 ///
 /// # Design decisions
-/// The deck is kept as a count of cards per outcome in a [`SumTree`], not as a
-/// shuffled list: a draw picks a card uniformly (one bounded integer) and finds its
-/// outcome in `O(log n)`, the state is small enough to save and to key an exact
-/// analysis, and a deck of `base=10d10` (10¹⁰ cards) costs no more than a d6.
+/// The cards live in a [`Pile`]: listed one by one when the deck can never hold
+/// more than 65,536 cards, so a draw is one bounded integer and a swap (`O(1)`, as
+/// fast as a die); counted per outcome otherwise, so a deck of `base=10d10`
+/// (10¹⁰ cards) still works, in `O(log n)` per draw. The state key is the count
+/// of cards per outcome; a saved state also records the listed order, which
+/// decides a seeded run's future.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Deck {
     base: Base,
@@ -124,7 +126,7 @@ pub struct Deck {
     refill: RefillMode,
     /// Cards of each outcome one refill adds: `copies × count`.
     set: Vec<u64>,
-    cards: SumTree<u64>,
+    cards: Pile,
 }
 
 impl Deck {
@@ -162,7 +164,8 @@ impl Deck {
             return Err(too_many);
         }
         let set: Vec<u64> = counts.iter().map(|&c| c * copies).collect();
-        let cards = SumTree::new(&set);
+        let capacity = per_set * copies + refill_below;
+        let cards = Pile::new(&set, capacity);
         Ok(Deck {
             base,
             copies,
@@ -195,41 +198,56 @@ impl Deck {
 
     /// Cards left of each outcome.
     pub fn cards(&self) -> &[u64] {
-        self.cards.leaves()
+        self.cards.counts()
     }
 
     /// Cards left in all.
     pub fn len(&self) -> u64 {
-        self.cards.total()
+        self.cards.len()
     }
 
     /// Always false: a deck refills before it runs out.
     pub fn is_empty(&self) -> bool {
-        self.cards.total() == 0
+        self.cards.len() == 0
     }
 
-    /// Removes one card of outcome `index` (which must be present) and refills.
-    #[inline]
-    fn take(&mut self, index: usize) {
-        self.cards.set(index, self.cards.get(index) - 1);
-        if self.cards.total() < self.refill_below {
+    /// Refills if fewer than `refill_below` cards remain (once, after each draw).
+    #[inline(always)]
+    fn after_draw(&mut self) {
+        if self.cards.len() < self.refill_below {
             self.refill_now();
         }
     }
 
     #[cold]
     fn refill_now(&mut self) {
-        let leaves: Vec<u64> = match self.refill {
-            RefillMode::TopUp => self
-                .cards
-                .leaves()
-                .iter()
-                .zip(&self.set)
-                .map(|(c, s)| c + s)
-                .collect(),
-            RefillMode::Reshuffle => self.set.clone(),
-        };
-        self.cards.rebuild(&leaves);
+        if self.refill == RefillMode::Reshuffle {
+            self.cards.clear();
+        }
+        self.cards.add(&self.set);
+    }
+
+    /// Checks per-outcome card counts against what this deck can hold.
+    fn check_counts(&self, counts: &[u64]) -> Result<(), RestoreError> {
+        for (index, &k) in counts.iter().enumerate() {
+            let max = self.max_cards(index);
+            if k > max {
+                return Err(self.inconsistent(format!(
+                    "it holds {k} cards of {} but this deck holds between 0 and {max}",
+                    self.label(index)
+                )));
+            }
+        }
+        let total: u64 = counts.iter().sum();
+        // After a draw the deck either kept at least `refill_below` cards or was
+        // refilled to at least a full set, in both modes.
+        let min_total = self.refill_below.min(self.set.iter().sum());
+        if total < min_total {
+            return Err(self.inconsistent(format!(
+                "it holds {total} cards but this deck always holds at least {min_total} before a draw"
+            )));
+        }
+        Ok(())
     }
 
     fn inconsistent(&self, reason: String) -> RestoreError {
@@ -266,9 +284,9 @@ impl Randomizer for Deck {
     }
 
     fn next_distribution(&self) -> Vec<f64> {
-        let total = self.cards.total() as f64;
+        let total = self.cards.len() as f64;
         self.cards
-            .leaves()
+            .counts()
             .iter()
             .map(|&c| c as f64 / total)
             .collect()
@@ -276,14 +294,14 @@ impl Randomizer for Deck {
 
     #[inline]
     fn draw(&mut self, rng: &mut Generator) -> usize {
-        let index = self.cards.find(rng::below(rng, self.cards.total()));
-        self.take(index);
+        let index = self.cards.draw(rng);
+        self.after_draw();
         index
     }
 
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
         check_index(index, self.base.len())?;
-        if self.cards.get(index) == 0 {
+        if !self.cards.remove(index) {
             return Err(ObserveError::Impossible {
                 outcome: self.label(index),
                 reason: format!(
@@ -292,43 +310,90 @@ impl Randomizer for Deck {
                 ),
             });
         }
-        self.take(index);
+        self.after_draw();
         Ok(())
     }
 
     fn reset(&mut self) {
-        let set = &self.set;
-        self.cards.update_all(|i, _| set[i]);
+        self.cards.set_counts(&self.set);
     }
 
     /// Cards left of each outcome.
     fn state_key(&self) -> Vec<i64> {
-        self.cards.leaves().iter().map(|&c| c as i64).collect()
+        self.cards.counts().iter().map(|&c| c as i64).collect()
     }
 
+    /// Sets the cards per outcome (a listed deck lists them in outcome order).
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
         check_key_len(|| self.spec(), key, self.base.len())?;
-        let mut leaves = Vec::with_capacity(key.len());
-        for (index, &k) in key.iter().enumerate() {
-            let max = self.max_cards(index);
-            if k < 0 || k as u64 > max {
-                return Err(self.inconsistent(format!(
-                    "it holds {k} cards of {} but this deck holds between 0 and {max}",
-                    self.label(index)
-                )));
-            }
-            leaves.push(k as u64);
-        }
-        let total: u64 = leaves.iter().sum();
-        // After a draw the deck either kept at least `refill_below` cards or was
-        // refilled to at least a full set, in both modes.
-        let min_total = self.refill_below.min(self.set.iter().sum());
-        if total < min_total {
+        if let Some(index) = key.iter().position(|&k| k < 0) {
             return Err(self.inconsistent(format!(
-                "it holds {total} cards but this deck always holds at least {min_total} before a draw"
+                "it holds {} cards of {}",
+                key[index],
+                self.label(index)
             )));
         }
-        self.cards.rebuild(&leaves);
+        let counts: Vec<u64> = key.iter().map(|&k| k as u64).collect();
+        self.check_counts(&counts)?;
+        self.cards.set_counts(&counts);
+        Ok(())
+    }
+
+    /// The cards per outcome (the state key), then, for a listed deck, the cards in
+    /// listed order (outcome indices): the order decides which card a seeded draw
+    /// takes.
+    fn save_state(&self) -> Vec<i64> {
+        let mut saved = self.state_key();
+        if let Some(order) = self.cards.order() {
+            saved.extend(order.iter().map(|&c| i64::from(c)));
+        }
+        saved
+    }
+
+    fn load_state(&mut self, saved: &[i64]) -> Result<(), RestoreError> {
+        let Some(_) = self.cards.order() else {
+            return self.restore(saved);
+        };
+        let n = self.base.len();
+        if saved.len() < n {
+            return Err(RestoreError::WrongLength {
+                spec: self.spec(),
+                expected: n,
+                found: saved.len(),
+            });
+        }
+        let (key, order) = saved.split_at(n);
+        if let Some(index) = key.iter().position(|&k| k < 0) {
+            return Err(self.inconsistent(format!(
+                "it holds {} cards of {}",
+                key[index],
+                self.label(index)
+            )));
+        }
+        let counts: Vec<u64> = key.iter().map(|&k| k as u64).collect();
+        let listed: u64 = counts.iter().sum();
+        if order.len() as u64 != listed {
+            return Err(RestoreError::WrongLength {
+                spec: self.spec(),
+                expected: n + listed as usize,
+                found: saved.len(),
+            });
+        }
+        if let Some(&bad) = order.iter().find(|&&c| c < 0 || c as usize >= n) {
+            return Err(self.inconsistent(format!("card {bad} is not an outcome index 0..{n}")));
+        }
+        let mut tally = vec![0u64; n];
+        for &c in order {
+            tally[c as usize] += 1;
+        }
+        if tally != counts {
+            return Err(
+                self.inconsistent("its card list does not match its counts per outcome".into())
+            );
+        }
+        self.check_counts(&counts)?;
+        let order: Vec<u32> = order.iter().map(|&c| c as u32).collect();
+        self.cards.set_order(&order);
         Ok(())
     }
 
@@ -341,6 +406,7 @@ impl Randomizer for Deck {
 mod tests {
     use super::*;
     use crate::randomizer::testing::{assert_distribution_invariants, draws, tally};
+    use crate::rng;
 
     fn deck(values: u64, copies: u64, refill_below: u64, refill: RefillMode) -> Deck {
         Deck::new(
@@ -482,10 +548,37 @@ mod tests {
     }
 
     #[test]
+    fn decks_too_large_to_list_are_counted_and_keep_the_guarantee() {
+        // 70,000 cards per set: counted per outcome rather than listed.
+        let mut big = deck(7, 10_000, 1, RefillMode::TopUp);
+        assert_eq!(big.save_state(), big.state_key());
+        let drawn = draws(&mut big, 1, 140_000);
+        for chunk in drawn.chunks(70_000) {
+            assert_eq!(tally(chunk, 7), [10_000; 7]);
+        }
+        assert_distribution_invariants(&mut deck(3, 30_000, 2, RefillMode::TopUp), 20, 2);
+    }
+
+    #[test]
+    fn saved_order_must_match_the_counts() {
+        let mut d = deck(3, 1, 1, RefillMode::TopUp);
+        assert_eq!(d.save_state(), [1, 1, 1, 0, 1, 2]);
+        d.load_state(&[1, 0, 1, 2, 0]).expect("consistent");
+        assert_eq!(d.cards(), [1, 0, 1]);
+        assert!(
+            d.load_state(&[1, 0, 1, 2, 2]).is_err(),
+            "order lists two 3s"
+        );
+        assert!(d.load_state(&[1, 0, 1, 2]).is_err(), "one card short");
+        assert!(d.load_state(&[1, 0, 1, 2, 7]).is_err(), "no outcome 7");
+        assert!(d.load_state(&[1, 0]).is_err());
+    }
+
+    #[test]
     fn value_stability() {
         let mut d = deck(6, 1, 1, RefillMode::TopUp);
-        assert_eq!(draws(&mut d, 3, 12), [0, 4, 5, 3, 2, 1, 1, 4, 3, 0, 5, 2]);
+        assert_eq!(draws(&mut d, 3, 12), [0, 3, 4, 2, 1, 5, 1, 3, 2, 0, 5, 4]);
         let mut d = deck(6, 1, 6, RefillMode::TopUp);
-        assert_eq!(draws(&mut d, 3, 12), [0, 4, 5, 4, 3, 0, 1, 3, 2, 0, 3, 1]);
+        assert_eq!(draws(&mut d, 3, 12), [0, 2, 3, 5, 0, 5, 1, 1, 0, 1, 4, 4]);
     }
 }

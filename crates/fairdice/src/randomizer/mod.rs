@@ -41,6 +41,7 @@ mod deck;
 mod dice;
 mod dynamic_dice;
 mod fair_roller;
+mod pile;
 mod portable_math;
 mod prd;
 mod spec;
@@ -124,6 +125,21 @@ pub trait Randomizer {
     /// [`RestoreError`] if the key has the wrong length or describes a state this
     /// randomizer cannot be in; the state is then unchanged.
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError>;
+
+    /// The state to save for an exact continuation: the state key plus anything it
+    /// leaves out because no next-sample distribution depends on it, though a seeded
+    /// run's future does (the order of a listed deck's cards). Defaults to the key.
+    fn save_state(&self) -> Vec<i64> {
+        self.state_key()
+    }
+
+    /// Sets the state from [`save_state`](Self::save_state).
+    ///
+    /// # Errors
+    /// As [`restore`](Self::restore).
+    fn load_state(&mut self, saved: &[i64]) -> Result<(), RestoreError> {
+        self.restore(saved)
+    }
 
     /// True when relabeling outcomes commutes with the randomizer (a uniform base and
     /// a rule that treats outcomes alike): permuting the per-outcome entries of the

@@ -12,7 +12,7 @@
 //!   "draws": 2
 //! }
 //! ```
-//! `state` is the randomizer's [`state_key`](super::Randomizer::state_key); the
+//! `state` is the randomizer's [`save_state`](super::Randomizer::save_state); the
 //! generator's four 64-bit words are written as 16 hex digits each, because
 //! JavaScript (the web UI) reads JSON numbers as doubles and would round them.
 //!
@@ -202,7 +202,7 @@ mod json {
                 format: FORMAT.into(),
                 version: VERSION,
                 spec: self.randomizer.spec(),
-                state: self.randomizer.state_key(),
+                state: self.randomizer.save_state(),
                 generator: SavedGenerator {
                     algorithm: GENERATOR_ALGORITHM.into(),
                     state: words(&self.generator)
@@ -251,7 +251,7 @@ mod json {
             let saved: Saved =
                 serde_json::from_value(value).map_err(|e| StateError::Malformed(e.to_string()))?;
             let mut randomizer = Spec::build(&saved.spec)?;
-            randomizer.restore(&saved.state)?;
+            randomizer.load_state(&saved.state)?;
             Ok(Session {
                 randomizer,
                 generator: generator(&saved.generator)?,
@@ -334,7 +334,7 @@ mod json {
             ));
             // A deck of one set cannot hold two 1s.
             let mut forged: Value = serde_json::from_str(&json).expect("json");
-            forged["state"][0] = serde_json::json!(2);
+            forged["state"] = serde_json::json!([2, 0, 0, 0, 0, 0, 0, 0]);
             assert!(matches!(
                 Session::from_json(&forged.to_string()),
                 Err(StateError::State(RestoreError::Inconsistent { .. }))

@@ -119,7 +119,7 @@ impl<T: Weight> SumTree<T> {
     }
 
     /// Sets leaf `index` and updates the sums.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set(&mut self, index: usize, value: T) {
         let mut node = self.offset + index;
         let old = self.nodes[node];
@@ -143,7 +143,7 @@ impl<T: Weight> SumTree<T> {
     /// first leaf `i` with `target < w_0 + … + w_i`. Never returns a leaf of weight
     /// zero while the total is positive, even when rounding pushes `target` to or
     /// past the total.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn find(&self, mut target: T) -> usize {
         // Branch-free: where the target lands is random, so a branch would be
         // mispredicted often.

@@ -51,6 +51,20 @@ pub(crate) fn assert_distribution_invariants<R: Randomizer + Clone>(
             "step {step}: restored state differs"
         );
         assert_eq!(restored.state_key(), key);
+        let mut loaded = randomizer.clone();
+        loaded.reset();
+        loaded
+            .load_state(&randomizer.save_state())
+            .expect("a saved state loads");
+        let mut original = randomizer.clone();
+        let (mut a, mut b) = (rng::seeded(step as u64), rng::seeded(step as u64));
+        for _ in 0..5 {
+            assert_eq!(
+                original.draw(&mut a),
+                loaded.draw(&mut b),
+                "step {step}: loaded state continues differently"
+            );
+        }
         let drawn = randomizer.draw(&mut generator);
         assert!(
             distribution[drawn] > 0.0,

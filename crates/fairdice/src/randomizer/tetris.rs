@@ -497,6 +497,16 @@ impl Randomizer for SevenBag {
         self.deck.restore(key).map_err(|e| e.with_spec(self.spec()))
     }
 
+    fn save_state(&self) -> Vec<i64> {
+        self.deck.save_state()
+    }
+
+    fn load_state(&mut self, saved: &[i64]) -> Result<(), RestoreError> {
+        self.deck
+            .load_state(saved)
+            .map_err(|e| e.with_spec(self.spec()))
+    }
+
     fn exchangeable(&self) -> bool {
         true
     }
@@ -604,6 +614,6 @@ mod tests {
         assert_eq!(names(&mut Nes::new()), "IJLZIOZIZOTSIS");
         assert_eq!(names(&mut Tgm::preset(TgmPreset::Tgm1)), "ILJOZSITOJZILO");
         assert_eq!(names(&mut Tgm::preset(TgmPreset::Tgm2)), "ILJZOSITJZOILT");
-        assert_eq!(names(&mut SevenBag::new()), "IZLJTOSZSIJOTL");
+        assert_eq!(names(&mut SevenBag::new()), "ISZJOLTZSITLJO");
     }
 }
