@@ -64,7 +64,7 @@ pub struct FairRoller {
 #[derive(Debug, Clone, PartialEq)]
 enum Engine {
     /// A uniform base: dynamic dice with `d = 2^(−k)`.
-    Uniform(DynamicDice),
+    Uniform(Box<DynamicDice>),
     /// A weighted base: every weight recomputed per roll.
     Weighted(Weighted),
 }
@@ -250,7 +250,7 @@ impl FairRoller {
         let engine = if base.is_uniform() {
             let dynamic = DynamicDice::new(base.clone(), exp2(-tightness))
                 .map_err(|_| FairRollerError::TightnessOutOfRange(tightness))?;
-            Engine::Uniform(dynamic)
+            Engine::Uniform(Box::new(dynamic))
         } else {
             Engine::Weighted(Weighted::new(&base, tightness))
         };
