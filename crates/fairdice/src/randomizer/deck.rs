@@ -126,6 +126,8 @@ pub struct Deck {
     refill: RefillMode,
     /// Cards of each outcome one refill adds: `copies × count`.
     set: Vec<u64>,
+    /// The same set as a list of cards in outcome order (empty for a counted pile).
+    set_list: Vec<u32>,
     cards: Pile,
 }
 
@@ -166,12 +168,14 @@ impl Deck {
         let set: Vec<u64> = counts.iter().map(|&c| c * copies).collect();
         let capacity = per_set * copies + refill_below;
         let cards = Pile::new(&set, capacity);
+        let set_list = cards.order().map(<[u32]>::to_vec).unwrap_or_default();
         Ok(Deck {
             base,
             copies,
             refill_below,
             refill,
             set,
+            set_list,
             cards,
         })
     }
@@ -224,7 +228,7 @@ impl Deck {
         if self.refill == RefillMode::Reshuffle {
             self.cards.clear();
         }
-        self.cards.add(&self.set);
+        self.cards.add_listed(&self.set, &self.set_list);
     }
 
     /// Checks per-outcome card counts against what this deck can hold.

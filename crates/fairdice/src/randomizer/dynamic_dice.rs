@@ -136,11 +136,12 @@ impl DynamicDice {
         let lead = self.leads[index];
         self.leads[index] = lead + 1;
         let power = self.power(lead + 1);
+
         if lead == 0 {
             self.at_floor -= 1;
             self.floor_weight -= self.base.counts().map_or(0, |c| c[index]);
             if self.at_floor == 0 {
-                self.lower_leads();
+                self.drop_floor();
                 return;
             }
         }
@@ -148,6 +149,29 @@ impl DynamicDice {
             self.tree
                 .set(index, self.base.probabilities()[index] * power);
         }
+    }
+
+    /// Every lead is at least 1: subtracts 1 from all (one pass; the table of
+    /// powers already covers every lead). The tree goes stale.
+    fn drop_floor(&mut self) {
+        let mut at_floor = 0;
+        for lead in &mut self.leads {
+            *lead -= 1;
+            at_floor += usize::from(*lead == 0);
+        }
+        self.at_floor = at_floor;
+        self.floor_weight = match self.base.counts() {
+            Some(_) if self.base.is_uniform() => at_floor as u64,
+            Some(counts) => self
+                .leads
+                .iter()
+                .zip(counts)
+                .filter(|(l, _)| **l == 0)
+                .map(|(_, c)| c)
+                .sum(),
+            None => 0,
+        };
+        self.tree_fresh = false;
     }
 
     /// Subtracts the smallest lead from all; the tree goes stale.
@@ -214,7 +238,11 @@ impl Randomizer for DynamicDice {
         let index = if self.proposals_pay() {
             self.tree_fresh = false;
             loop {
-                let index = self.proposal.draw(rng);
+                let index = if self.base.is_uniform() {
+                    rng::below(rng, self.leads.len() as u64) as usize
+                } else {
+                    self.proposal.draw(rng)
+                };
                 let lead = self.leads[index] as usize;
                 if lead == 0 || rng::unit_f64(rng) < self.powers[lead] {
                     break index;

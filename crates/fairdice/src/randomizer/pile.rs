@@ -113,6 +113,21 @@ impl Pile {
         }
     }
 
+    /// Adds the cards of `listed` (outcome indices), whose tally per outcome is
+    /// `more`: a refill copies a prepared set in one go.
+    #[inline]
+    pub(crate) fn add_listed(&mut self, more: &[u64], listed: &[u32]) {
+        match self {
+            Pile::Listed { cards, counts } => {
+                cards.extend_from_slice(listed);
+                for (count, &k) in counts.iter_mut().zip(more) {
+                    *count += k;
+                }
+            }
+            Pile::Counted(_) => self.add(more),
+        }
+    }
+
     /// Empties the pile.
     pub(crate) fn clear(&mut self) {
         match self {

@@ -5,11 +5,16 @@ use thiserror::Error;
 
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
+use rand_core::Rng;
+
 use crate::rng::{self, Generator};
 
 /// The smallest nominal chance accepted. Solving for `C` walks about `7/p`
 /// attempts per step, and below this the cost grows past a second.
 pub const MIN_PROBABILITY: f64 = 1e-6;
+
+/// PRDs needing at most this many attempts decide draws from a table.
+const MAX_TABULATED: u64 = 4096;
 
 /// How closely [`prd_constant`] solves for `C` (absolute).
 pub const C_TOLERANCE: f64 = 1e-12;
@@ -129,6 +134,10 @@ pub struct Prd {
     p: f64,
     c: f64,
     max_attempts: u64,
+    /// For each attempt `N`, the number of 53-bit words `k` with `k·2^−53 < min(1, C·N)`
+    /// (so a draw compares integers and decides exactly as the float test would);
+    /// empty when `max_attempts` is too large to tabulate.
+    thresholds: Vec<u64>,
     /// Failures since the last success.
     failures: u64,
 }
@@ -148,12 +157,22 @@ impl Prd {
         while c * (max_attempts as f64) < 1.0 {
             max_attempts += 1;
         }
-        Ok(Prd {
+        let mut prd = Prd {
             p,
             c,
             max_attempts,
+            thresholds: Vec::new(),
             failures: 0,
-        })
+        };
+        if max_attempts <= MAX_TABULATED {
+            // q·2^53 is exact (a power-of-two scaling), and for an integer k,
+            // k < x exactly when k < ceil(x).
+            let scale = (1u64 << 53) as f64;
+            prd.thresholds = (1..=max_attempts)
+                .map(|attempt| (prd.success_probability(attempt) * scale).ceil() as u64)
+                .collect();
+        }
+        Ok(prd)
     }
 
     /// The nominal (long-run) chance of success.
@@ -218,7 +237,10 @@ impl Randomizer for Prd {
     #[inline]
     fn draw(&mut self, rng: &mut Generator) -> usize {
         // Branch-free: success is random, a branch would often be mispredicted.
-        let success = rng::unit_f64(rng) < self.chance_now();
+        let success = match self.thresholds.get(self.failures as usize) {
+            Some(&threshold) => rng.next_u64() >> 11 < threshold,
+            None => rng::unit_f64(rng) < self.chance_now(),
+        };
         self.failures = if success { 0 } else { self.failures + 1 };
         usize::from(success)
     }
@@ -352,6 +374,18 @@ mod tests {
         assert!(prd.restore(&[-1]).is_err());
         assert!((c - 0.302103025348742).abs() < 1e-12);
         assert_eq!(prd.label(1), "success");
+    }
+
+    #[test]
+    fn tabulated_draws_equal_computed_draws() {
+        let tabulated = Prd::new(0.17).expect("valid");
+        assert_eq!(tabulated.thresholds.len() as u64, tabulated.max_attempts());
+        let mut computed = tabulated.clone();
+        computed.thresholds.clear();
+        assert_eq!(
+            draws(&mut tabulated.clone(), 8, 5000),
+            draws(&mut computed, 8, 5000)
+        );
     }
 
     #[test]
