@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, criterion_group, criterion_main};
-use fairdice::randomizer::{Randomizer, Spec};
+use fairdice::randomizer::{
+    Base, Deck, Dice, DiceBag, DynamicDice, Prd, Randomizer, RefillMode, Spec,
+};
 use fairdice::rng;
 
 /// Nanoseconds of CPU time this thread has run, if the kernel says.
@@ -63,14 +65,25 @@ impl Measurement for CpuTime {
 fn draws(c: &mut Criterion<CpuTime>) {
     let mut group = c.benchmark_group("draw");
     group
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(40);
+        // Few long samples: the CPU-time clock advances in scheduler ticks (a few
+        // milliseconds), so every sample must run for tens of milliseconds.
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .sample_size(10);
     for n in [6u64, 100] {
         let mut generator = rng::seeded(1);
         group.bench_function(format!("bare generator/{n}"), |b| {
             b.iter(|| rng::below(&mut generator, black_box(n)))
         });
+        // The concrete types, without the `AnyRandomizer` dispatch.
+        let values = || Base::values(n).expect("valid");
+        bench_direct(&mut group, &format!("direct dice/{n}"), Dice::new(values()));
+        let deck = Deck::new(values(), 1, 1, RefillMode::TopUp).expect("valid");
+        bench_direct(&mut group, &format!("direct deck/{n}"), deck);
+        let bag = DiceBag::new(1, n as i64, 1).expect("valid");
+        bench_direct(&mut group, &format!("direct bag/{n}"), bag);
+        let dynamic = DynamicDice::new(values(), 0.5).expect("valid");
+        bench_direct(&mut group, &format!("direct dynamic/{n}"), dynamic);
         for spec in [
             format!("dice(values={n})"),
             format!("deck(values={n}, copies=1, refill_below=1)"),
@@ -93,7 +106,19 @@ fn draws(c: &mut Criterion<CpuTime>) {
     ] {
         bench_spec(&mut group, spec, n);
     }
+    bench_direct(&mut group, "direct prd/2", Prd::new(0.25).expect("valid"));
     group.finish();
+}
+
+fn bench_direct<R: Randomizer>(
+    group: &mut criterion::BenchmarkGroup<'_, CpuTime>,
+    name: &str,
+    mut randomizer: R,
+) {
+    let mut generator = rng::seeded(1);
+    group.bench_function(name, |b| {
+        b.iter(|| randomizer.draw(black_box(&mut generator)))
+    });
 }
 
 fn bench_spec(group: &mut criterion::BenchmarkGroup<'_, CpuTime>, spec: &str, n: u64) {

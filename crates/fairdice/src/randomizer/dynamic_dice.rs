@@ -1,5 +1,6 @@
 //! [`DynamicDice`]: dice whose drawn outcome becomes less likely by a decrease factor.
 
+use rand_core::Rng;
 use thiserror::Error;
 
 use super::base::Base;
@@ -68,6 +69,9 @@ pub struct DynamicDice {
     base_weight: u64,
     /// `decrease^k` for `k` up to the largest lead seen.
     powers: Vec<f64>,
+    /// `ceil(decrease^k · 2^53)`: a 53-bit random integer below it accepts a
+    /// proposal at lead `k` exactly when a uniform `[0, 1)` float below `d^k` would.
+    accept: Vec<u64>,
     /// Draws proposals from the base.
     proposal: Dice,
     /// Weights for draws when proposals would be rejected too often.
@@ -96,6 +100,7 @@ impl DynamicDice {
             at_floor: n,
             floor_weight: 0,
             powers: vec![1.0],
+            accept: vec![1 << 53],
             tree,
             tree_fresh: true,
         };
@@ -118,8 +123,10 @@ impl DynamicDice {
     fn power(&mut self, lead: u64) -> f64 {
         let lead = lead as usize;
         while self.powers.len() <= lead {
-            let last = self.powers[self.powers.len() - 1];
-            self.powers.push(last * self.decrease);
+            let power = self.powers[self.powers.len() - 1] * self.decrease;
+            self.powers.push(power);
+            self.accept
+                .push((power * (1u64 << 53) as f64).ceil() as u64);
         }
         self.powers[lead]
     }
@@ -128,6 +135,9 @@ impl DynamicDice {
     /// base weight, so a proposal is accepted at least that often.
     #[inline]
     fn proposals_pay(&self) -> bool {
+        if self.base.is_uniform() {
+            return self.at_floor as u128 * PROPOSALS_PER_DRAW >= self.leads.len() as u128;
+        }
         u128::from(self.floor_weight) * PROPOSALS_PER_DRAW >= u128::from(self.base_weight)
     }
 
@@ -139,7 +149,9 @@ impl DynamicDice {
 
         if lead == 0 {
             self.at_floor -= 1;
-            self.floor_weight -= self.base.counts().map_or(0, |c| c[index]);
+            if !self.base.is_uniform() {
+                self.floor_weight -= self.base.counts().map_or(0, |c| c[index]);
+            }
             if self.at_floor == 0 {
                 self.drop_floor();
                 return;
@@ -244,7 +256,7 @@ impl Randomizer for DynamicDice {
                     self.proposal.draw(rng)
                 };
                 let lead = self.leads[index] as usize;
-                if lead == 0 || rng::unit_f64(rng) < self.powers[lead] {
+                if lead == 0 || rng.next_u64() >> 11 < self.accept[lead] {
                     break index;
                 }
             }

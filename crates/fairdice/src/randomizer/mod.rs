@@ -340,6 +340,47 @@ mod tests {
         }
     }
 
+    /// Valid specs over every randomizer, with small parameters.
+    fn any_spec() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let base = prop_oneof![
+            (1u64..9).prop_map(|n| format!("values={n}")),
+            (1u64..4, 2u64..7).prop_map(|(k, m)| format!("base={k}d{m}")),
+        ];
+        prop_oneof![
+            base.clone().prop_map(|b| format!("dice({b})")),
+            (base.clone(), 1u64..4, 1u64..12, any::<bool>()).prop_map(|(b, s, r, reshuffle)| {
+                let mode = if reshuffle { "reshuffle" } else { "top-up" };
+                format!("deck({b}, copies={s}, refill_below={r}, refill={mode})")
+            }),
+            (-3i64..3, 0i64..6, 1u64..4).prop_map(|(min, span, sets)| format!(
+                "bag(min={min}, max={}, sets={sets})",
+                min + span
+            )),
+            (base.clone(), 1u32..=100)
+                .prop_map(|(b, d)| format!("dynamic({b}, decrease={})", f64::from(d) / 100.0)),
+            (base, 0u32..=40)
+                .prop_map(|(b, k)| format!("fair({b}, tightness={})", f64::from(k) / 8.0)),
+            (1u32..=100).prop_map(|p| format!("prd(p={})", f64::from(p) / 100.0)),
+            (1u64..8, 1u64..8).prop_map(|(h, t)| format!("tgm(history={h}, tries={t})")),
+            Just("nes".to_string()),
+            Just("tgm2".to_string()),
+            Just("bag7".to_string()),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Every next-sample distribution sums to 1 and is zero exactly on the
+        /// outcomes that cannot be drawn; states restore and saved states continue.
+        #[test]
+        fn next_distributions_are_distributions(spec in any_spec(), seed in 0u64..1000) {
+            let mut randomizer = Spec::build(&spec).expect("valid by construction");
+            testing::assert_distribution_invariants(&mut randomizer, 25, seed);
+        }
+    }
+
     #[test]
     fn exchangeable_randomizers_key_one_entry_per_outcome() {
         for spec in [
