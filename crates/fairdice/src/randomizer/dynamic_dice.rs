@@ -51,10 +51,11 @@ pub enum DynamicDiceError {
 ///
 /// While the outcomes with lead 0 hold at least 1/16 of the base weight, a draw
 /// proposes from the base and accepts outcome `i` with probability `d^lead_i`
-/// (always at lead 0): exact, at most 16 proposals expected (about 1.5 in
-/// practice), and no tree to update. Otherwise it walks a [`SumTree`] of the weights (`O(log n)`), rebuilt
-/// from the leads when it went stale. When every outcome has been drawn once more,
-/// all leads drop by one (`O(n)`, at most once per `n` draws).
+/// (always at lead 0): exact, at most 16 proposals expected (about 2 in
+/// practice), and no tree to update. Otherwise it walks a sum tree of the
+/// weights (`O(log n)`), rebuilt from the leads when it went stale. When every
+/// outcome has been drawn once more, all leads drop by one (`O(n)`, about once
+/// per `n` draws).
 #[derive(Debug, Clone)]
 pub struct DynamicDice {
     base: Base,

@@ -48,6 +48,7 @@ mod spec;
 mod state;
 mod sum_tree;
 mod tetris;
+mod tgm;
 
 #[cfg(test)]
 mod testing;
@@ -60,14 +61,15 @@ use crate::rng::Generator;
 pub use any::AnyRandomizer;
 pub use bag::{BagError, DiceBag};
 pub use base::{Base, BaseError, MAX_OUTCOMES};
-pub use deck::{Deck, DeckError, RefillMode};
+pub use deck::{Deck, DeckError, MAX_CARDS, RefillMode};
 pub use dice::Dice;
 pub use dynamic_dice::{DynamicDice, DynamicDiceError};
-pub use fair_roller::{FairRoller, FairRollerError};
-pub use prd::{Prd, PrdError, prd_constant};
+pub use fair_roller::{FairRoller, FairRollerError, MAX_TIGHTNESS};
+pub use prd::{C_TOLERANCE, MIN_PROBABILITY, Prd, PrdError, prd_constant};
 pub use spec::{Spec, SpecError};
 pub use state::{FORMAT, GENERATOR_ALGORITHM, Session, StateError, VERSION};
-pub use tetris::{Nes, PIECES, SevenBag, Tgm, TgmError, TgmPreset};
+pub use tetris::{Nes, PIECES, SevenBag};
+pub use tgm::{Tgm, TgmError, TgmPreset};
 
 /// How far from 1 a next-sample distribution's sum may be (float rounding only).
 pub const DISTRIBUTION_TOLERANCE: f64 = 1e-9;
