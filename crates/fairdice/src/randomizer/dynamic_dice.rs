@@ -49,10 +49,10 @@ pub enum DynamicDiceError {
 /// multiplication: nothing underflows on long runs, and weights are recomputed,
 /// never accumulated, so a restored state continues bit for bit.
 ///
-/// While the outcomes with lead 0 hold at least 1/16 of the base weight, a draw
-/// proposes from the base and accepts outcome `i` with probability `d^lead_i`
-/// (always at lead 0): exact, at most 16 proposals expected (about 2 in
-/// practice), and no tree to update. Otherwise it walks a sum tree of the
+/// While a proposal is accepted at least 1 time in 16 (judged from the outcomes
+/// at leads 0 and 1), a draw proposes from the base and accepts outcome `i` with
+/// probability `d^lead_i` (always at lead 0): exact, at most 16 proposals
+/// expected (about 2 in practice), and no tree to update. Otherwise it walks a sum tree of the
 /// weights (`O(log n)`), rebuilt from the leads when it went stale. When every
 /// outcome has been drawn once more, all leads drop by one (`O(n)`, about once
 /// per `n` draws).
@@ -62,8 +62,9 @@ pub struct DynamicDice {
     decrease: f64,
     /// Times each outcome was drawn, minus the smallest such count.
     leads: Vec<u64>,
-    /// How many outcomes have lead 0.
+    /// How many outcomes have lead 0, and lead 1.
     at_floor: usize,
+    at_one: usize,
     /// The integer base weight of the outcomes at lead 0, and of all outcomes
     /// (`0` and `u64::MAX` when the base has no integer weights).
     floor_weight: u64,
@@ -99,6 +100,7 @@ impl DynamicDice {
             decrease,
             leads: vec![0; n],
             at_floor: n,
+            at_one: 0,
             floor_weight: 0,
             powers: vec![1.0],
             accept: vec![1 << 53],
@@ -137,7 +139,13 @@ impl DynamicDice {
     #[inline]
     fn proposals_pay(&self) -> bool {
         if self.base.is_uniform() {
-            return self.at_floor as u128 * PROPOSALS_PER_DRAW >= self.leads.len() as u128;
+            let n = self.leads.len();
+            if self.at_floor as u128 * PROPOSALS_PER_DRAW >= n as u128 {
+                return true;
+            }
+            // Leads 0 and 1 alone accept at least (at_floor + d · at_one) / n.
+            let mass = self.at_floor as f64 + self.decrease * self.at_one as f64;
+            return mass * PROPOSALS_PER_DRAW as f64 >= n as f64;
         }
         u128::from(self.floor_weight) * PROPOSALS_PER_DRAW >= u128::from(self.base_weight)
     }
@@ -148,6 +156,7 @@ impl DynamicDice {
         self.leads[index] = lead + 1;
         let power = self.power(lead + 1);
 
+        self.at_one = self.at_one + usize::from(lead == 0) - usize::from(lead == 1);
         if lead == 0 {
             self.at_floor -= 1;
             if !self.base.is_uniform() {
@@ -167,12 +176,14 @@ impl DynamicDice {
     /// Every lead is at least 1: subtracts 1 from all (one pass; the table of
     /// powers already covers every lead). The tree goes stale.
     fn drop_floor(&mut self) {
-        let mut at_floor = 0;
+        let (mut at_floor, mut at_one) = (0, 0);
         for lead in &mut self.leads {
             *lead -= 1;
             at_floor += usize::from(*lead == 0);
+            at_one += usize::from(*lead == 1);
         }
         self.at_floor = at_floor;
+        self.at_one = at_one;
         self.floor_weight = match self.base.counts() {
             Some(_) if self.base.is_uniform() => at_floor as u64,
             Some(counts) => self
@@ -201,6 +212,7 @@ impl DynamicDice {
             }
         }
         self.at_floor = at_floor;
+        self.at_one = self.leads.iter().filter(|&&lead| lead == 1).count();
         self.floor_weight = floor_weight;
         self.tree_fresh = false;
         let top = self.leads.iter().copied().max().unwrap_or(0);
@@ -356,6 +368,23 @@ mod tests {
             assert!((got - w / total).abs() < 1e-12, "{got} vs {}", w / total);
         }
         assert!(dice.state_key().iter().all(|&k| k <= 3));
+    }
+
+    #[test]
+    fn both_draw_paths_follow_the_distribution() {
+        use crate::randomizer::testing::assert_draws_follow_distribution;
+        let mut dice = dynamic(40, 0.3);
+        // One outcome at the floor, the rest far ahead: proposals would mostly
+        // fail, so the sum tree draws.
+        let mut leads = vec![3; 40];
+        leads[7] = 0;
+        leads[8] = 2;
+        dice.restore(&leads).expect("non-negative");
+        assert!(!dice.proposals_pay());
+        assert_draws_follow_distribution(&dice, 4000);
+        dice.restore(&[0; 40]).expect("non-negative");
+        assert!(dice.proposals_pay());
+        assert_draws_follow_distribution(&dice, 4000);
     }
 
     #[test]
