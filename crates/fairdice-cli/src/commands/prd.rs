@@ -66,7 +66,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!();
     println!("attempt  P(success)  P(first success)  P(success by now)");
     for (attempt, chance, first_success, cumulative) in rows {
-        println!("{attempt:>7}  {chance:>10.6}  {first_success:>16.6}  {cumulative:>17.6}");
+        let (chance, first_success, cumulative) =
+            (small(chance), small(first_success), small(cumulative));
+        println!("{attempt:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}");
     }
     if shown < prd.max_attempts() {
         println!(
@@ -75,4 +77,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Six decimals, or scientific notation for values too small to show that way.
+fn small(x: f64) -> String {
+    if x != 0.0 && x < 1e-4 {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.6}")
+    }
 }
