@@ -7,9 +7,15 @@ fn battles(c: &mut Criterion) {
     let rules = Rules::default();
     let mut group = c.benchmark_group("risk");
     group.sample_size(10);
-    group.bench_function("100v100 exact", |b| b.iter(|| solve_exact(100, 100, &rules).unwrap()));
-    group.bench_function("1000v1000 float", |b| b.iter(|| solve_float(1000, 1000, &rules).unwrap()));
-    group.bench_function("table 100 float", |b| b.iter(|| win_table(100, &rules).unwrap()));
+    group.bench_function("100v100 exact", |b| {
+        b.iter(|| solve_exact(100, 100, &rules).unwrap())
+    });
+    group.bench_function("1000v1000 float", |b| {
+        b.iter(|| solve_float(1000, 1000, &rules).unwrap())
+    });
+    group.bench_function("table 100 float", |b| {
+        b.iter(|| win_table(100, &rules).unwrap())
+    });
     group.finish();
 }
 

@@ -29,6 +29,14 @@ enum Command {
     Roll(commands::roll::Args),
     /// Exact odds of a Risk battle for any armies, rules and die size.
     Risk(commands::risk::Args),
+    /// Draw a sequence from a randomizer spec (e.g. `deck(values=6)`); save and resume it.
+    Sample(commands::sample::Args),
+    /// The next-sample distribution of a randomizer after a history of outcomes.
+    Next(commands::next::Args),
+    /// The PRD constant C for a nominal chance p, with per-attempt chances.
+    Prd(commands::prd::Args),
+    /// Inspect a saved randomizer session (written by `sample --save`).
+    State(commands::state::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +45,10 @@ fn main() -> ExitCode {
         Command::Dist(args) => commands::dist::run(args),
         Command::Roll(args) => commands::roll::run(args),
         Command::Risk(args) => commands::risk::run(args),
+        Command::Sample(args) => commands::sample::run(args),
+        Command::Next(args) => commands::next::run(args),
+        Command::Prd(args) => commands::prd::run(args),
+        Command::State(args) => commands::state::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

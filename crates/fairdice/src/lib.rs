@@ -4,6 +4,9 @@
 //!
 //! - [`Die`]: the exact distribution of any dice expression, with exact integer
 //!   counts (big integers when needed, machine words when they suffice).
+//! - [`randomizer`]: fair randomizers (decks, dice bags, dynamic dice, the fair die
+//!   roller, PRD, Tetris randomizers) behind one [`Randomizer`](randomizer::Randomizer)
+//!   trait, built from spec strings and saved as JSON.
 #![deny(missing_docs)]
 
 pub mod battle;
@@ -11,5 +14,6 @@ pub mod dice;
 
 pub use dice::arithmetic::BinaryOp;
 pub use dice::die::{Die, DieError, Outcome};
+pub mod randomizer;
 pub mod rng;
 pub use dice::pool::Pool;

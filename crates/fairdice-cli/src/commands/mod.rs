@@ -1,8 +1,12 @@
 //! One module per subcommand: its flags (`Args`) and its `run` function.
 
 pub mod dist;
+pub mod next;
+pub mod prd;
 pub mod risk;
 pub mod roll;
+pub mod sample;
+pub mod state;
 
 use fairdice::dice::notation::NotationError;
 

@@ -1,0 +1,235 @@
+//! [`Base`]: the outcomes a randomizer draws from and their base weights.
+//!
+//! A base is either the faces `1..=n` of a fair die (`values=N`) or the exact
+//! distribution of a dice expression (`base=2d6`: outcomes 2..=12 with counts
+//! 1, 2, …, 6, …, 1 out of 36).
+
+use num_traits::ToPrimitive;
+use thiserror::Error;
+
+use crate::dice::die::{Die, Outcome};
+use crate::dice::notation::{self, NotationError};
+
+/// The most outcomes a randomizer may have (a randomizer keeps per-outcome state).
+pub const MAX_OUTCOMES: usize = 1 << 20;
+
+/// Why a base could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BaseError {
+    /// `values=0`.
+    #[error("values must be at least 1 (the faces 1..=values), got 0")]
+    NoValues,
+    /// More outcomes than a randomizer keeps state for.
+    #[error("{found} outcomes is more than the {max} a randomizer accepts")]
+    TooManyOutcomes {
+        /// Number of outcomes asked for.
+        found: u128,
+        /// The limit, [`MAX_OUTCOMES`].
+        max: usize,
+    },
+    /// The dice expression could not be evaluated.
+    #[error("base={text} is not a dice expression the evaluator accepts: {message}")]
+    Expression {
+        /// The expression text.
+        text: String,
+        /// The evaluator's message.
+        message: String,
+    },
+}
+
+/// Where a base came from, so a spec can be written back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Source {
+    /// The faces `1..=n`.
+    Values(u64),
+    /// A dice expression, as written.
+    Expression(String),
+    /// The consecutive outcomes `low..=high`, fair (a dice bag, tetrominoes).
+    Range(Outcome, Outcome),
+}
+
+/// Outcomes in ascending order with positive base weights.
+///
+/// # Example
+/// ```
+/// use fairdice::randomizer::Base;
+///
+/// let two_d6 = Base::expression("2d6")?;
+/// assert_eq!(two_d6.outcomes().first(), Some(&2));
+/// assert_eq!(two_d6.counts(), Some(&[1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1][..]));
+/// assert!(!two_d6.is_uniform());
+/// assert!(Base::values(6)?.is_uniform());
+/// # Ok::<(), fairdice::randomizer::BaseError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Base {
+    source: Source,
+    outcomes: Vec<Outcome>,
+    counts: Option<Vec<u64>>,
+    probabilities: Vec<f64>,
+    uniform: bool,
+}
+
+impl Base {
+    /// The faces `1..=n` of a fair die.
+    ///
+    /// # Errors
+    /// [`BaseError::NoValues`] for `n = 0`; [`BaseError::TooManyOutcomes`] past
+    /// [`MAX_OUTCOMES`].
+    pub fn values(n: u64) -> Result<Base, BaseError> {
+        if n == 0 {
+            return Err(BaseError::NoValues);
+        }
+        check_len(u128::from(n))?;
+        Ok(Base::uniform(
+            Source::Values(n),
+            (1..=n as Outcome).collect(),
+        ))
+    }
+
+    /// The consecutive outcomes `low..=high`, each equally likely (`low <= high`).
+    ///
+    /// # Errors
+    /// [`BaseError::NoValues`] if `low > high`; [`BaseError::TooManyOutcomes`] past
+    /// [`MAX_OUTCOMES`].
+    pub fn range(low: Outcome, high: Outcome) -> Result<Base, BaseError> {
+        if low > high {
+            return Err(BaseError::NoValues);
+        }
+        check_len((i128::from(high) - i128::from(low) + 1) as u128)?;
+        Ok(Base::uniform(
+            Source::Range(low, high),
+            (low..=high).collect(),
+        ))
+    }
+
+    /// The exact distribution of a dice expression (`2d6`, `d20`, `3d6+2`).
+    ///
+    /// # Errors
+    /// [`BaseError::Expression`] if the evaluator rejects it;
+    /// [`BaseError::TooManyOutcomes`] past [`MAX_OUTCOMES`].
+    pub fn expression(text: &str) -> Result<Base, BaseError> {
+        let die = notation::evaluate(text).map_err(|e: NotationError| BaseError::Expression {
+            text: text.trim().to_string(),
+            message: e.to_string(),
+        })?;
+        Base::from_die(&die, text.trim())
+    }
+
+    /// A base from an already evaluated die; `text` is how a spec names it.
+    ///
+    /// # Errors
+    /// [`BaseError::TooManyOutcomes`] past [`MAX_OUTCOMES`].
+    pub fn from_die(die: &Die, text: &str) -> Result<Base, BaseError> {
+        check_len(die.len() as u128)?;
+        let counts = die.counts_u64().map(<[u64]>::to_vec).or_else(|| {
+            let reduced = die.reduced();
+            let counts: Option<Vec<u64>> = reduced.iter().map(|(_, c)| c.to_u64()).collect();
+            counts.filter(|c| c.iter().try_fold(0u64, |a, &b| a.checked_add(b)).is_some())
+        });
+        let uniform = die.iter().all(|(_, c)| c == die.count(die.min_outcome()));
+        Ok(Base {
+            source: Source::Expression(text.to_string()),
+            outcomes: die.outcomes().to_vec(),
+            counts,
+            probabilities: die.probabilities(),
+            uniform,
+        })
+    }
+
+    fn uniform(source: Source, outcomes: Vec<Outcome>) -> Base {
+        let n = outcomes.len();
+        Base {
+            source,
+            counts: Some(vec![1; n]),
+            probabilities: vec![1.0 / n as f64; n],
+            outcomes,
+            uniform: true,
+        }
+    }
+
+    /// The outcomes, ascending.
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// The number of outcomes.
+    pub fn len(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// Always false: a base has at least one outcome.
+    pub fn is_empty(&self) -> bool {
+        self.outcomes.is_empty()
+    }
+
+    /// Exact integer weights, if they (and their total) fit a `u64`.
+    pub fn counts(&self) -> Option<&[u64]> {
+        self.counts.as_deref()
+    }
+
+    /// The base probability of each outcome.
+    pub fn probabilities(&self) -> &[f64] {
+        &self.probabilities
+    }
+
+    /// True when every outcome is equally likely, so outcomes are exchangeable.
+    pub fn is_uniform(&self) -> bool {
+        self.uniform
+    }
+
+    /// How a spec writes this base: `values=6` or `base=2d6`. A range is written
+    /// by the randomizer that uses it (`bag(min=…, max=…)`).
+    pub fn spec(&self) -> String {
+        match &self.source {
+            Source::Values(n) => format!("values={n}"),
+            Source::Expression(text) => format!("base={text}"),
+            Source::Range(low, high) => format!("min={low}, max={high}"),
+        }
+    }
+}
+
+fn check_len(n: u128) -> Result<(), BaseError> {
+    if n > MAX_OUTCOMES as u128 {
+        return Err(BaseError::TooManyOutcomes {
+            found: n,
+            max: MAX_OUTCOMES,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_the_faces_of_a_fair_die() {
+        let base = Base::values(4).expect("valid");
+        assert_eq!(base.outcomes(), [1, 2, 3, 4]);
+        assert_eq!(base.probabilities(), [0.25; 4]);
+        assert_eq!(base.spec(), "values=4");
+        assert_eq!(Base::values(0), Err(BaseError::NoValues));
+        assert!(matches!(
+            Base::values(u64::MAX),
+            Err(BaseError::TooManyOutcomes { .. })
+        ));
+    }
+
+    #[test]
+    fn expressions_keep_their_exact_counts() {
+        let base = Base::expression(" 2d6 ").expect("valid");
+        assert_eq!(base.spec(), "base=2d6");
+        assert_eq!(base.counts().map(|c| c.iter().sum::<u64>()), Some(36));
+        assert!((base.probabilities()[5] - 6.0 / 36.0).abs() < 1e-15);
+        assert!(Base::expression("d6").expect("valid").is_uniform());
+        let error = Base::expression("2d").expect_err("invalid");
+        assert!(error.to_string().contains("base=2d"), "{error}");
+    }
+
+    #[test]
+    fn ranges() {
+        assert_eq!(Base::range(-1, 1).expect("valid").outcomes(), [-1, 0, 1]);
+        assert_eq!(Base::range(2, 1), Err(BaseError::NoValues));
+    }
+}

@@ -1,0 +1,470 @@
+//! [`FairRoller`]: the fair die roller, pulling outcome counts toward their
+//! expected counts with a tightness.
+
+use thiserror::Error;
+
+use super::base::Base;
+use super::dynamic_dice::DynamicDice;
+use super::portable_math::exp2;
+use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use crate::dice::die::Outcome;
+use crate::rng::{self, Generator};
+
+/// The largest tightness accepted; beyond it every weight but the most behind
+/// outcome's underflows, and the roller is a deck in all but name.
+pub const MAX_TIGHTNESS: f64 = 1000.0;
+
+/// Why a fair die roller could not be built.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+pub enum FairRollerError {
+    /// The tightness is negative, not finite or above [`MAX_TIGHTNESS`].
+    #[error("tightness must be in [0, 1000] (0 = plain dice, 1 halves a repeat's odds), got {0}")]
+    TightnessOutOfRange(f64),
+}
+
+/// Keeps every outcome's count close to what its base probability predicts, even
+/// over a few rolls: `P_i ∝ Po_i · 2^(−k · error_i)` with
+/// `error_i = count_i − Po_i · rolls` and `k` the tightness.
+///
+/// The fair die roller: before each roll the base table `Po` is reweighted by how
+/// far each outcome is ahead of (or behind) its expected count, then renormalized.
+/// `k = 0` is plain dice, large `k` approaches drawing from a hat; with a uniform
+/// base it equals [`DynamicDice`] with `d = 2^(−k)`. No outcome ever becomes
+/// impossible.
+///
+/// # Example
+/// ```
+/// use fairdice::randomizer::{Base, FairRoller, Randomizer};
+///
+/// let mut roller = FairRoller::new(Base::expression("2d6")?, 1.0)?;
+/// for index in [0, 2, 5, 5] {
+///     roller.observe(index)?; // rolled 2, 4, 7, 7
+/// }
+/// let next = roller.next_distribution();
+/// assert!((next[5] - 0.05965).abs() < 5e-6); // P(7)
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Design decisions
+/// With a uniform base the roller *is* dynamic dice with `d = 2^(−k)`, and runs as
+/// one (`O(log n)` per roll). With a weighted base every roll changes every error,
+/// so each roll recomputes all `n` weights (`O(n)`). With integer base weights
+/// `w_i` summing to `T`, `−k · error_i = (k/T) · m_i` for the exact integer
+/// `m_i = w_i · rolls − count_i · T`, so each weight is `Po_i · q^(max m − m_i)` with
+/// `q = 2^(−k/T)`: powers of one number, built by multiplication from a portable
+/// `2^x`. Weights are thus a pure, platform-independent function of the counts:
+/// seeded rolls repeat everywhere, and a restored state continues bit for bit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairRoller {
+    base: Base,
+    tightness: f64,
+    engine: Engine,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Engine {
+    /// A uniform base: dynamic dice with `d = 2^(−k)`.
+    Uniform(Box<DynamicDice>),
+    /// A weighted base: every weight recomputed per roll.
+    Weighted(Weighted),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Weighted {
+    counts: Vec<u64>,
+    rolls: u64,
+    /// The next roll's weights (largest exponent scaled to 0) and their sum.
+    weights: Vec<f64>,
+    total: f64,
+    /// Exact exponents, when the base has integer weights.
+    lattice: Option<Lattice>,
+}
+
+/// `Po_i · q^(max m − m_i)` bookkeeping (see the type's design decisions).
+#[derive(Debug, Clone, PartialEq)]
+struct Lattice {
+    base_weights: Vec<u64>,
+    base_total: u64,
+    /// `m_i = w_i · rolls − count_i · T`.
+    m: Vec<i128>,
+    /// `q^e` for `e < SMALL_POWERS`, by repeated multiplication.
+    powers: Vec<f64>,
+    /// `q^(2^j)` by repeated squaring, for larger `e`.
+    squares: Vec<f64>,
+}
+
+const SMALL_POWERS: usize = 1024;
+
+impl Lattice {
+    fn new(base_weights: &[u64], tightness: f64) -> Lattice {
+        let base_total: u64 = base_weights.iter().sum();
+        let q = exp2(-tightness / base_total as f64);
+        let mut powers = Vec::with_capacity(SMALL_POWERS);
+        let mut square = 1.0;
+        for _ in 0..SMALL_POWERS {
+            powers.push(square);
+            square *= q;
+        }
+        let mut squares = Vec::with_capacity(128);
+        let mut square = q;
+        for _ in 0..128 {
+            squares.push(square);
+            square *= square;
+        }
+        Lattice {
+            base_weights: base_weights.to_vec(),
+            base_total,
+            m: vec![0; base_weights.len()],
+            powers,
+            squares,
+        }
+    }
+
+    /// `q^e`.
+    #[inline]
+    fn power(&self, e: u128) -> f64 {
+        if let Some(&p) = self
+            .powers
+            .get(e as usize)
+            .filter(|_| e < SMALL_POWERS as u128)
+        {
+            return p;
+        }
+        let mut result = 1.0;
+        for (bit, &square) in self.squares.iter().enumerate() {
+            if e >> bit & 1 == 1 {
+                result *= square;
+            }
+        }
+        result
+    }
+
+    /// Recomputes `m` from counts; false if a product overflows.
+    fn set_counts(&mut self, counts: &[u64], rolls: u64) -> bool {
+        for (i, m) in self.m.iter_mut().enumerate() {
+            let expected = i128::from(self.base_weights[i]).checked_mul(i128::from(rolls));
+            let scaled = i128::from(counts[i]).checked_mul(i128::from(self.base_total));
+            match expected.zip(scaled) {
+                Some((e, s)) => *m = e - s,
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+impl Weighted {
+    fn new(base: &Base, tightness: f64) -> Weighted {
+        let n = base.len();
+        let mut weighted = Weighted {
+            counts: vec![0; n],
+            rolls: 0,
+            weights: vec![0.0; n],
+            total: 0.0,
+            lattice: base.counts().map(|c| Lattice::new(c, tightness)),
+        };
+        weighted.reweigh(base, tightness);
+        weighted
+    }
+
+    /// Recomputes the weights from `m` (or, without integer base weights, from the
+    /// float errors).
+    fn reweigh(&mut self, base: &Base, tightness: f64) {
+        let probabilities = base.probabilities();
+        let mut total = 0.0;
+        if let Some(lattice) = &self.lattice {
+            let top = lattice.m.iter().copied().max().unwrap_or(0);
+            for ((weight, &m), &p) in self.weights.iter_mut().zip(&lattice.m).zip(probabilities) {
+                *weight = p * lattice.power((top - m) as u128);
+                total += *weight;
+            }
+        } else {
+            let mut top = f64::NEG_INFINITY;
+            for (i, weight) in self.weights.iter_mut().enumerate() {
+                let error = self.counts[i] as f64 - probabilities[i] * self.rolls as f64;
+                *weight = -tightness * error;
+                top = top.max(*weight);
+            }
+            for (weight, &p) in self.weights.iter_mut().zip(probabilities) {
+                *weight = p * exp2(*weight - top);
+                total += *weight;
+            }
+        }
+        self.total = total;
+    }
+
+    fn record(&mut self, index: usize, base: &Base, tightness: f64) {
+        self.counts[index] += 1;
+        self.rolls += 1;
+        if let Some(lattice) = &mut self.lattice {
+            let overflow = lattice
+                .m
+                .iter_mut()
+                .zip(&lattice.base_weights)
+                .any(|(m, &w)| m.checked_add(i128::from(w)).map(|v| *m = v).is_none());
+            lattice.m[index] -= i128::from(lattice.base_total);
+            if overflow {
+                self.lattice = None; // astronomically many rolls: fall back to floats
+            }
+        }
+        self.reweigh(base, tightness);
+    }
+
+    fn set_counts(&mut self, counts: Vec<u64>, base: &Base, tightness: f64) {
+        self.rolls = counts.iter().sum();
+        self.counts = counts;
+        if let Some(lattice) = &mut self.lattice
+            && !lattice.set_counts(&self.counts, self.rolls)
+        {
+            self.lattice = None;
+        }
+        self.reweigh(base, tightness);
+    }
+
+    #[inline]
+    fn pick(&self, rng: &mut Generator) -> usize {
+        let mut target = rng::unit_f64(rng) * self.total;
+        let mut index = 0;
+        for (i, &w) in self.weights.iter().enumerate() {
+            if w > 0.0 {
+                index = i;
+                if target < w {
+                    break;
+                }
+                target -= w;
+            }
+        }
+        index
+    }
+}
+
+impl FairRoller {
+    /// A fair die roller over `base` with tightness `k` in `[0, 1000]`.
+    ///
+    /// # Errors
+    /// [`FairRollerError::TightnessOutOfRange`] otherwise (NaN included).
+    pub fn new(base: Base, tightness: f64) -> Result<FairRoller, FairRollerError> {
+        if !(0.0..=MAX_TIGHTNESS).contains(&tightness) {
+            return Err(FairRollerError::TightnessOutOfRange(tightness));
+        }
+        let engine = if base.is_uniform() {
+            let dynamic = DynamicDice::new(base.clone(), exp2(-tightness))
+                .map_err(|_| FairRollerError::TightnessOutOfRange(tightness))?;
+            Engine::Uniform(Box::new(dynamic))
+        } else {
+            Engine::Weighted(Weighted::new(&base, tightness))
+        };
+        Ok(FairRoller {
+            base,
+            tightness,
+            engine,
+        })
+    }
+
+    /// The base distribution `Po`.
+    pub fn base(&self) -> &Base {
+        &self.base
+    }
+
+    /// The tightness `k`.
+    pub fn tightness(&self) -> f64 {
+        self.tightness
+    }
+}
+
+impl Randomizer for FairRoller {
+    fn spec(&self) -> String {
+        format!("fair({}, tightness={})", self.base.spec(), self.tightness)
+    }
+
+    fn outcomes(&self) -> &[Outcome] {
+        self.base.outcomes()
+    }
+
+    fn next_distribution(&self) -> Vec<f64> {
+        match &self.engine {
+            Engine::Uniform(dynamic) => dynamic.next_distribution(),
+            Engine::Weighted(w) => w.weights.iter().map(|&x| x / w.total).collect(),
+        }
+    }
+
+    #[inline]
+    fn draw(&mut self, rng: &mut Generator) -> usize {
+        match &mut self.engine {
+            Engine::Uniform(dynamic) => dynamic.draw(rng),
+            Engine::Weighted(w) => {
+                let index = w.pick(rng);
+                w.record(index, &self.base, self.tightness);
+                index
+            }
+        }
+    }
+
+    fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
+        check_index(index, self.base.len())?;
+        match &mut self.engine {
+            Engine::Uniform(dynamic) => dynamic.observe(index)?,
+            Engine::Weighted(w) => w.record(index, &self.base, self.tightness),
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        match &mut self.engine {
+            Engine::Uniform(dynamic) => dynamic.reset(),
+            Engine::Weighted(w) => *w = Weighted::new(&self.base, self.tightness),
+        }
+    }
+
+    /// Times each outcome was rolled; with a uniform base, minus the least rolled
+    /// outcome's count (only differences matter then).
+    fn state_key(&self) -> Vec<i64> {
+        match &self.engine {
+            Engine::Uniform(dynamic) => dynamic.state_key(),
+            Engine::Weighted(w) => w.counts.iter().map(|&c| c as i64).collect(),
+        }
+    }
+
+    fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
+        check_key_len(|| self.spec(), key, self.base.len())?;
+        if let Some(position) = key.iter().position(|&k| k < 0) {
+            return Err(RestoreError::Inconsistent {
+                spec: self.spec(),
+                reason: format!(
+                    "times rolled cannot be negative, but entry {position} is {}",
+                    key[position]
+                ),
+            });
+        }
+        match &mut self.engine {
+            Engine::Uniform(dynamic) => dynamic.restore(key)?,
+            Engine::Weighted(w) => {
+                let counts = key.iter().map(|&k| k as u64).collect();
+                w.set_counts(counts, &self.base, self.tightness);
+            }
+        }
+        Ok(())
+    }
+
+    fn exchangeable(&self) -> bool {
+        self.base.is_uniform()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomizer::DynamicDice;
+    use crate::randomizer::testing::{assert_distribution_invariants, draws};
+
+    fn two_d6(tightness: f64) -> FairRoller {
+        FairRoller::new(Base::expression("2d6").expect("valid"), tightness).expect("valid")
+    }
+
+    #[test]
+    fn check_value_2d6_after_2_4_7_7() {
+        let mut roller = two_d6(1.0);
+        for value in [2, 4, 7, 7] {
+            roller.observe(value - 2).expect("possible");
+        }
+        let p = roller.next_distribution();
+        let at = |value: usize| p[value - 2];
+        assert!((at(7) - 0.05965).abs() < 5e-6, "P(7) = {}", at(7));
+        assert!((at(2) - 0.01353).abs() < 5e-6, "P(2) = {}", at(2));
+        assert!((at(6) - 0.18408).abs() < 5e-6, "P(6) = {}", at(6));
+        assert!((at(6) - at(8)).abs() < 1e-15);
+        // The unnormalized total of the published table, from the formula itself.
+        let base = roller.base().probabilities();
+        let counts = [1.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let unnormalized: f64 = (0..11)
+            .map(|i| base[i] * (-(counts[i] - base[i] * 4.0)).exp2())
+            .sum();
+        assert!((unnormalized - 1.108906).abs() < 5e-7, "{unnormalized}");
+        for (i, &p) in p.iter().enumerate() {
+            let formula = base[i] * (-(counts[i] - base[i] * 4.0)).exp2() / unnormalized;
+            assert!((p - formula).abs() < 1e-13, "{i}: {p} vs {formula}");
+        }
+    }
+
+    #[test]
+    fn guarantee_counts_stay_near_expected_counts() {
+        let mut roller = two_d6(2.0);
+        let base = roller.base().probabilities().to_vec();
+        let mut rng = rng::seeded(6);
+        let mut counts = [0.0; 11];
+        let mut worst: f64 = 0.0;
+        for rolls in 1..=3600 {
+            counts[roller.draw(&mut rng)] += 1.0;
+            let errors = (0..11).map(|i| (counts[i] - base[i] * f64::from(rolls)).abs());
+            worst = errors.fold(worst, f64::max);
+        }
+        // Plain dice drift by about sqrt(rolls); the roller stays within a few.
+        assert!(worst < 3.0, "largest |count − expected| = {worst}");
+    }
+
+    #[test]
+    fn uniform_base_equals_dynamic_dice() {
+        let mut fair = FairRoller::new(Base::values(6).expect("valid"), 1.5).expect("valid");
+        let mut dynamic =
+            DynamicDice::new(Base::values(6).expect("valid"), 2f64.powf(-1.5)).expect("valid");
+        for index in [0, 3, 3, 5, 1, 0, 0, 2] {
+            fair.observe(index).expect("possible");
+            dynamic.observe(index).expect("possible");
+            for (a, b) in fair
+                .next_distribution()
+                .iter()
+                .zip(dynamic.next_distribution())
+            {
+                assert!((a - b).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn tightness_zero_is_plain_dice() {
+        let mut roller = two_d6(0.0);
+        for index in [5, 5, 5] {
+            roller.observe(index).expect("possible");
+        }
+        for (a, b) in roller
+            .next_distribution()
+            .iter()
+            .zip(roller.base().probabilities())
+        {
+            assert!((a - b).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn invalid_tightness() {
+        for bad in [-1.0, 1001.0, f64::NAN, f64::INFINITY] {
+            assert!(FairRoller::new(Base::values(6).expect("valid"), bad).is_err());
+        }
+        assert!(
+            two_d6(1.0)
+                .restore(&[0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0])
+                .is_err()
+        );
+        assert_eq!(two_d6(0.5).spec(), "fair(base=2d6, tightness=0.5)");
+    }
+
+    #[test]
+    fn distribution_invariants() {
+        assert_distribution_invariants(&mut two_d6(1.0), 60, 1);
+        assert_distribution_invariants(
+            &mut FairRoller::new(Base::values(6).expect("valid"), 3.0).expect("valid"),
+            60,
+            2,
+        );
+    }
+
+    #[test]
+    fn value_stability() {
+        assert_eq!(
+            draws(&mut two_d6(1.0), 3, 12),
+            [1, 6, 8, 7, 5, 2, 3, 5, 5, 0, 5, 3]
+        );
+        let mut d6 = FairRoller::new(Base::values(6).expect("valid"), 1.0).expect("valid");
+        assert_eq!(draws(&mut d6, 3, 12), [0, 3, 5, 0, 1, 2, 2, 2, 4, 4, 3, 0]);
+    }
+}

@@ -1,0 +1,431 @@
+//! Fair randomizers: dice, decks, dice bags, dynamic dice, the fair die roller,
+//! PRD and the Tetris randomizers, behind one [`Randomizer`] trait.
+//!
+//! Every randomizer draws an outcome *index* from a finite, ordered list of outcomes
+//! ([`Randomizer::outcomes`]). At each step it has a next-sample distribution
+//! ([`Randomizer::next_distribution`]), draws from it with the caller's
+//! [`Generator`], and updates its state. [`Randomizer::observe`] applies an outcome
+//! without drawing (replaying a history, or sweeping states in an exact analysis).
+//!
+//! Build one from a spec string shared by the command line and the web UI:
+//!
+//! ```
+//! use fairdice::randomizer::{Randomizer, Spec};
+//! use fairdice::rng;
+//!
+//! let mut deck = Spec::build("deck(values=6, copies=1, refill_below=1)")?;
+//! let mut generator = rng::seeded(7);
+//! let mut seen = [0; 6];
+//! for _ in 0..6 {
+//!     seen[deck.draw(&mut generator)] += 1;
+//! }
+//! assert_eq!(seen, [1; 6]); // every face exactly once per six draws
+//! # Ok::<(), fairdice::randomizer::SpecError>(())
+//! ```
+//!
+//! # Design decisions
+//! - Draws take the project's one named generator, [`Generator`], rather than any
+//!   `Rng`: the same seed must give the same sequence on every platform, and a
+//!   concrete type keeps the trait object-safe and the draw inlinable.
+//! - State is integer counts (cards left, times drawn), never accumulated floats;
+//!   float weights are recomputed from the counts, so a restored randomizer
+//!   continues bit for bit, and equal states compare equal ([`Randomizer::state_key`]).
+//! - [`AnyRandomizer`] is an enum rather than a `Box<dyn Randomizer>` so it can be
+//!   cloned, compared and matched on; the trait stays object-safe for callers that
+//!   prefer `dyn`.
+
+mod any;
+mod bag;
+mod base;
+mod deck;
+mod dice;
+mod dynamic_dice;
+mod fair_roller;
+mod pile;
+mod portable_math;
+mod prd;
+mod spec;
+mod state;
+mod sum_tree;
+mod tetris;
+mod tgm;
+
+#[cfg(test)]
+mod testing;
+
+use thiserror::Error;
+
+use crate::dice::die::Outcome;
+use crate::rng::Generator;
+
+pub use any::AnyRandomizer;
+pub use bag::{BagError, DiceBag};
+pub use base::{Base, BaseError, MAX_OUTCOMES};
+pub use deck::{Deck, DeckError, MAX_CARDS, RefillMode};
+pub use dice::Dice;
+pub use dynamic_dice::{DynamicDice, DynamicDiceError};
+pub use fair_roller::{FairRoller, FairRollerError, MAX_TIGHTNESS};
+pub use prd::{C_TOLERANCE, MIN_PROBABILITY, Prd, PrdError, prd_constant};
+pub use spec::{Spec, SpecError};
+pub use state::{FORMAT, GENERATOR_ALGORITHM, Session, StateError, VERSION};
+pub use tetris::{Nes, PIECES, SevenBag};
+pub use tgm::{Tgm, TgmError, TgmPreset};
+
+/// How far from 1 a next-sample distribution's sum may be (float rounding only).
+pub const DISTRIBUTION_TOLERANCE: f64 = 1e-9;
+
+/// A source of outcomes whose next-sample distribution depends on what it drew.
+///
+/// Outcomes are addressed by index into [`outcomes`](Self::outcomes). The trait is
+/// object-safe; [`AnyRandomizer`] is the enum over every randomizer in the crate.
+pub trait Randomizer {
+    /// The spec string that builds this randomizer afresh (its parameters, not its
+    /// state), e.g. `deck(values=6, copies=1, refill_below=1, refill=top-up)`.
+    fn spec(&self) -> String;
+
+    /// The outcome values, in index order (ascending, e.g. `1..=6` or `2..=12`; the
+    /// tetrominoes are `0..7`).
+    fn outcomes(&self) -> &[Outcome];
+
+    /// How outcome `index` is shown: its value, or a name (tetromino letters,
+    /// `fail`/`success` for PRD).
+    fn label(&self, index: usize) -> String {
+        self.outcomes()
+            .get(index)
+            .map_or_else(|| format!("#{index}"), ToString::to_string)
+    }
+
+    /// The probability of each outcome index at the next draw, given the current
+    /// state. Sums to 1 within [`DISTRIBUTION_TOLERANCE`]; zero exactly for the
+    /// outcomes the randomizer cannot draw next.
+    fn next_distribution(&self) -> Vec<f64>;
+
+    /// Draws an outcome index with `rng` and updates the state.
+    fn draw(&mut self, rng: &mut Generator) -> usize;
+
+    /// Updates the state as if outcome `index` had been drawn.
+    ///
+    /// # Errors
+    /// [`ObserveError`] if `index` is out of range or the randomizer cannot draw it
+    /// now (the state is then unchanged).
+    fn observe(&mut self, index: usize) -> Result<(), ObserveError>;
+
+    /// Returns to the initial state.
+    fn reset(&mut self);
+
+    /// The complete mutable state as integers: two randomizers with the same spec
+    /// and equal keys have the same next-sample distribution and the same futures.
+    /// Parameters (the spec) are not part of the key.
+    ///
+    /// When [`exchangeable`](Self::exchangeable) is true the key has exactly one
+    /// entry per outcome, entry `i` belonging to outcome `i`.
+    fn state_key(&self) -> Vec<i64>;
+
+    /// Sets the state from a [`state_key`](Self::state_key).
+    ///
+    /// # Errors
+    /// [`RestoreError`] if the key has the wrong length or describes a state this
+    /// randomizer cannot be in; the state is then unchanged.
+    fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError>;
+
+    /// The state to save for an exact continuation: the state key plus anything it
+    /// leaves out because no next-sample distribution depends on it, though a seeded
+    /// run's future does (the order of a listed deck's cards). Defaults to the key.
+    fn save_state(&self) -> Vec<i64> {
+        self.state_key()
+    }
+
+    /// Sets the state from [`save_state`](Self::save_state).
+    ///
+    /// # Errors
+    /// As [`restore`](Self::restore).
+    fn load_state(&mut self, saved: &[i64]) -> Result<(), RestoreError> {
+        self.restore(saved)
+    }
+
+    /// True when relabeling outcomes commutes with the randomizer (a uniform base and
+    /// a rule that treats outcomes alike): permuting the per-outcome entries of the
+    /// state key permutes the next-sample distribution the same way. An exact
+    /// analysis may then merge states whose sorted keys are equal.
+    fn exchangeable(&self) -> bool;
+
+    /// The state key with outcome labels forgotten when outcomes are exchangeable
+    /// (the key sorted), otherwise the key itself.
+    fn canonical_key(&self) -> Vec<i64> {
+        let mut key = self.state_key();
+        if self.exchangeable() {
+            key.sort_unstable();
+        }
+        key
+    }
+}
+
+/// Why an outcome could not be observed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ObserveError {
+    /// The index is not an outcome index.
+    #[error("outcome index {index} is out of range: this randomizer has {len} outcomes (0..{len})")]
+    OutOfRange {
+        /// The index given.
+        index: usize,
+        /// The number of outcomes.
+        len: usize,
+    },
+    /// The randomizer cannot draw that outcome in its current state.
+    #[error("{outcome} cannot be drawn now: {reason}")]
+    Impossible {
+        /// The outcome's label.
+        outcome: String,
+        /// Why, e.g. "the deck holds no 3 (every copy was drawn since the last refill)".
+        reason: String,
+    },
+    /// The history names something that is not an outcome.
+    #[error("`{token}` is not an outcome of this randomizer; outcomes are {accepted}")]
+    UnknownOutcome {
+        /// The text given.
+        token: String,
+        /// The accepted outcomes, e.g. `1, 2, 3, 4, 5, 6`.
+        accepted: String,
+    },
+}
+
+/// Why a state key could not be restored.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RestoreError {
+    /// The key has the wrong number of entries for this spec.
+    #[error("the state has {found} entries but {spec} keeps {expected}")]
+    WrongLength {
+        /// The spec of the randomizer restoring.
+        spec: String,
+        /// Entries this randomizer keeps.
+        expected: usize,
+        /// Entries given.
+        found: usize,
+    },
+    /// An entry this randomizer cannot hold.
+    #[error("the state is impossible for {spec}: {reason}")]
+    Inconsistent {
+        /// The spec of the randomizer restoring.
+        spec: String,
+        /// What is wrong, naming the entry.
+        reason: String,
+    },
+}
+
+impl RestoreError {
+    /// The same error, naming `spec` (for a randomizer built on another).
+    pub(crate) fn with_spec(self, spec: String) -> RestoreError {
+        match self {
+            RestoreError::WrongLength {
+                expected, found, ..
+            } => RestoreError::WrongLength {
+                spec,
+                expected,
+                found,
+            },
+            RestoreError::Inconsistent { reason, .. } => {
+                RestoreError::Inconsistent { spec, reason }
+            }
+        }
+    }
+}
+
+/// The index of the outcome named `token`: its value (`7`) or its label (`T`,
+/// `success`), matched case-insensitively.
+///
+/// # Errors
+/// [`ObserveError::UnknownOutcome`], listing the accepted outcomes.
+pub fn outcome_index<R: Randomizer + ?Sized>(
+    randomizer: &R,
+    token: &str,
+) -> Result<usize, ObserveError> {
+    let token = token.trim();
+    let len = randomizer.outcomes().len();
+    if let Ok(value) = token.parse::<Outcome>()
+        && let Ok(index) = randomizer.outcomes().binary_search(&value)
+    {
+        return Ok(index);
+    }
+    if let Some(index) = (0..len).find(|&i| randomizer.label(i).eq_ignore_ascii_case(token)) {
+        return Ok(index);
+    }
+    let mut accepted: Vec<String> = (0..len.min(20)).map(|i| randomizer.label(i)).collect();
+    if len > 20 {
+        accepted.push(format!("… {}", randomizer.label(len - 1)));
+    }
+    Err(ObserveError::UnknownOutcome {
+        token: token.to_string(),
+        accepted: accepted.join(", "),
+    })
+}
+
+/// Observes each outcome of `history` in turn (values or labels, see
+/// [`outcome_index`]).
+///
+/// # Errors
+/// The first [`ObserveError`], its message prefixed with the position in the
+/// history; earlier outcomes stay observed.
+pub fn observe_history<R: Randomizer + ?Sized, S: AsRef<str>>(
+    randomizer: &mut R,
+    history: &[S],
+) -> Result<(), ObserveError> {
+    for (position, token) in history.iter().enumerate() {
+        let index = outcome_index(randomizer, token.as_ref())?;
+        randomizer.observe(index).map_err(|e| match e {
+            ObserveError::Impossible { outcome, reason } => ObserveError::Impossible {
+                outcome: format!("history entry {} ({outcome})", position + 1),
+                reason,
+            },
+            other => other,
+        })?;
+    }
+    Ok(())
+}
+
+/// Checks an index against the number of outcomes.
+pub(crate) fn check_index(index: usize, len: usize) -> Result<(), ObserveError> {
+    if index >= len {
+        return Err(ObserveError::OutOfRange { index, len });
+    }
+    Ok(())
+}
+
+/// Checks a key's length.
+pub(crate) fn check_key_len(
+    spec: impl FnOnce() -> String,
+    key: &[i64],
+    expected: usize,
+) -> Result<(), RestoreError> {
+    if key.len() != expected {
+        return Err(RestoreError::WrongLength {
+            spec: spec(),
+            expected,
+            found: key.len(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::assert_draws_follow_distribution;
+    use super::*;
+    use crate::rng;
+
+    #[test]
+    fn every_randomizer_draws_from_its_next_distribution() {
+        for spec in [
+            "dice(base=2d6)",
+            "deck(values=6, copies=2, refill_below=5)",
+            "deck(values=20, copies=1, refill_below=3)",
+            "bag(min=1, max=4, sets=2)",
+            "dynamic(values=6, decrease=0.355)",
+            "dynamic(values=6, decrease=0.01)",
+            "dynamic(values=40, decrease=0.2)",
+            "dynamic(base=2d6, decrease=0.3)",
+            "fair(base=2d6, tightness=1)",
+            "fair(values=20, tightness=2)",
+            "prd(p=0.3)",
+            "nes",
+            "tgm1",
+            "tgm2",
+            "bag7",
+        ] {
+            let mut randomizer = Spec::build(spec).expect("valid");
+            let mut generator = rng::seeded(5);
+            for step in 0..12 {
+                if step % 4 == 0 {
+                    assert_draws_follow_distribution(&randomizer, 4000);
+                }
+                randomizer.draw(&mut generator);
+            }
+        }
+    }
+
+    /// Valid specs over every randomizer, with small parameters.
+    fn any_spec() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let base = prop_oneof![
+            (1u64..9).prop_map(|n| format!("values={n}")),
+            (1u64..4, 2u64..7).prop_map(|(k, m)| format!("base={k}d{m}")),
+        ];
+        prop_oneof![
+            base.clone().prop_map(|b| format!("dice({b})")),
+            (base.clone(), 1u64..4, 1u64..12, any::<bool>()).prop_map(|(b, s, r, reshuffle)| {
+                let mode = if reshuffle { "reshuffle" } else { "top-up" };
+                format!("deck({b}, copies={s}, refill_below={r}, refill={mode})")
+            }),
+            (-3i64..3, 0i64..6, 1u64..4).prop_map(|(min, span, sets)| format!(
+                "bag(min={min}, max={}, sets={sets})",
+                min + span
+            )),
+            (base.clone(), 1u32..=100)
+                .prop_map(|(b, d)| format!("dynamic({b}, decrease={})", f64::from(d) / 100.0)),
+            (base, 0u32..=40)
+                .prop_map(|(b, k)| format!("fair({b}, tightness={})", f64::from(k) / 8.0)),
+            (1u32..=100).prop_map(|p| format!("prd(p={})", f64::from(p) / 100.0)),
+            (1u64..8, 1u64..8).prop_map(|(h, t)| format!("tgm(history={h}, tries={t})")),
+            Just("nes".to_string()),
+            Just("tgm2".to_string()),
+            Just("bag7".to_string()),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Every next-sample distribution sums to 1 and is zero exactly on the
+        /// outcomes that cannot be drawn; states restore and saved states continue.
+        #[test]
+        fn next_distributions_are_distributions(spec in any_spec(), seed in 0u64..1000) {
+            let mut randomizer = Spec::build(&spec).expect("valid by construction");
+            testing::assert_distribution_invariants(&mut randomizer, 25, seed);
+        }
+    }
+
+    #[test]
+    fn exchangeable_randomizers_key_one_entry_per_outcome() {
+        for spec in [
+            "dice(values=6)",
+            "deck(values=6)",
+            "bag(max=5)",
+            "dynamic(values=6, decrease=0.5)",
+            "fair(values=4, tightness=1)",
+            "bag7",
+        ] {
+            let mut randomizer = Spec::build(spec).expect("valid");
+            assert!(randomizer.exchangeable(), "{spec}");
+            randomizer.draw(&mut rng::seeded(1));
+            assert_eq!(
+                randomizer.state_key().len(),
+                randomizer.outcomes().len(),
+                "{spec}"
+            );
+            let mut sorted = randomizer.state_key();
+            sorted.sort_unstable();
+            assert_eq!(randomizer.canonical_key(), sorted);
+        }
+        for spec in [
+            "dice(base=2d6)",
+            "deck(base=2d6)",
+            "prd(p=0.5)",
+            "nes",
+            "tgm1",
+        ] {
+            assert!(!Spec::build(spec).expect("valid").exchangeable(), "{spec}");
+        }
+    }
+
+    #[test]
+    fn histories_name_outcomes_by_value_or_label() {
+        let mut tgm = Spec::build("tgm1").expect("valid");
+        observe_history(&mut tgm, &["t", "I", "6"]).expect("pieces by name or index");
+        assert_eq!(tgm.state_key(), [4, 2, 0, 6, 0]);
+        let mut deck = Spec::build("deck(values=6)").expect("valid");
+        let error = observe_history(&mut deck, &["3", "3"]).expect_err("one 3 per deck");
+        assert!(error.to_string().contains("history entry 2"), "{error}");
+        assert!(outcome_index(&deck, "7").is_err());
+        let as_dyn: &dyn Randomizer = deck.as_dyn();
+        assert_eq!(as_dyn.outcomes().len(), 6);
+    }
+}

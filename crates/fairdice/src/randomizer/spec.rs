@@ -1,0 +1,489 @@
+//! [`Spec`]: the randomizer spec strings shared by the command line and the web UI.
+//!
+//! ```text
+//! spec  = name [ "(" [ arg { "," arg } ] ")" ]
+//! arg   = key "=" value
+//! name  = dice | deck | bag | dynamic | fair | prd | nes | tgm | tgm1 | tgm2 | bag7
+//! key   = letters and "_" ("-" is read as "_"), case-insensitive
+//! value = text up to the next "," or ")" outside brackets, so a dice
+//!         expression may hold its own: base=d{1,1,2}
+//! ```
+//! Whitespace around tokens is ignored. Examples: `deck(values=6, copies=1,
+//! refill_below=6)`, `dynamic(values=6, decrease=0.355)`, `fair(base=2d6,
+//! tightness=1)`, `bag(min=1, max=6, sets=1)`, `prd(p=0.25)`, `tgm(history=4,
+//! tries=6)`, `tgm2`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::{
+    AnyRandomizer, Base, Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, Prd, RefillMode,
+    SevenBag, Tgm, TgmPreset,
+};
+
+/// Every randomizer name with its keys and a usage line.
+const CATALOG: &[(&str, &[&str], &str)] = &[
+    ("dice", &["values", "base"], "dice(values=N | base=EXPR)"),
+    (
+        "deck",
+        &["values", "base", "copies", "refill_below", "refill"],
+        "deck(values=N | base=EXPR, copies=1, refill_below=1, refill=top-up|reshuffle)",
+    ),
+    ("bag", &["min", "max", "sets"], "bag(min=1, max=N, sets=1)"),
+    (
+        "dynamic",
+        &["values", "base", "decrease"],
+        "dynamic(values=N | base=EXPR, decrease=D in (0, 1])",
+    ),
+    (
+        "fair",
+        &["values", "base", "tightness"],
+        "fair(values=N | base=EXPR, tightness=K in [0, 1000])",
+    ),
+    ("prd", &["p"], "prd(p=P in [0.000001, 1])"),
+    ("nes", &[], "nes"),
+    (
+        "tgm",
+        &["preset", "history", "tries"],
+        "tgm(preset=tgm1|tgm2) or tgm(history=4, tries=4)",
+    ),
+    ("tgm1", &[], "tgm1"),
+    ("tgm2", &[], "tgm2"),
+    ("bag7", &[], "bag7"),
+];
+
+fn usage_list() -> String {
+    CATALOG
+        .iter()
+        .map(|(_, _, usage)| *usage)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Why a spec string could not be read or built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpecError {
+    /// Nothing but whitespace.
+    #[error("empty randomizer spec; accepted: {accepted}")]
+    Empty {
+        /// Every accepted form.
+        accepted: String,
+    },
+    /// The text does not follow the grammar.
+    #[error("cannot read spec `{spec}` at byte {position}: {message}")]
+    Syntax {
+        /// The spec text.
+        spec: String,
+        /// Byte offset of the problem.
+        position: usize,
+        /// What was expected.
+        message: String,
+    },
+    /// An unknown randomizer name.
+    #[error("unknown randomizer `{name}`; accepted: {accepted}")]
+    UnknownName {
+        /// The name given.
+        name: String,
+        /// Every accepted form.
+        accepted: String,
+    },
+    /// A key the randomizer does not take.
+    #[error("{name} has no key `{key}`; accepted keys: {accepted} (usage: {usage})")]
+    UnknownKey {
+        /// The randomizer.
+        name: String,
+        /// The key given.
+        key: String,
+        /// Its keys.
+        accepted: String,
+        /// Its usage line.
+        usage: String,
+    },
+    /// A key given twice.
+    #[error("{name} has `{key}` twice")]
+    DuplicateKey {
+        /// The randomizer.
+        name: String,
+        /// The repeated key.
+        key: String,
+    },
+    /// A required key is missing, or two keys exclude each other.
+    #[error("{name}: {message} (usage: {usage})")]
+    Keys {
+        /// The randomizer.
+        name: String,
+        /// What is missing or conflicting.
+        message: String,
+        /// Its usage line.
+        usage: String,
+    },
+    /// A value that does not parse as its key requires.
+    #[error("{key}={value} is not {expected}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        expected: String,
+    },
+    /// The values parse but the randomizer rejects them (out of range).
+    #[error("{name}: {message}")]
+    Invalid {
+        /// The randomizer.
+        name: String,
+        /// The randomizer's own error message, naming the accepted range.
+        message: String,
+    },
+}
+
+/// A parsed spec: a randomizer name and its `key=value` arguments, not yet checked
+/// against the randomizer.
+///
+/// # Example
+/// ```
+/// use fairdice::randomizer::{Randomizer, Spec};
+///
+/// let spec: Spec = "Deck(values=6, refill-below=4)".parse()?;
+/// assert_eq!(spec.name(), "deck");
+/// let deck = spec.to_randomizer()?;
+/// assert_eq!(deck.spec(), "deck(values=6, copies=1, refill_below=4, refill=top-up)");
+/// assert!(Spec::build("deck(value=6)").is_err()); // the message lists the keys
+/// # Ok::<(), fairdice::randomizer::SpecError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Spec {
+    name: String,
+    args: Vec<(String, String)>,
+}
+
+impl Spec {
+    /// Parses and builds in one step.
+    ///
+    /// # Errors
+    /// Any [`SpecError`].
+    pub fn build(text: &str) -> Result<AnyRandomizer, SpecError> {
+        Spec::parse(text)?.to_randomizer()
+    }
+
+    /// Reads a spec string (names and keys lowercased, `-` in keys read as `_`).
+    ///
+    /// # Errors
+    /// [`SpecError::Empty`], [`SpecError::Syntax`].
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        let syntax = |position: usize, message: &str| SpecError::Syntax {
+            spec: text.to_string(),
+            position,
+            message: message.to_string(),
+        };
+        let trimmed_end = text.trim_end();
+        let start = text.len() - text.trim_start().len();
+        if trimmed_end.trim_start().is_empty() {
+            return Err(SpecError::Empty {
+                accepted: usage_list(),
+            });
+        }
+        let open = text.find('(');
+        let name_end = open.unwrap_or(trimmed_end.len());
+        let name = text[start..name_end].trim().to_ascii_lowercase();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(syntax(
+                start,
+                "expected a randomizer name such as deck or prd",
+            ));
+        }
+        let mut args = Vec::new();
+        if let Some(open) = open {
+            if !trimmed_end.ends_with(')') {
+                return Err(syntax(
+                    trimmed_end.len(),
+                    "expected `)` to close the arguments",
+                ));
+            }
+            let inner_start = open + 1;
+            let inner_end = trimmed_end.len() - 1;
+            for (arg_start, arg_end) in
+                split_top_level(text, inner_start, inner_end).map_err(|(p, m)| syntax(p, m))?
+            {
+                let arg = &text[arg_start..arg_end];
+                if arg.trim().is_empty() {
+                    if inner_start == inner_end || text[inner_start..inner_end].trim().is_empty() {
+                        break; // `nes()`
+                    }
+                    return Err(syntax(arg_start, "empty argument; expected key=value"));
+                }
+                let Some(eq) = arg.find('=') else {
+                    return Err(syntax(arg_start, "expected key=value"));
+                };
+                let key = arg[..eq].trim().to_ascii_lowercase().replace('-', "_");
+                let value = arg[eq + 1..].trim().to_string();
+                if key.is_empty() {
+                    return Err(syntax(arg_start, "missing key before `=`"));
+                }
+                if value.is_empty() {
+                    return Err(syntax(arg_start + eq + 1, "missing value after `=`"));
+                }
+                args.push((key, value));
+            }
+        }
+        Ok(Spec { name, args })
+    }
+
+    /// The randomizer name, lowercased.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The arguments in the order written.
+    pub fn args(&self) -> &[(String, String)] {
+        &self.args
+    }
+
+    /// Builds the randomizer, checking names, keys and values.
+    ///
+    /// # Errors
+    /// [`SpecError::UnknownName`], [`SpecError::UnknownKey`],
+    /// [`SpecError::DuplicateKey`], [`SpecError::Keys`], [`SpecError::BadValue`],
+    /// [`SpecError::Invalid`]; every message lists what is accepted.
+    pub fn to_randomizer(&self) -> Result<AnyRandomizer, SpecError> {
+        let Some(&(name, keys, usage)) = CATALOG.iter().find(|(n, _, _)| *n == self.name) else {
+            return Err(SpecError::UnknownName {
+                name: self.name.clone(),
+                accepted: usage_list(),
+            });
+        };
+        let args = Args::check(name, keys, usage, &self.args)?;
+        let invalid = |e: &dyn std::error::Error| SpecError::Invalid {
+            name: name.to_string(),
+            message: e.to_string(),
+        };
+        Ok(match name {
+            "dice" => Dice::new(args.base()?).into(),
+            "deck" => Deck::new(
+                args.base()?,
+                args.number("copies", 1)?,
+                args.number("refill_below", 1)?,
+                args.parsed::<RefillMode>("refill")?.unwrap_or_default(),
+            )
+            .map_err(|e| invalid(&e))?
+            .into(),
+            "bag" => {
+                let max = args
+                    .parsed::<i64>("max")?
+                    .ok_or_else(|| args.missing("max=N is required"))?;
+                DiceBag::new(
+                    args.parsed("min")?.unwrap_or(1),
+                    max,
+                    args.number("sets", 1)?,
+                )
+                .map_err(|e| invalid(&e))?
+                .into()
+            }
+            "dynamic" => DynamicDice::new(args.base()?, args.real("decrease")?)
+                .map_err(|e| invalid(&e))?
+                .into(),
+            "fair" => FairRoller::new(args.base()?, args.real("tightness")?)
+                .map_err(|e| invalid(&e))?
+                .into(),
+            "prd" => Prd::new(args.real("p")?).map_err(|e| invalid(&e))?.into(),
+            "nes" => Nes::new().into(),
+            "tgm" => match args.parsed::<TgmPreset>("preset")? {
+                Some(preset) if args.has("history") || args.has("tries") => {
+                    return Err(args.missing(&format!(
+                        "preset={preset} fixes history and tries; give either a preset or history/tries"
+                    )));
+                }
+                Some(preset) => Tgm::preset(preset).into(),
+                None => Tgm::new(args.number("history", 4)?, args.number("tries", 4)?)
+                    .map_err(|e| invalid(&e))?
+                    .into(),
+            },
+            "tgm1" => Tgm::preset(TgmPreset::Tgm1).into(),
+            "tgm2" => Tgm::preset(TgmPreset::Tgm2).into(),
+            "bag7" => SevenBag::new().into(),
+            _ => unreachable!("every catalog name is built"),
+        })
+    }
+}
+
+/// Byte ranges of the comma-separated arguments in `text[start..end]`, splitting
+/// only outside brackets.
+fn split_top_level(
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Result<Vec<(usize, usize)>, (usize, &'static str)> {
+    let mut parts = Vec::new();
+    let mut depth: Vec<char> = Vec::new();
+    let mut part_start = start;
+    for (offset, c) in text[start..end].char_indices() {
+        let at = start + offset;
+        match c {
+            '(' | '[' | '{' => depth.push(c),
+            ')' | ']' | '}' => {
+                let open = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                if depth.pop() != Some(open) {
+                    return Err((at, "unbalanced bracket"));
+                }
+            }
+            ',' if depth.is_empty() => {
+                parts.push((part_start, at));
+                part_start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    if !depth.is_empty() {
+        return Err((end, "unclosed bracket"));
+    }
+    parts.push((part_start, end));
+    Ok(parts)
+}
+
+/// Checked arguments of one randomizer.
+struct Args<'a> {
+    name: &'static str,
+    usage: &'static str,
+    args: &'a [(String, String)],
+}
+
+impl<'a> Args<'a> {
+    fn check(
+        name: &'static str,
+        keys: &[&str],
+        usage: &'static str,
+        args: &'a [(String, String)],
+    ) -> Result<Args<'a>, SpecError> {
+        for (i, (key, _)) in args.iter().enumerate() {
+            if !keys.contains(&key.as_str()) {
+                return Err(SpecError::UnknownKey {
+                    name: name.to_string(),
+                    key: key.clone(),
+                    accepted: if keys.is_empty() {
+                        "none".into()
+                    } else {
+                        keys.join(", ")
+                    },
+                    usage: usage.to_string(),
+                });
+            }
+            if args[..i].iter().any(|(k, _)| k == key) {
+                return Err(SpecError::DuplicateKey {
+                    name: name.to_string(),
+                    key: key.clone(),
+                });
+            }
+        }
+        Ok(Args { name, usage, args })
+    }
+
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.args
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn missing(&self, message: &str) -> SpecError {
+        SpecError::Keys {
+            name: self.name.to_string(),
+            message: message.to_string(),
+            usage: self.usage.to_string(),
+        }
+    }
+
+    fn bad(key: &str, value: &str, expected: &str) -> SpecError {
+        SpecError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        }
+    }
+
+    /// `values=N` or `base=EXPR`, exactly one.
+    fn base(&self) -> Result<Base, SpecError> {
+        let invalid = |e: super::BaseError| SpecError::Invalid {
+            name: self.name.to_string(),
+            message: e.to_string(),
+        };
+        match (self.get("values"), self.get("base")) {
+            (Some(_), Some(_)) => Err(self.missing("give values=N or base=EXPR, not both")),
+            (None, None) => {
+                Err(self.missing("needs values=N (faces 1..N) or base=EXPR (e.g. base=2d6)"))
+            }
+            (Some(_), None) => Base::values(self.number("values", 0)?).map_err(invalid),
+            (None, Some(expression)) => Base::expression(expression).map_err(invalid),
+        }
+    }
+
+    /// A whole number, or `default` when absent.
+    fn number(&self, key: &str, default: u64) -> Result<u64, SpecError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| Args::bad(key, v, "a whole number (0, 1, 2, …)")),
+        }
+    }
+
+    /// A required real number.
+    fn real(&self, key: &str) -> Result<f64, SpecError> {
+        let v = self
+            .get(key)
+            .ok_or_else(|| self.missing(&format!("{key}= is required")))?;
+        v.parse()
+            .map_err(|_| Args::bad(key, v, "a number such as 0.25"))
+    }
+
+    /// An optional value of any parseable type.
+    fn parsed<T: FromStr>(&self, key: &str) -> Result<Option<T>, SpecError> {
+        self.get(key)
+            .map(|v| {
+                v.parse().map_err(|_| {
+                    let expected = match key {
+                        "refill" => "a refill mode: top-up or reshuffle",
+                        "preset" => "a TGM preset: tgm1 or tgm2",
+                        _ => "a whole number (may be negative)",
+                    };
+                    Args::bad(key, v, expected)
+                })
+            })
+            .transpose()
+    }
+}
+
+impl FromStr for Spec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Spec::parse(s)
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.args.is_empty() {
+            let args: Vec<String> = self.args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            write!(f, "({})", args.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
