@@ -2,6 +2,16 @@
 
 use std::fmt::Write as _;
 
+/// `println!` that returns an error instead of panicking when stdout is closed
+/// (`fairdice … | head`); use inside functions returning `anyhow::Result`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+pub(crate) use outln;
+
 use fairdice::dice::die::ratio_to_f64;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_rational::BigRational;

@@ -1,5 +1,6 @@
 //! `fairdice next`: the next-sample distribution of a randomizer after a history.
 
+use crate::output::outln;
 use std::path::PathBuf;
 
 use fairdice::randomizer::{Randomizer, observe_history};
@@ -52,9 +53,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "history": history,
             "outcomes": distribution_json(&randomizer),
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print_distribution(&randomizer);
+        print_distribution(&randomizer)?;
     }
     Ok(())
 }

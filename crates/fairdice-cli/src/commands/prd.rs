@@ -1,5 +1,6 @@
 //! `fairdice prd`: the PRD constant C for a nominal chance, and what it implies.
 
+use crate::output::outln;
 use fairdice::randomizer::Prd;
 use serde_json::json;
 
@@ -56,22 +57,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "attempts": attempts,
             "truncated": shown < prd.max_attempts(),
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    println!("p                  {}", prd.p());
-    println!("C                  {:.15}", prd.c());
-    println!("expected attempts  {}", prd.expected_attempts());
-    println!("maximum attempts   {}", prd.max_attempts());
-    println!();
-    println!("attempt  P(success)  P(first success)  P(success by now)");
+    outln!("p                  {}", prd.p());
+    outln!("C                  {:.15}", prd.c());
+    outln!("expected attempts  {}", prd.expected_attempts());
+    outln!("maximum attempts   {}", prd.max_attempts());
+    outln!();
+    outln!("attempt  P(success)  P(first success)  P(success by now)");
     for (attempt, chance, first_success, cumulative) in rows {
         let (chance, first_success, cumulative) =
             (small(chance), small(first_success), small(cumulative));
-        println!("{attempt:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}");
+        outln!("{attempt:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}");
     }
     if shown < prd.max_attempts() {
-        println!(
+        outln!(
             "… {} more attempts (raise --limit)",
             prd.max_attempts() - shown
         );

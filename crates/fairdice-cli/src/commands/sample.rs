@@ -1,6 +1,7 @@
 //! `fairdice sample`: draw a sequence from a randomizer, optionally saving the
 //! session to continue it later.
 
+use crate::output::outln;
 use std::path::PathBuf;
 
 use fairdice::randomizer::{Randomizer, Session};
@@ -80,14 +81,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     .collect::<Vec<_>>()
             );
         }
-        println!("{report}");
+        outln!("{report}");
     } else {
         let shown: Vec<String> = if labeled {
             indices.iter().map(|&i| randomizer.label(i)).collect()
         } else {
             values.iter().map(ToString::to_string).collect()
         };
-        println!("{}", shown.join(" "));
+        outln!("{}", shown.join(" "));
     }
     if let Some(path) = &args.save {
         save(path, &session)?;

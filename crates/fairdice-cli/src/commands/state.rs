@@ -1,6 +1,7 @@
 //! `fairdice state`: inspect a saved randomizer session; and the loading and
 //! saving that `sample` and `next` share.
 
+use crate::output::outln;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -47,13 +48,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     "state": randomizer.state_key(),
                     "next": distribution_json(randomizer),
                 });
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                println!("spec:  {}", randomizer.spec());
-                println!("draws: {}", session.draws());
-                println!("state: {:?}", randomizer.state_key());
-                println!();
-                print_distribution(randomizer);
+                outln!("spec:  {}", randomizer.spec());
+                outln!("draws: {}", session.draws());
+                outln!("state: {:?}", randomizer.state_key());
+                outln!();
+                print_distribution(randomizer)?;
             }
             Ok(())
         }
@@ -104,15 +105,18 @@ pub fn distribution_json(randomizer: &dyn Randomizer) -> serde_json::Value {
 }
 
 /// A table of the next-sample distribution.
-pub fn print_distribution(randomizer: &dyn Randomizer) {
+pub fn print_distribution(randomizer: &dyn Randomizer) -> anyhow::Result<()> {
     let width = (0..randomizer.outcomes().len())
         .map(|i| randomizer.label(i).len())
         .max()
         .unwrap_or(1)
         .max("outcome".len());
-    println!("{:>width$}  probability", "outcome");
-    for (i, p) in randomizer.next_distribution().iter().enumerate() {
-        let bar = "#".repeat((p * 40.0).round() as usize);
-        println!("{:>width$}  {p:.6}  {bar}", randomizer.label(i));
+    outln!("{:>width$}  probability", "outcome");
+    let distribution = randomizer.next_distribution();
+    let peak = distribution.iter().copied().fold(0.0, f64::max);
+    for (i, p) in distribution.iter().enumerate() {
+        let bar = crate::output::bar(p / peak, 40);
+        outln!("{:>width$}  {p:.6}  {bar}", randomizer.label(i));
     }
+    Ok(())
 }
