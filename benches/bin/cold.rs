@@ -1,0 +1,33 @@
+//! Times the first exact evaluation of one expression in a fresh process, for fairdice or xdy.
+//!
+//! `cold ENGINE EXPRESSION` prints one line, `seconds=… total=… sum=… sumsq=…`: the time of the
+//! first call only (process start, argument parsing and the fingerprint are outside it), then
+//! the [`Fingerprint`](fairdice_bench::fingerprint::Fingerprint) of the result. The comparison
+//! runner starts it once per measurement, so every measurement is a first call, as it must be
+//! for icepool, which caches what it has computed.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use fairdice_bench::engines::{self, RUST_ENGINES};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [engine, expression] = args.as_slice() else {
+        eprintln!("usage: cold ENGINE EXPRESSION   (ENGINE: one of {RUST_ENGINES:?})");
+        return ExitCode::from(2);
+    };
+    let start = Instant::now();
+    let evaluated = engines::run(engine, expression);
+    let seconds = start.elapsed().as_secs_f64();
+    match evaluated {
+        Ok(evaluated) => {
+            println!("seconds={seconds:e} {}", evaluated.fingerprint());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("cold: {engine} `{expression}`: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
