@@ -133,7 +133,8 @@ fn run(args: &Args) -> Result<bool> {
     }
     println!("load average after:  {}\n", load_average());
 
-    let peers: Vec<&String> = table.engines.iter().skip(1).collect();
+    // Ratios from the furthest peer column inwards: `icepool/fairdice | xdy/fairdice`.
+    let peers: Vec<&String> = table.engines.iter().skip(1).rev().collect();
     let mut headers: Vec<String> = vec!["case".into()];
     headers.extend(table.engines.iter().cloned());
     headers.extend(peers.iter().map(|p| format!("{p}/{BASELINE}")));
@@ -170,7 +171,7 @@ fn cold_row(
     for engine in &table.engines {
         row.push(time_of(engine).map_or("–".into(), duration));
     }
-    for peer in table.engines.iter().skip(1) {
+    for peer in table.engines.iter().skip(1).rev() {
         let r = time_of(peer).zip(baseline).map(|(p, b)| p / b);
         row.push(r.map_or("–".into(), ratio));
     }
