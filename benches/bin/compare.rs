@@ -2,8 +2,8 @@
 //!
 //! For each case and each engine that can express it, `--runs` fresh processes each time the
 //! first evaluation (fairdice and xdy through the `cold` binary, icepool through its Python
-//! script); the table shows the medians and the ratios `peer / fairdice`, and checks the goals
-//! of the case table. Every process also prints the fingerprint of its result, and the runner
+//! script), in wall time and in the process's CPU time; two tables show the medians of each and
+//! the ratios `peer / fairdice`, and check the goals of the case table. Every process also prints the fingerprint of its result, and the runner
 //! refuses to report a case whose engines disagree. Runs are interleaved (one process of each
 //! engine in turn), so a change in the machine's load falls on every engine alike.
 //!
@@ -54,6 +54,7 @@ struct Args {
 /// One process's answer: how long the first evaluation took, and what it computed.
 struct Sample {
     seconds: f64,
+    cpu: f64,
     fingerprint: Fingerprint,
 }
 
@@ -94,8 +95,7 @@ fn run(args: &Args) -> Result<bool> {
 
     println!("load average before: {}", load_average());
     let mut agreed = true;
-    let mut rows = Vec::new();
-    let mut unmet = Vec::new();
+    let mut measured: Vec<(&Case, Vec<Medians>)> = Vec::new();
     for case in &cases {
         let engines: Vec<(&str, &str)> = table
             .engines
@@ -121,35 +121,34 @@ fn run(args: &Args) -> Result<bool> {
             agreed = false;
             continue;
         }
-        let medians: Vec<(&str, f64)> = engines
+        let medians = engines
             .iter()
             .zip(&samples)
             .map(|((engine, _), s)| {
-                let seconds: Vec<f64> = s.iter().map(|s| s.seconds).collect();
-                (*engine, median(&seconds).expect("at least one run"))
+                let of = |f: fn(&Sample) -> f64| {
+                    median(&s.iter().map(f).collect::<Vec<_>>()).expect("at least one run")
+                };
+                Medians {
+                    engine: engine.to_string(),
+                    wall: of(|s| s.seconds),
+                    cpu: of(|s| s.cpu),
+                }
             })
             .collect();
-        rows.push(cold_row(&table, case, &medians, &mut unmet));
+        measured.push((case, medians));
     }
     println!("load average after:  {}\n", load_average());
 
-    // Ratios from the furthest peer column inwards: `icepool/fairdice | xdy/fairdice`.
-    let peers: Vec<&String> = table.engines.iter().skip(1).rev().collect();
-    let mut headers: Vec<String> = vec!["case".into()];
-    headers.extend(table.engines.iter().cloned());
-    headers.extend(peers.iter().map(|p| format!("{p}/{BASELINE}")));
-    headers.push("goals".into());
-    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
     println!(
-        "Cold: median over {} fresh processes of the first evaluation's time\n",
+        "Cold, wall clock: median over {} fresh processes of the first evaluation's time\n",
         args.runs
     );
-    println!("{}", markdown(&headers, &rows));
-    if unmet.is_empty() {
-        println!("Every goal is met.\n");
-    } else {
-        println!("Goals NOT met: {}.\n", unmet.join("; "));
-    }
+    cold_table(&table, &measured, |m| m.wall);
+    println!(
+        "Cold, CPU time: the same processes, the process's CPU time during the first evaluation \
+         (what a busy machine stretches less)\n"
+    );
+    cold_table(&table, &measured, |m| m.cpu);
 
     warm_table(args, &cases, &family);
     if args.wall_runs > 0 {
@@ -158,43 +157,58 @@ fn run(args: &Args) -> Result<bool> {
     Ok(agreed)
 }
 
-/// One row of the cold table; records the goals it misses in `unmet`.
-fn cold_row(
-    table: &CaseTable,
-    case: &Case,
-    medians: &[(&str, f64)],
-    unmet: &mut Vec<String>,
-) -> Vec<String> {
-    let time_of = |engine: &str| medians.iter().find(|(e, _)| *e == engine).map(|m| m.1);
-    let baseline = time_of(BASELINE);
-    let mut row = vec![case.name.clone()];
-    for engine in &table.engines {
-        row.push(time_of(engine).map_or("–".into(), duration));
-    }
-    for peer in table.engines.iter().skip(1).rev() {
-        let r = time_of(peer).zip(baseline).map(|(p, b)| p / b);
-        row.push(r.map_or("–".into(), ratio));
-    }
-    let mut goals = Vec::new();
-    for goal in &case.goals {
-        let r = time_of(&goal.peer).zip(baseline).map(|(p, b)| p / b);
-        let met = r.is_some_and(|r| r >= goal.min_ratio);
-        goals.push(format!(
-            "{}≥{}: {}",
-            goal.peer,
-            goal.min_ratio,
-            if met { "met" } else { "NOT met" }
-        ));
-        if !met {
-            let shown = r.map_or("not measured".into(), ratio);
-            unmet.push(format!(
-                "{} {}/{BASELINE} {shown} < ×{}",
-                case.name, goal.peer, goal.min_ratio
-            ));
+/// One engine's medians on one case, in seconds.
+struct Medians {
+    engine: String,
+    wall: f64,
+    cpu: f64,
+}
+
+/// Prints the cold table of one measure, then the goals it misses.
+fn cold_table(table: &CaseTable, measured: &[(&Case, Vec<Medians>)], measure: fn(&Medians) -> f64) {
+    // Ratios from the furthest peer column inwards: `icepool/fairdice | xdy/fairdice`.
+    let peers: Vec<&String> = table.engines.iter().skip(1).rev().collect();
+    let mut headers: Vec<String> = vec!["case".into()];
+    headers.extend(table.engines.iter().cloned());
+    headers.extend(peers.iter().map(|p| format!("{p}/{BASELINE}")));
+    headers.push("goals".into());
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+
+    let mut rows = Vec::new();
+    let mut unmet = Vec::new();
+    for (case, medians) in measured {
+        let time_of = |engine: &str| medians.iter().find(|m| m.engine == engine).map(measure);
+        let ratio_of = |peer: &str| time_of(peer).zip(time_of(BASELINE)).map(|(p, b)| p / b);
+        let mut row = vec![case.name.clone()];
+        for engine in &table.engines {
+            row.push(time_of(engine).map_or("–".into(), duration));
         }
+        for peer in &peers {
+            row.push(ratio_of(peer).map_or("–".into(), ratio));
+        }
+        let mut goals = Vec::new();
+        for goal in &case.goals {
+            let r = ratio_of(&goal.peer);
+            let met = r.is_some_and(|r| r >= goal.min_ratio);
+            let verdict = if met { "met" } else { "NOT met" };
+            goals.push(format!("{}≥{}: {verdict}", goal.peer, goal.min_ratio));
+            if !met {
+                let shown = r.map_or("not measured".into(), ratio);
+                unmet.push(format!(
+                    "{} {}/{BASELINE} {shown} < ×{}",
+                    case.name, goal.peer, goal.min_ratio
+                ));
+            }
+        }
+        row.push(goals.join(", "));
+        rows.push(row);
     }
-    row.push(goals.join(", "));
-    row
+    println!("{}", markdown(&headers, &rows));
+    if unmet.is_empty() {
+        println!("Every goal is met.\n");
+    } else {
+        println!("Goals NOT met: {}.\n", unmet.join("; "));
+    }
 }
 
 /// Starts one process that times the first evaluation of `expression` by `engine`.
@@ -219,14 +233,16 @@ fn cold(args: &Args, bin_dir: &Path, engine: &str, expression: &str) -> Result<S
     if !output.status.success() {
         bail!("{engine} `{expression}` failed: {}", output.status);
     }
-    let seconds = line
-        .split_whitespace()
-        .find_map(|t| t.strip_prefix("seconds="))
-        .and_then(|s| s.parse().ok());
-    let fingerprint = Fingerprint::parse(&line);
-    match (seconds, fingerprint) {
-        (Some(seconds), Some(fingerprint)) => Ok(Sample {
+    let field = |key: &str| -> Option<f64> {
+        line.split_whitespace()
+            .find_map(|t| t.strip_prefix(key)?.strip_prefix('='))?
+            .parse()
+            .ok()
+    };
+    match (field("seconds"), field("cpu"), Fingerprint::parse(&line)) {
+        (Some(seconds), Some(cpu), Some(fingerprint)) => Ok(Sample {
             seconds,
+            cpu,
             fingerprint,
         }),
         _ => bail!("{engine} `{expression}` printed `{}`", line.trim()),
