@@ -45,6 +45,10 @@ struct Args {
     /// The script that times one icepool expression.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/icepool_dice.py"))]
     icepool_script: PathBuf,
+    /// Map the Rust engines' code into each process before its clock starts, as `import` has
+    /// done for icepool (`cold --map-code`); off by default: the plain first call.
+    #[arg(long)]
+    map_code: bool,
     /// Where criterion keeps its results (default: `$CRITERION_HOME`, else the target
     /// directory's `criterion`).
     #[arg(long)]
@@ -139,8 +143,13 @@ fn run(args: &Args) -> Result<bool> {
     }
     println!("load average after:  {}\n", load_average());
 
+    let mapped = if args.map_code {
+        ", Rust code mapped before the clock starts (--map-code)"
+    } else {
+        ""
+    };
     println!(
-        "Cold, wall clock: median over {} fresh processes of the first evaluation's time\n",
+        "Cold, wall clock: median over {} fresh processes of the first evaluation's time{mapped}\n",
         args.runs
     );
     cold_table(&table, &measured, |m| m.wall);
@@ -215,6 +224,9 @@ fn cold_table(table: &CaseTable, measured: &[(&Case, Vec<Medians>)], measure: fn
 fn cold(args: &Args, bin_dir: &Path, engine: &str, expression: &str) -> Result<Sample> {
     let mut command = if RUST_ENGINES.contains(&engine) {
         let mut command = Command::new(bin_dir.join("cold"));
+        if args.map_code {
+            command.arg("--map-code");
+        }
         command.arg(engine);
         command
     } else if engine == "icepool" {
