@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-#! Builds the benchmarks, sets up icepool, and prints fairdice against its peers in one run.
+# Builds the benchmarks, sets up icepool, and prints fairdice against its peers in one run.
 #
 # Usage: benches/compare.sh [--family NAME] [--no-warm] [compare options...]
 #   --family NAME  the case table benches/cases/NAME.tsv (default: dice); its criterion bench,
