@@ -5,7 +5,8 @@
 #   --family NAME  the case table benches/cases/NAME.tsv (default: dice); its criterion bench,
 #                  benches/NAME.rs, runs first when it exists
 #   --no-warm      skip criterion (the warm table then shows the last results, if any)
-#   other options go to the runner: --runs N, --wall-runs N, --case NAME (repeatable), --help
+#   other options go to the runner: --runs N, --wall-runs N, --case NAME (repeatable),
+#                  --map-code, --help
 # Needs Python 3.12 for icepool 2.2.2: $PYTHON312, else pyenv's 3.12.1, else python3.12.
 set -euo pipefail
 cd "$(dirname "$0")/.."
