@@ -1,0 +1,46 @@
+//! Warm, in-process time per call of fairdice and xdy on the exact dice cases (criterion).
+//!
+//! Each case of `cases/dice.tsv` is a group `dice_<case>` with three functions: `fairdice`
+//! (parse, estimate and evaluate the notation, what users run), `fairdice_core` (the same
+//! distribution from `Die::repeat_sum` or `Pool::keep_highest`, without the notation) and
+//! `xdy` (compile, plan and build). Every iteration starts from the text, so nothing is reused
+//! between calls except what each library keeps by itself. icepool is absent on purpose: it
+//! caches results, so a warm loop would time a dictionary look-up; the `compare` runner times
+//! it cold instead.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fairdice_bench::cases::{CaseTable, DICE};
+use fairdice_bench::engines::{self, CoreCase};
+
+fn dice(c: &mut Criterion) {
+    let table = CaseTable::parse(DICE).expect("cases/dice.tsv parses");
+    for case in &table.cases {
+        let mut group = c.benchmark_group(format!("dice_{}", case.name));
+        group
+            .sample_size(20)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(2));
+        if let Some(expression) = case.expression(&table, "fairdice") {
+            group.bench_function("fairdice", |b| {
+                b.iter(|| engines::fairdice(black_box(expression)).expect(expression))
+            });
+            if let Some(core) = CoreCase::parse(expression) {
+                group.bench_function("fairdice_core", |b| {
+                    b.iter(|| black_box(core).evaluate().expect(expression))
+                });
+            }
+        }
+        if let Some(expression) = case.expression(&table, "xdy") {
+            group.bench_function("xdy", |b| {
+                b.iter(|| engines::xdy(black_box(expression)).expect(expression))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, dice);
+criterion_main!(benches);

@@ -1,0 +1,164 @@
+//! The Rust engines of the dice benchmarks: fairdice (as users call it, and its core calls) and
+//! the `xdy` crate, each turned into a [`Fingerprint`] outside any timing.
+//!
+//! [`fairdice`] is what the comparisons time: parsing, the cost estimate and the exact
+//! evaluation of [`fairdice::dice::notation::evaluate`], the path a user of the library or the
+//! command runs. [`CoreCase`] calls [`Die::repeat_sum`] and [`Pool::keep_highest`] directly,
+//! to show in the warm benchmark what the notation layer costs on top. [`xdy`] compiles, plans
+//! and builds an exact distribution with an unlimited budget, xdy's own full path.
+
+use fairdice::{Die, Pool};
+use num_bigint::BigUint;
+
+use crate::fingerprint::Fingerprint;
+
+/// Errors of any engine, as text: the benchmarks only report them.
+pub type EngineError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The Rust engines the cold binary can time.
+pub const RUST_ENGINES: [&str; 2] = ["fairdice", "xdy"];
+
+/// Parses and evaluates `expression` exactly with fairdice's notation front end.
+///
+/// # Errors
+/// As [`fairdice::dice::notation::evaluate`].
+pub fn fairdice(expression: &str) -> Result<Die, EngineError> {
+    Ok(fairdice::dice::notation::evaluate(expression)?)
+}
+
+/// Compiles `expression` with xdy and builds its exact distribution without a budget.
+///
+/// # Errors
+/// A compilation, planning or build error of xdy.
+pub fn xdy(expression: &str) -> Result<xdy::Distribution, EngineError> {
+    let function = xdy::compile(expression).map_err(|e| format!("xdy: {e:?}"))?;
+    let evaluator = xdy::Evaluator::new(function);
+    let plan = evaluator.plan_distribution([])?;
+    Ok(plan.build(xdy::Budget::UNLIMITED, &xdy::Unobserved)?)
+}
+
+/// Runs `engine` (one of [`RUST_ENGINES`]) on `expression`; the closure it returns computes
+/// the fingerprint, so a caller can time the evaluation alone.
+///
+/// # Errors
+/// An unknown engine, or the engine's own error.
+pub fn run(engine: &str, expression: &str) -> Result<Evaluated, EngineError> {
+    match engine {
+        "fairdice" => Ok(Evaluated::Fairdice(fairdice(expression)?)),
+        "xdy" => Ok(Evaluated::Xdy(xdy(expression)?)),
+        _ => Err(format!("unknown engine `{engine}`; expected one of {RUST_ENGINES:?}").into()),
+    }
+}
+
+/// A distribution as one of the Rust engines returned it.
+#[derive(Debug)]
+pub enum Evaluated {
+    /// fairdice's die.
+    Fairdice(Die),
+    /// xdy's distribution.
+    Xdy(xdy::Distribution),
+}
+
+impl Evaluated {
+    /// The `(outcome, count)` pairs, ascending, with counts as exact integers.
+    pub fn pairs(&self) -> Vec<(i64, BigUint)> {
+        match self {
+            Evaluated::Fairdice(die) => die.iter().collect(),
+            Evaluated::Xdy(distribution) => distribution
+                .iter()
+                .map(|(outcome, weight)| {
+                    let count = weight
+                        .to_string()
+                        .parse()
+                        .expect("an xdy weight prints as a decimal integer");
+                    (i64::from(outcome), count)
+                })
+                .collect(),
+        }
+    }
+
+    /// The fingerprint of the distribution.
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint::of(self.pairs())
+    }
+}
+
+/// `NdM` or `NdMkhK`, evaluated through fairdice's core types rather than the notation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoreCase {
+    /// How many dice.
+    pub dice: u64,
+    /// Sides of each die.
+    pub sides: u64,
+    /// How many of the highest to keep (`None`: sum them all).
+    pub keep_highest: Option<u64>,
+}
+
+impl CoreCase {
+    /// Reads `NdM` or `NdMkhK`; `None` for anything else (the core path has no parser).
+    pub fn parse(expression: &str) -> Option<CoreCase> {
+        let (dice, rest) = expression.split_once('d')?;
+        let (sides, keep) = match rest.split_once("kh") {
+            Some((sides, keep)) => (sides, Some(keep.parse().ok()?)),
+            None => (rest, None),
+        };
+        Some(CoreCase {
+            dice: dice.parse().ok()?,
+            sides: sides.parse().ok()?,
+            keep_highest: keep,
+        })
+    }
+
+    /// The exact distribution, by [`Die::repeat_sum`] or [`Pool::keep_highest`].
+    ///
+    /// # Errors
+    /// A die or pool error of fairdice.
+    pub fn evaluate(&self) -> Result<Die, EngineError> {
+        let die = Die::standard(self.sides)?;
+        Ok(match self.keep_highest {
+            None => die.repeat_sum(self.dice)?,
+            Some(k) => Pool::new(&die, self.dice)?.keep_highest(k).sum()?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::{CaseTable, DICE};
+
+    #[test]
+    fn fairdice_and_xdy_agree_outcome_by_outcome_on_every_dice_case() {
+        let table = CaseTable::parse(DICE).unwrap();
+        for case in &table.cases {
+            let ours = run("fairdice", case.expression(&table, "fairdice").unwrap()).unwrap();
+            let theirs = run("xdy", case.expression(&table, "xdy").unwrap()).unwrap();
+            assert_eq!(ours.pairs(), theirs.pairs(), "{}", case.name);
+        }
+    }
+
+    #[test]
+    fn the_core_path_computes_what_the_notation_computes() {
+        let table = CaseTable::parse(DICE).unwrap();
+        for case in &table.cases {
+            let expression = case.expression(&table, "fairdice").unwrap();
+            let core = CoreCase::parse(expression).expect(expression);
+            assert_eq!(core.evaluate().unwrap(), fairdice(expression).unwrap());
+        }
+    }
+
+    #[test]
+    fn core_cases_read_sums_and_keep_highest_only() {
+        let kh = CoreCase::parse("100d10kh10").unwrap();
+        assert_eq!((kh.dice, kh.sides, kh.keep_highest), (100, 10, Some(10)));
+        assert_eq!(CoreCase::parse("3d6").unwrap().keep_highest, None);
+        assert_eq!(CoreCase::parse("d6"), None);
+        assert_eq!(CoreCase::parse("4d6kl3"), None);
+    }
+
+    #[test]
+    fn unknown_engines_are_named_in_the_error() {
+        let error = run("anydice", "3d6").unwrap_err().to_string();
+        assert!(error.contains("anydice"), "{error}");
+    }
+}
