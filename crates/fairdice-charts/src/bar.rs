@@ -211,9 +211,10 @@ impl Chart for BarChart {
                 }
             } else {
                 let mut d = format!("M{:.2} {:.2}", plot.left, baseline);
-                for (i, &v) in values.iter().enumerate() {
-                    let x = plot.left + i as f64 * band;
-                    d.push_str(&format!(" L{:.2} {:.2} H{:.2}", x, scale.map(v), x + band));
+                for (start, end, v) in pixel_runs(&values, band) {
+                    let x = plot.left + start as f64 * band;
+                    let x_end = plot.left + end as f64 * band;
+                    d.push_str(&format!(" L{:.2} {:.2} H{:.2}", x, scale.map(v), x_end));
                 }
                 d.push_str(&format!(" L{:.2} {:.2}", plot.right, baseline));
                 if n == 1 {
@@ -228,6 +229,22 @@ impl Chart for BarChart {
         svg.line(plot.left, baseline, plot.right, baseline, AXIS, 1.0);
         svg.finish()
     }
+}
+
+/// Groups slots `[start, end)` that share a pixel column (when slots are narrower
+/// than a pixel), each with its largest value, so a step path has at most one step
+/// per pixel however many outcomes there are.
+fn pixel_runs(values: &[f64], band: f64) -> Vec<(usize, usize, f64)> {
+    let per_pixel = if band >= 1.0 { 1 } else { (1.0 / band).ceil() as usize };
+    values
+        .chunks(per_pixel)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let start = i * per_pixel;
+            let top = chunk.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            (start, start + chunk.len(), top)
+        })
+        .collect()
 }
 
 /// Labels some outcomes under the plot: every k-th, k chosen (1, 2, 5, 10, …) so

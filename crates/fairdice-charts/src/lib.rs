@@ -5,7 +5,8 @@
 //! - [`BarChart`]: one or several distributions over integer outcomes (probability,
 //!   at least, at most; contest net scores);
 //! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
-//! - [`LineChart`]: named series over steps 1..T (randomizer curves).
+//! - [`LineChart`]: named series over steps 1..T (randomizer curves);
+//! - [`distribution_chart`]: the bar chart of one or several dice distributions.
 //!
 //! Every chart renders to an SVG string ([`Chart::to_svg`]), which the web app
 //! inlines in its pages, and to PNG bytes ([`Chart::to_png`]) rasterized from that
@@ -20,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod bar;
+mod distribution;
 mod frame;
 mod heat;
 mod line;
@@ -31,6 +33,7 @@ mod svg;
 use thiserror::Error;
 
 pub use bar::{BarChart, Series};
+pub use distribution::distribution_chart;
 pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};
 pub use palette::{heat_colour, series_colour};

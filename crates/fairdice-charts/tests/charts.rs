@@ -87,6 +87,10 @@ fn long_ranges_become_step_areas_and_lines() {
         .to_svg();
     assert_eq!(count(&svg, "path"), 2);
     texts(&svg);
+    // A million outcomes still make a small chart: one step per pixel.
+    let huge = Series::new("huge", (0..1_000_000).map(|x| (x, 1e-6)));
+    let svg = BarChart::new("huge").series(huge).to_svg();
+    assert!(svg.len() < 60_000, "{} bytes", svg.len());
 }
 
 #[test]

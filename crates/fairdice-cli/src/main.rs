@@ -27,6 +27,8 @@ enum Command {
     Dist(commands::dist::Args),
     /// Roll a dice expression, showing each die.
     Roll(commands::roll::Args),
+    /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Dist(args) => commands::dist::run(args),
         Command::Roll(args) => commands::roll::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

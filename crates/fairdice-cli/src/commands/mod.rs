@@ -2,6 +2,7 @@
 
 pub mod dist;
 pub mod roll;
+pub mod serve;
 
 use fairdice::dice::notation::NotationError;
 
