@@ -235,7 +235,11 @@ impl Chart for BarChart {
 /// than a pixel), each with its largest value, so a step path has at most one step
 /// per pixel however many outcomes there are.
 fn pixel_runs(values: &[f64], band: f64) -> Vec<(usize, usize, f64)> {
-    let per_pixel = if band >= 1.0 { 1 } else { (1.0 / band).ceil() as usize };
+    let per_pixel = if band >= 1.0 {
+        1
+    } else {
+        (1.0 / band).ceil() as usize
+    };
     values
         .chunks(per_pixel)
         .enumerate()

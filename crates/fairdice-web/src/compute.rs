@@ -88,7 +88,11 @@ impl Computer {
         let deadline = Instant::now() + self.time_limit;
         let permit = match timeout_at(deadline, self.permits.clone().acquire_owned()).await {
             Ok(Ok(permit)) => permit,
-            _ => return (0..n).map(|_| Err(Stopped::Busy(self.time_limit))).collect(),
+            _ => {
+                return (0..n)
+                    .map(|_| Err(Stopped::Busy(self.time_limit)))
+                    .collect();
+            }
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let _guard = CancelOnDrop(cancel.clone());
@@ -171,9 +175,8 @@ mod tests {
     #[tokio::test]
     async fn a_panic_is_a_failure_not_a_crash() {
         let computer = Computer::new(1, Duration::from_secs(5));
-        let out: Vec<Result<u8, Stopped>> = computer
-            .run_each(vec![()], |_, _| panic!("a bug"))
-            .await;
+        let out: Vec<Result<u8, Stopped>> =
+            computer.run_each(vec![()], |_, _| panic!("a bug")).await;
         assert_eq!(out, vec![Err(Stopped::Failed)]);
         assert_eq!(computer.run_each(vec![1], |x, _| *x).await, vec![Ok(1)]);
     }

@@ -104,5 +104,8 @@ pub fn router(config: Config) -> Router {
 
 async fn not_found() -> impl IntoResponse {
     let main = r#"<h1>Not found</h1><p>There is no page here. Try <a href="/dice">Dice</a>.</p>"#;
-    (StatusCode::NOT_FOUND, Html(html::layout("Not found", "", main)))
+    (
+        StatusCode::NOT_FOUND,
+        Html(html::layout("Not found", "", main)),
+    )
 }

@@ -162,7 +162,10 @@ mod tests {
         assert_eq!(p.status(), StatusCode::BAD_REQUEST);
         assert!(p.rendered().starts_with("4d6kh3x\n      ^ unexpected `x`"));
         assert_eq!(p.span(), Some(6..7));
-        assert!(p.to_html(Some("4d6kh3x")).contains("      ^ unexpected `x`"));
+        assert!(
+            p.to_html(Some("4d6kh3x"))
+                .contains("      ^ unexpected `x`")
+        );
     }
 
     #[test]

@@ -45,7 +45,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
     /// What the chart shows: probability, at_least or at_most.
-    #[arg(long, default_value = "probability", value_name = "MEASURE", requires = "chart")]
+    #[arg(
+        long,
+        default_value = "probability",
+        value_name = "MEASURE",
+        requires = "chart"
+    )]
     pub chart_measure: Measure,
 }
 
@@ -98,7 +103,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Writes the chart as SVG or PNG, by the file's extension.
-fn write_chart(path: &PathBuf, report: &DistributionReport, measure: Measure) -> anyhow::Result<()> {
+fn write_chart(
+    path: &PathBuf,
+    report: &DistributionReport,
+    measure: Measure,
+) -> anyhow::Result<()> {
     let chart = distribution_chart(std::slice::from_ref(report), measure);
     let bytes = match path.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("svg") => chart.to_svg().into_bytes(),
@@ -165,10 +174,7 @@ fn render_table(report: &DistributionReport) -> String {
         report.median,
     ));
     match &report.method {
-        Method::Exact => out.push_str(&format!(
-            "exact: {} equally likely rolls\n",
-            report.total
-        )),
+        Method::Exact => out.push_str(&format!("exact: {} equally likely rolls\n", report.total)),
         Method::MonteCarlo {
             runs,
             seed,

@@ -38,7 +38,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let url = server.url()?;
         println!("fairdice is serving on {url}  (Ctrl-C stops it)");
         if !args.host.is_loopback() {
-            eprintln!("warning: listening on {}: other machines can reach this app", args.host);
+            eprintln!(
+                "warning: listening on {}: other machines can reach this app",
+                args.host
+            );
         }
         if args.open && fairdice_web::open_browser(&url).is_err() {
             eprintln!("could not open a browser; open {url} yourself");

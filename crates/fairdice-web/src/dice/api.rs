@@ -55,7 +55,10 @@ async fn chart_reports(
         return Err(problem(&p, None));
     }
     let mut reports = Vec::new();
-    for (result, expression) in compute(state, &request).await.into_iter().zip(&request.expressions)
+    for (result, expression) in compute(state, &request)
+        .await
+        .into_iter()
+        .zip(&request.expressions)
     {
         reports.push(result.map_err(|p| problem(&p, Some(expression)))?);
     }
@@ -63,7 +66,10 @@ async fn chart_reports(
 }
 
 /// `GET /chart/dist.svg?expr=…[&expr=…][&mode=…]`: the Dice page's chart.
-pub(super) async fn chart_svg(State(state): State<AppState>, RawQuery(query): RawQuery) -> Response {
+pub(super) async fn chart_svg(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Response {
     match chart_reports(&state, query.as_deref()).await {
         Ok((request, reports)) => (
             [(header::CONTENT_TYPE, "image/svg+xml")],
@@ -75,7 +81,10 @@ pub(super) async fn chart_svg(State(state): State<AppState>, RawQuery(query): Ra
 }
 
 /// `GET /chart/dist.png?…`: the same chart as PNG, at twice its size.
-pub(super) async fn chart_png(State(state): State<AppState>, RawQuery(query): RawQuery) -> Response {
+pub(super) async fn chart_png(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Response {
     let (request, reports) = match chart_reports(&state, query.as_deref()).await {
         Ok(found) => found,
         Err(response) => return response,

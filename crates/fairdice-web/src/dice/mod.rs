@@ -59,9 +59,9 @@ impl DiceRequest {
                 "expr" if !value.trim().is_empty() => request.expressions.push(value.into_owned()),
                 "mode" => request.measure = value.parse().map_err(|e| bad(format!("{e}")))?,
                 "runs" if !value.is_empty() => {
-                    let runs: u64 = value.parse().map_err(|_| {
-                        bad(format!("runs must be a whole number, not `{value}`"))
-                    })?;
+                    let runs: u64 = value
+                        .parse()
+                        .map_err(|_| bad(format!("runs must be a whole number, not `{value}`")))?;
                     if runs == 0 || runs > limits.max_runs {
                         return Err(bad(format!(
                             "runs must be between 1 and {}, not {runs}",
@@ -72,7 +72,9 @@ impl DiceRequest {
                 }
                 "seed" if !value.is_empty() => {
                     request.seed = value.parse().map_err(|_| {
-                        bad(format!("seed must be a whole number from 0 to 2^64−1, not `{value}`"))
+                        bad(format!(
+                            "seed must be a whole number from 0 to 2^64−1, not `{value}`"
+                        ))
                     })?;
                 }
                 _ => {}
@@ -208,7 +210,10 @@ mod tests {
             .expect("valid");
         assert_eq!(r.expressions, ["4d6kh3", "3d6"]);
         assert_eq!(r.measure, Measure::AtLeast);
-        assert_eq!(r.query_with(Measure::AtMost), "expr=4d6kh3&expr=3d6&mode=at_most");
+        assert_eq!(
+            r.query_with(Measure::AtMost),
+            "expr=4d6kh3&expr=3d6&mode=at_most"
+        );
         let r = DiceRequest::from_query(Some("expr=d20%2B5+%3E%3D+15"), &limits).expect("valid");
         assert_eq!(r.expressions, ["d20+5 >= 15"]);
     }
@@ -216,7 +221,12 @@ mod tests {
     #[test]
     fn bad_parameters_are_bad_requests() {
         let limits = Limits::default();
-        for query in ["mode=sideways", "expr=d6&runs=0", "expr=d6&runs=x", "expr=d6&seed=-1"] {
+        for query in [
+            "mode=sideways",
+            "expr=d6&runs=0",
+            "expr=d6&runs=x",
+            "expr=d6&seed=-1",
+        ] {
             let error = DiceRequest::from_query(Some(query), &limits).expect_err(query);
             assert_eq!(error.kind(), "bad_request", "{query}");
         }
@@ -228,7 +238,10 @@ mod tests {
     fn deep_nesting_and_long_expressions_are_refused_before_parsing() {
         let limits = Limits::default();
         let deep = format!("{}1{}", "(".repeat(40), ")".repeat(40));
-        assert_eq!(precheck(&deep, &limits).expect_err("deep").kind(), "refused");
+        assert_eq!(
+            precheck(&deep, &limits).expect_err("deep").kind(),
+            "refused"
+        );
         assert!(precheck(&"-".repeat(40), &limits).is_err());
         assert!(precheck(&"1+".repeat(300), &limits).is_err());
         assert!(precheck("((d6)d6)+-3", &limits).is_ok());

@@ -35,8 +35,16 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
         Ok(request) => request,
         Err(problem) => {
             let empty = DiceRequest::from_query(None, &state.limits).expect("no query is valid");
-            let main = format!("{}{}", form(&empty, state.limits.max_expressions), problem.to_html(None));
-            return (StatusCode::BAD_REQUEST, Html(layout("Dice", "/dice", &main))).into_response();
+            let main = format!(
+                "{}{}",
+                form(&empty, state.limits.max_expressions),
+                problem.to_html(None)
+            );
+            return (
+                StatusCode::BAD_REQUEST,
+                Html(layout("Dice", "/dice", &main)),
+            )
+                .into_response();
         }
     };
     let mut main = form(&request, state.limits.max_expressions);
@@ -45,7 +53,11 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
         "Dice".to_string()
     } else {
         let results = compute(&state, &request).await;
-        main.push_str(&results_section(&request, results, state.limits.max_table_rows));
+        main.push_str(&results_section(
+            &request,
+            results,
+            state.limits.max_table_rows,
+        ));
         format!("Dice: {}", request.expressions.join(" vs "))
     };
     main.push_str(NOTATION_HELP);
@@ -77,7 +89,11 @@ fn form(request: &DiceRequest, max_expressions: usize) -> String {
             r#"<div class="field"><label for="expr-{n}">{label}</label><input id="expr-{n}" name="expr" type="text" value="{value}" placeholder="{placeholder}" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="500"{autofocus}></div>"#,
             n = i + 1,
             value = escape(value),
-            autofocus = if i == 0 && value.is_empty() { " autofocus" } else { "" },
+            autofocus = if i == 0 && value.is_empty() {
+                " autofocus"
+            } else {
+                ""
+            },
         );
     }
     html.push_str(r#"</div><fieldset class="measure"><legend>Show</legend>"#);
@@ -86,7 +102,11 @@ fn form(request: &DiceRequest, max_expressions: usize) -> String {
             html,
             r#"<label><input type="radio" name="mode" id="mode-{name}" value="{name}"{checked}> {words} <span class="formula">{formula}</span></label>"#,
             name = measure.as_str(),
-            checked = if measure == request.measure { " checked" } else { "" },
+            checked = if measure == request.measure {
+                " checked"
+            } else {
+                ""
+            },
             words = measure.words(),
             formula = escape(measure.formula()),
         );
@@ -97,16 +117,21 @@ fn form(request: &DiceRequest, max_expressions: usize) -> String {
             html,
             r#"<fieldset class="monte-carlo"><legend>Monte Carlo estimate</legend><div class="field"><label for="runs">Rolls</label><input id="runs" name="runs" type="number" min="1" value="{runs}"></div><div class="field"><label for="seed">Seed</label><input id="seed" name="seed" type="number" min="0" value="{seed}"></div><p class="hint"><a href="/dice?{exact}">Compute exactly instead</a></p></fieldset>"#,
             seed = request.seed,
-            exact = escape(&query(request.expressions.iter().map(|e| ("expr", e.as_str())))),
+            exact = escape(&query(
+                request.expressions.iter().map(|e| ("expr", e.as_str()))
+            )),
         );
     }
-    html.push_str(r#"<div class="actions"><button type="submit">Show distribution</button></div></form>"#);
+    html.push_str(
+        r#"<div class="actions"><button type="submit">Show distribution</button></div></form>"#,
+    );
     html
 }
 
 /// Links to example expressions, for the empty page.
 fn examples() -> String {
-    let mut html = String::from(r#"<section class="examples" aria-label="Examples"><h2>Try</h2><ul>"#);
+    let mut html =
+        String::from(r#"<section class="examples" aria-label="Examples"><h2>Try</h2><ul>"#);
     for (what, expressions) in EXAMPLES {
         let href = query(expressions.iter().map(|e| ("expr", *e)));
         let _ = write!(
@@ -196,8 +221,15 @@ fn summary(reports: &[DistributionReport]) -> String {
     );
     for r in reports {
         let computed = match &r.method {
-            Method::Exact => format!(r#"exact: <span class="total">{}</span> equally likely rolls"#, escape(&short_count(&r.total, MAX_TABLE_DIGITS))),
-            Method::MonteCarlo { runs, seed, mean_standard_error } => format!(
+            Method::Exact => format!(
+                r#"exact: <span class="total">{}</span> equally likely rolls"#,
+                escape(&short_count(&r.total, MAX_TABLE_DIGITS))
+            ),
+            Method::MonteCarlo {
+                runs,
+                seed,
+                mean_standard_error,
+            } => format!(
                 "Monte Carlo: {runs} rolls, seed {seed}; mean ± {:.4} (95%)",
                 1.96 * mean_standard_error
             ),
@@ -221,7 +253,9 @@ fn summary(reports: &[DistributionReport]) -> String {
 /// A note when a table is cut.
 fn cut_note(rows: usize, max_rows: usize) -> String {
     if rows > max_rows {
-        format!(r#"<p class="hint">Showing the first {max_rows} of {rows} outcomes; the JSON link above has them all.</p>"#)
+        format!(
+            r#"<p class="hint">Showing the first {max_rows} of {rows} outcomes; the JSON link above has them all.</p>"#
+        )
     } else {
         String::new()
     }
@@ -229,7 +263,13 @@ fn cut_note(rows: usize, max_rows: usize) -> String {
 
 /// Every number of one distribution, the shown measure's column highlighted.
 fn single_table(report: &DistributionReport, measure: Measure, max_rows: usize) -> String {
-    let class = |m: Measure| if m == measure { r#" class="selected""# } else { "" };
+    let class = |m: Measure| {
+        if m == measure {
+            r#" class="selected""#
+        } else {
+            ""
+        }
+    };
     let mut html = format!(
         r#"<div class="table-wrap"><table id="distribution" class="numbers"><caption>Distribution of <code>{}</code></caption><thead><tr><th scope="col">outcome</th><th scope="col">count</th><th scope="col"{}>probability</th><th scope="col"{}>at most</th><th scope="col"{}>at least</th></tr></thead><tbody>"#,
         escape(&report.expression),
@@ -269,7 +309,11 @@ fn comparison_table(reports: &[DistributionReport], measure: Measure, max_rows: 
         escape(&capitalized(measure.words()))
     );
     for r in reports {
-        let _ = write!(html, r#"<th scope="col"><code>{}</code></th>"#, escape(&r.expression));
+        let _ = write!(
+            html,
+            r#"<th scope="col"><code>{}</code></th>"#,
+            escape(&r.expression)
+        );
     }
     html.push_str("</tr></thead><tbody>");
     for &x in outcomes.iter().take(max_rows) {

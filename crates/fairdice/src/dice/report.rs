@@ -23,8 +23,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
+use num_traits::Zero;
 
 use crate::dice::die::{Die, Outcome, ratio_to_f64};
 use crate::dice::notation::Estimate;
@@ -120,31 +121,47 @@ impl DistributionReport {
     }
 
     fn new(expression: &str, die: &Die, method: Method) -> DistributionReport {
-        let probabilities = die.probabilities();
-        let (at_most, at_least) = (die.at_most_all(), die.at_least_all());
-        let outcomes = die
-            .iter()
-            .enumerate()
-            .map(|(i, (outcome, count))| OutcomeRow {
-                outcome,
+        let total = die.total();
+        let counts: Vec<BigUint> = die.iter().map(|(_, c)| c).collect();
+        // Machine-word totals take the die's own fast path; huge ones divide without
+        // reducing each fraction first (a gcd per outcome made a 20,000-outcome
+        // report of 2,000-bit counts take seconds).
+        let probabilities = if total.bits() <= F64_SAFE_BITS {
+            die.probabilities()
+        } else {
+            counts.iter().map(|c| quotient(c, &total)).collect()
+        };
+        let mut below = BigUint::zero();
+        let mut outcomes = Vec::with_capacity(counts.len());
+        let mut median = None;
+        for ((outcome, count), probability) in die.outcomes().iter().zip(counts).zip(probabilities)
+        {
+            let at_least = quotient(&(&total - &below), &total);
+            below += &count;
+            if median.is_none() && &below * 2u32 >= total {
+                median = Some(*outcome);
+            }
+            outcomes.push(OutcomeRow {
+                outcome: *outcome,
+                at_most: quotient(&below, &total),
+                at_least,
                 count,
-                probability: probabilities[i],
-                at_most: at_most[i],
-                at_least: at_least[i],
-            })
-            .collect();
+                probability,
+            });
+        }
         let mean_exact = die.mean();
+        let variance_exact = die.variance();
         DistributionReport {
             expression: expression.to_string(),
-            total: die.total(),
+            total,
             outcomes,
             mean: ratio_to_f64(&mean_exact),
             mean_exact,
-            sd: die.standard_deviation(),
-            variance_exact: die.variance(),
+            sd: ratio_to_f64(&variance_exact).sqrt(),
+            variance_exact,
             min: die.min_outcome(),
             max: die.max_outcome(),
-            median: die.quantile(0.5).unwrap_or(die.min_outcome()),
+            median: median.unwrap_or(die.max_outcome()),
             method,
         }
     }
@@ -182,6 +199,18 @@ impl DistributionReport {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report holds only strings and numbers")
     }
+}
+
+/// Totals up to this many bits convert to `f64` finitely: [`Die::probabilities`]
+/// takes its machine-float path for them.
+const F64_SAFE_BITS: u64 = 1000;
+
+/// `numerator / denominator` as the nearest `f64`, without reducing the fraction.
+fn quotient(numerator: &BigUint, denominator: &BigUint) -> f64 {
+    ratio_to_f64(&BigRational::new_raw(
+        BigInt::from(numerator.clone()),
+        BigInt::from(denominator.clone()),
+    ))
 }
 
 /// Which probability of an outcome a chart or column shows.
@@ -318,6 +347,32 @@ mod tests {
         assert_eq!(r.outcomes[15].at_least, 21.0 / 1296.0);
         assert_eq!(r.outcomes[15].at_most, 1.0);
         assert_eq!(r.method, Method::Exact);
+    }
+
+    #[test]
+    fn the_fast_report_matches_the_dies_exact_methods() {
+        for text in [
+            "4d6kh3",
+            "3d6",
+            "d20+5 >= 15",
+            "10d10cs>=8",
+            "d{1,1,2,100}",
+            "200d6",
+            "500d8",
+        ] {
+            let die = evaluate(text).expect("valid");
+            let r = DistributionReport::exact(text, &die);
+            let at_most = die.at_most_all();
+            let at_least = die.at_least_all();
+            let probabilities = die.probabilities();
+            for (i, row) in r.outcomes.iter().enumerate() {
+                assert_eq!(row.at_most, at_most[i], "{text}");
+                assert_eq!(row.at_least, at_least[i], "{text}");
+                assert_eq!(row.probability, probabilities[i], "{text}");
+            }
+            assert_eq!(r.median, die.quantile(0.5).expect("median"), "{text}");
+            assert_eq!(r.sd, die.standard_deviation(), "{text}");
+        }
     }
 
     #[test]
