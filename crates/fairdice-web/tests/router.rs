@@ -193,7 +193,7 @@ async fn size_limits_refuse_long_queries_and_large_bodies() {
         .body(Body::from(vec![b'x'; 100_000]))
         .expect("request");
     assert_eq!(send(&app, body).await.status, StatusCode::PAYLOAD_TOO_LARGE);
-    let seven = vec!["expr=d6"; 7].join("&");
+    let seven = ["expr=d6"; 7].join("&");
     assert_eq!(
         get(&app, &format!("/dice?{seven}")).await.status,
         StatusCode::BAD_REQUEST

@@ -230,7 +230,7 @@ mod tests {
             let error = DiceRequest::from_query(Some(query), &limits).expect_err(query);
             assert_eq!(error.kind(), "bad_request", "{query}");
         }
-        let many = vec!["expr=d6"; 7].join("&");
+        let many = ["expr=d6"; 7].join("&");
         assert!(DiceRequest::from_query(Some(&many), &limits).is_err());
     }
 

@@ -168,7 +168,7 @@ fn results_section(
                         html,
                         r#"<p class="offer"><a class="button" href="/dice?{}">Estimate with {} rolls</a></p>"#,
                         escape(&estimate.query_with(request.measure)),
-                        "1,000,000"
+                        thousands(OFFERED_RUNS)
                     );
                 }
             }
@@ -326,6 +326,19 @@ fn comparison_table(reports: &[DistributionReport], measure: Measure, max_rows: 
     html.push_str("</tbody></table></div>");
     html.push_str(&cut_note(outcomes.len(), max_rows));
     html
+}
+
+/// `1000000` as `1,000,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn capitalized(words: &str) -> String {
