@@ -2,6 +2,7 @@
 //! command line, in the browser, on this machine.
 
 use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 use anyhow::Context;
 
@@ -22,6 +23,19 @@ pub struct Args {
     /// Open the app in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Seconds a request's computations may take before they are stopped.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: f64,
+}
+
+/// A positive number of seconds, at most a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "expected seconds between 0 and 86400, not `{text}`"
+        )),
+    }
 }
 
 /// Runs the command.
@@ -34,7 +48,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("could not start the async runtime")?;
     runtime.block_on(async {
         let addr = SocketAddr::new(args.host, args.port);
-        let server = fairdice_web::Server::bind(addr, fairdice_web::Config::default()).await?;
+        let config = fairdice_web::Config {
+            limits: fairdice_web::Limits {
+                time_limit: Duration::from_secs_f64(args.time_limit),
+                ..fairdice_web::Limits::default()
+            },
+            ..fairdice_web::Config::default()
+        };
+        let server = fairdice_web::Server::bind(addr, config).await?;
         let url = server.url()?;
         println!("fairdice is serving on {url}  (Ctrl-C stops it)");
         if !args.host.is_loopback() {

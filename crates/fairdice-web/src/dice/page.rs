@@ -68,9 +68,9 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
 /// measure to show, and the Monte Carlo settings when they are in use.
 fn form(request: &DiceRequest, max_expressions: usize) -> String {
     let mut boxes: Vec<&str> = request.expressions.iter().map(String::as_str).collect();
-    if boxes.len() < max_expressions {
-        boxes.push("");
-    }
+    // One empty box to add a comparison, and never fewer than two boxes.
+    let wanted = (boxes.len() + 1).max(2).min(max_expressions);
+    boxes.resize(wanted.max(boxes.len()), "");
     let mut html = String::from(
         r#"<h1>Dice</h1>
 <p class="lede">Type a dice expression to see its exact distribution. Add a second one to compare them on one chart.</p>
@@ -79,9 +79,9 @@ fn form(request: &DiceRequest, max_expressions: usize) -> String {
     );
     for (i, value) in boxes.iter().enumerate() {
         let label = match i {
-            0 => "Expression".to_string(),
-            _ if value.is_empty() => "Compare with (optional)".to_string(),
-            _ => format!("Compare with #{i}"),
+            0 => "Expression",
+            _ if value.is_empty() => "Compare with (optional)",
+            _ => "Compare with",
         };
         let placeholder = if i == 0 { "e.g. 4d6kh3" } else { "e.g. 3d6" };
         let _ = write!(
@@ -217,7 +217,7 @@ fn chart(request: &DiceRequest, reports: &[DistributionReport]) -> String {
 /// One row per expression: mean, spread, range, median, and how it was computed.
 fn summary(reports: &[DistributionReport]) -> String {
     let mut html = String::from(
-        r#"<div class="table-wrap"><table id="summary" class="numbers"><caption>Summary</caption><thead><tr><th scope="col">expression</th><th scope="col">mean</th><th scope="col">exact mean</th><th scope="col">sd</th><th scope="col">min</th><th scope="col">median</th><th scope="col">max</th><th scope="col">computed</th></tr></thead><tbody>"#,
+        r#"<div class="table-wrap"><table id="summary" class="numbers"><caption>Summary</caption><thead><tr><th scope="col">expression</th><th scope="col">mean</th><th scope="col">exact mean</th><th scope="col">sd</th><th scope="col">min</th><th scope="col">median</th><th scope="col">max</th><th scope="col" class="computed">computed</th></tr></thead><tbody>"#,
     );
     for r in reports {
         let computed = match &r.method {
