@@ -35,6 +35,8 @@ pub struct Limits {
     pub max_table_rows: usize,
     /// Monte Carlo rolls one request may ask for.
     pub max_runs: u64,
+    /// Dice a Monte Carlo request may roll in all (rolls × dice per roll).
+    pub max_rolled_dice: u64,
 }
 
 impl Default for Limits {
@@ -50,6 +52,7 @@ impl Default for Limits {
             max_outcomes: 100_000,
             max_table_rows: 1_000,
             max_runs: 10_000_000,
+            max_rolled_dice: 1_000_000_000,
         }
     }
 }

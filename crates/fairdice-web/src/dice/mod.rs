@@ -167,6 +167,13 @@ fn compute_one(
             &notation::evaluate_expr(&expr, options).map_err(failed)?,
         ),
         Some(runs) => {
+            let dice = dice_per_roll(&expr, options, request.seed).map_err(failed)?;
+            if dice.saturating_mul(runs) > limits.max_rolled_dice {
+                return Err(Problem::Refused(format!(
+                    "{runs} rolls of about {dice} dice each is more than the {} dice the web app rolls for one request; ask for fewer rolls",
+                    limits.max_rolled_dice
+                )));
+            }
             let estimate = notation::monte_carlo(&expr, options, runs, request.seed, &|_| {})
                 .map_err(failed)?;
             DistributionReport::monte_carlo(text, &estimate, request.seed)
@@ -179,6 +186,29 @@ fn compute_one(
         });
     }
     Ok(report)
+}
+
+/// How many dice one roll of `expr` rolls, rerolls and explosions included: the
+/// most of a few trial rolls. Monte Carlo checks its cancel flag only between
+/// chunks of rolls, so its work is bounded up front with this.
+fn dice_per_roll(
+    expr: &fairdice::dice::notation::ast::Expr,
+    options: &Options,
+    seed: u64,
+) -> Result<u64, fairdice::dice::notation::NotationError> {
+    let mut rng = fairdice::rng::seeded(seed);
+    let mut most = 1;
+    for _ in 0..4 {
+        let roll = notation::roll(expr, options, &mut rng)?;
+        let dice: usize = roll
+            .pools
+            .iter()
+            .flat_map(|p| &p.dice)
+            .map(|d| d.rolls.len())
+            .sum();
+        most = most.max(dice as u64);
+    }
+    Ok(most)
 }
 
 /// Computes every expression of `request`, in order, under the server's limits.
@@ -245,5 +275,21 @@ mod tests {
         assert!(precheck(&"-".repeat(40), &limits).is_err());
         assert!(precheck(&"1+".repeat(300), &limits).is_err());
         assert!(precheck("((d6)d6)+-3", &limits).is_ok());
+    }
+
+    #[test]
+    fn monte_carlo_work_is_bounded_before_rolling() {
+        let limits = Limits::default();
+        let request = DiceRequest {
+            expressions: vec!["1000000d1000000".into()],
+            measure: Measure::Probability,
+            runs: Some(10_000),
+            seed: 1,
+        };
+        let refused = compute_one("1000000d1000000", &request, &Options::default(), &limits)
+            .expect_err("too many dice");
+        assert_eq!(refused.kind(), "refused");
+        let three = compute_one("3d6", &request, &Options::default(), &limits).expect("small");
+        assert_eq!(three.outcomes.len(), 16);
     }
 }
