@@ -37,6 +37,8 @@ enum Command {
     Prd(commands::prd::Args),
     /// Inspect a saved randomizer session (written by `sample --save`).
     State(commands::state::Args),
+    /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Next(args) => commands::next::run(args),
         Command::Prd(args) => commands::prd::run(args),
         Command::State(args) => commands::state::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

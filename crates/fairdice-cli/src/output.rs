@@ -1,4 +1,5 @@
-//! Shared output helpers: aligned tables, bars, number formats, progress bars.
+//! Shared output helpers: aligned tables, bars, progress bars (number formats are
+//! in `fairdice::dice::report`, shared with the web app).
 
 use std::fmt::Write as _;
 
@@ -12,9 +13,7 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
-use fairdice::dice::die::ratio_to_f64;
 use indicatif::{ProgressBar, ProgressStyle};
-use num_rational::BigRational;
 
 /// A table printed with aligned columns: text left-aligned, numbers right-aligned.
 pub struct Table {
@@ -85,27 +84,6 @@ pub fn bar(fraction: f64, width: usize) -> String {
     s
 }
 
-/// A probability as a percentage with enough digits to tell small values apart.
-pub fn percent(p: f64) -> String {
-    if p == 0.0 {
-        "0%".to_string()
-    } else if p >= 0.001 {
-        format!("{:.3}%", p * 100.0)
-    } else {
-        format!("{:.3e}%", p * 100.0)
-    }
-}
-
-/// A fraction as `p/q` (always with a denominator, so machines parse it one way).
-pub fn fraction(r: &BigRational) -> String {
-    format!("{}/{}", r.numer(), r.denom())
-}
-
-/// A fraction's decimal value.
-pub fn decimal(r: &BigRational) -> f64 {
-    ratio_to_f64(r)
-}
-
 /// A progress bar on stderr for `total` units (hidden when stderr is not a terminal).
 pub fn progress(total: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(total);
@@ -137,11 +115,5 @@ mod tests {
             t.render(),
             "a     count\n────  ─────\nx         5\nlong    123\n"
         );
-    }
-
-    #[test]
-    fn percentages() {
-        assert_eq!(percent(0.5), "50.000%");
-        assert_eq!(percent(1e-7), "1.000e-5%");
     }
 }

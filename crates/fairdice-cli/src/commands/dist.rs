@@ -1,15 +1,21 @@
 //! `fairdice dist`: the exact distribution of a dice expression (or a Monte Carlo
 //! estimate of one too big to compute exactly).
+//!
+//! The numbers come from [`DistributionReport`], the chart from
+//! [`fairdice_charts::distribution_chart`]: the web app uses both too, so the table,
+//! `--json`, `--chart` and the browser always agree.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use anyhow::Context;
-use fairdice::Die;
 use fairdice::dice::notation::{self, Options};
-use serde_json::json;
+use fairdice::dice::report::{DistributionReport, Measure, Method, percent, short_count};
+use fairdice_charts::{Chart, distribution_chart};
 
 use super::notation_failure;
-use crate::output::{Table, bar, decimal, fraction, percent, progress};
+use crate::failure::UserError;
+use crate::output::{Table, bar, progress};
 
 /// Flags of `fairdice dist`.
 #[derive(Debug, clap::Args)]
@@ -35,6 +41,17 @@ pub struct Args {
     /// Refuse exact computations estimated above this many steps.
     #[arg(long, default_value_t = notation::options::DEFAULT_MAX_STEPS, value_name = "STEPS")]
     pub max_steps: u64,
+    /// Also draw the distribution as a chart: FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+    /// What the chart shows: probability, at_least or at_most.
+    #[arg(
+        long,
+        default_value = "probability",
+        value_name = "MEASURE",
+        requires = "chart"
+    )]
+    pub chart_measure: Measure,
 }
 
 /// The notation summary shown under `--help`.
@@ -58,100 +75,63 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let text = args.expression.as_str();
     let expr = notation::parse(text).map_err(|e| notation_failure(e.into(), text))?;
-    let (die, method) = match args.runs {
-        None => (
-            notation::evaluate_expr(&expr, &options).map_err(|e| notation_failure(e, text))?,
-            Method::Exact,
+    let report = match args.runs {
+        None => DistributionReport::exact(
+            text,
+            &notation::evaluate_expr(&expr, &options).map_err(|e| notation_failure(e, text))?,
         ),
         Some(runs) => {
             let bar = progress(runs, "rolling");
             let estimate = notation::monte_carlo(&expr, &options, runs, args.seed, &|n| bar.inc(n))
                 .map_err(|e| notation_failure(e, text))?;
             bar.finish_and_clear();
-            let (mean, error) = estimate.mean_and_error();
-            (
-                estimate.to_die(),
-                Method::MonteCarlo {
-                    runs,
-                    seed: args.seed,
-                    mean,
-                    error,
-                },
-            )
+            DistributionReport::monte_carlo(text, &estimate, args.seed)
         }
     };
+    if let Some(path) = &args.chart {
+        write_chart(path, &report, args.chart_measure)?;
+    }
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&to_json(text, &die, &method))?
-        )
+        writeln!(out, "{}", report.to_json())
     } else if args.csv {
-        write_csv(&mut out, &die)
+        write_csv(&mut out, &report)
     } else {
-        write!(out, "{}", render_table(text, &die, &method))
+        write!(out, "{}", render_table(&report))
     };
     printed.context("could not write the output")
 }
 
-/// How the distribution was obtained.
-enum Method {
-    Exact,
-    MonteCarlo {
-        runs: u64,
-        seed: u64,
-        mean: f64,
-        error: f64,
-    },
-}
-
-fn to_json(text: &str, die: &Die, method: &Method) -> serde_json::Value {
-    let total = die.total();
-    let probabilities = die.probabilities();
-    let outcomes: Vec<serde_json::Value> = die
-        .iter()
-        .zip(&probabilities)
-        .map(|((o, c), p)| json!({"outcome": o, "count": c.to_string(), "probability": p}))
-        .collect();
-    let mean = die.mean();
-    let mut value = json!({
-        "expression": text,
-        "total": total.to_string(),
-        "outcomes": outcomes,
-        "mean": decimal(&mean),
-        "mean_exact": fraction(&mean),
-        "sd": die.standard_deviation(),
-        "variance_exact": fraction(&die.variance()),
-        "min": die.min_outcome(),
-        "max": die.max_outcome(),
-    });
-    match method {
-        Method::Exact => value["method"] = json!("exact"),
-        Method::MonteCarlo {
-            runs, seed, error, ..
-        } => {
-            value["method"] = json!("monte_carlo");
-            value["runs"] = json!(runs);
-            value["seed"] = json!(seed);
-            value["mean_standard_error"] = json!(error);
+/// Writes the chart as SVG or PNG, by the file's extension.
+fn write_chart(
+    path: &PathBuf,
+    report: &DistributionReport,
+    measure: Measure,
+) -> anyhow::Result<()> {
+    let chart = distribution_chart(std::slice::from_ref(report), measure);
+    let bytes = match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => chart.to_svg().into_bytes(),
+        Some(e) if e.eq_ignore_ascii_case("png") => chart.to_png(2.0)?,
+        _ => {
+            return Err(UserError::input(format!(
+                "--chart {}: the file name must end in .svg or .png",
+                path.display()
+            )));
         }
-    }
-    value
+    };
+    std::fs::write(path, bytes).with_context(|| format!("could not write {}", path.display()))
 }
 
-fn write_csv(out: &mut impl Write, die: &Die) -> std::io::Result<()> {
+fn write_csv(out: &mut impl Write, report: &DistributionReport) -> std::io::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
     writer.write_record(["outcome", "count", "probability", "at_most", "at_least"])?;
-    let (probabilities, at_most, at_least) =
-        (die.probabilities(), die.at_most_all(), die.at_least_all());
-    for (i, (o, c)) in die.iter().enumerate() {
+    for row in &report.outcomes {
         writer.write_record([
-            o.to_string(),
-            c.to_string(),
-            probabilities[i].to_string(),
-            at_most[i].to_string(),
-            at_least[i].to_string(),
+            row.outcome.to_string(),
+            row.count.to_string(),
+            row.probability.to_string(),
+            row.at_most.to_string(),
+            row.at_least.to_string(),
         ])?;
     }
     writer.flush()
@@ -160,55 +140,49 @@ fn write_csv(out: &mut impl Write, die: &Die) -> std::io::Result<()> {
 /// Counts longer than this many digits are abbreviated in the table (exact in JSON/CSV).
 const MAX_TABLE_DIGITS: usize = 24;
 
-fn render_table(text: &str, die: &Die, method: &Method) -> String {
-    let probabilities = die.probabilities();
-    let peak = probabilities.iter().copied().fold(0.0, f64::max);
-    let (at_most, at_least) = (die.at_most_all(), die.at_least_all());
+fn render_table(report: &DistributionReport) -> String {
+    let peak = report
+        .outcomes
+        .iter()
+        .map(|r| r.probability)
+        .fold(0.0, f64::max);
     let mut abbreviated = false;
     let mut table = Table::new(
         &["outcome", "count", "probability", "at most", "at least", ""],
         &[true, true, true, true, true, false],
     );
-    for (i, (o, c)) in die.iter().enumerate() {
-        let mut count = c.to_string();
-        if count.len() > MAX_TABLE_DIGITS {
-            abbreviated = true;
-            count = format!("{}.{}e{}", &count[..1], &count[1..4], count.len() - 1);
-        }
+    for row in &report.outcomes {
+        let count = short_count(&row.count, MAX_TABLE_DIGITS);
+        abbreviated |= count.contains('e');
         table.row(vec![
-            o.to_string(),
+            row.outcome.to_string(),
             count,
-            percent(probabilities[i]),
-            percent(at_most[i]),
-            percent(at_least[i]),
-            bar(probabilities[i] / peak, 30),
+            percent(row.probability),
+            percent(row.at_most),
+            percent(row.at_least),
+            bar(row.probability / peak, 30),
         ]);
     }
-    let mean = die.mean();
-    let mut out = format!("{text}\n\n{}\n", table.render());
+    let mut out = format!("{}\n\n{}\n", report.expression, table.render());
     out.push_str(&format!(
         "mean {:.4} ({}), sd {:.4}, min {}, max {}, median {}\n",
-        decimal(&mean),
-        if mean.is_integer() {
-            mean.numer().to_string()
-        } else {
-            fraction(&mean)
-        },
-        die.standard_deviation(),
-        die.min_outcome(),
-        die.max_outcome(),
-        die.quantile(0.5).unwrap_or(die.min_outcome()),
+        report.mean,
+        report.mean_fraction(),
+        report.sd,
+        report.min,
+        report.max,
+        report.median,
     ));
-    match method {
-        Method::Exact => out.push_str(&format!("exact: {} equally likely rolls\n", die.total())),
+    match &report.method {
+        Method::Exact => out.push_str(&format!("exact: {} equally likely rolls\n", report.total)),
         Method::MonteCarlo {
             runs,
             seed,
-            mean,
-            error,
+            mean_standard_error,
         } => out.push_str(&format!(
-            "Monte Carlo estimate: {runs} rolls, seed {seed}; mean {mean:.4} ± {:.4} (95%)\n",
-            1.96 * error
+            "Monte Carlo estimate: {runs} rolls, seed {seed}; mean {:.4} ± {:.4} (95%)\n",
+            report.mean,
+            1.96 * mean_standard_error
         )),
     }
     if abbreviated {

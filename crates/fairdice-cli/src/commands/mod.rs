@@ -6,6 +6,7 @@ pub mod prd;
 pub mod risk;
 pub mod roll;
 pub mod sample;
+pub mod serve;
 pub mod state;
 
 use fairdice::dice::notation::NotationError;

@@ -8,7 +8,9 @@ use fairdice::battle::{self, FloatOutcome, Rule, Rules};
 use serde_json::json;
 
 use crate::failure::UserError;
-use crate::output::{Table, bar, fraction, percent, progress};
+use fairdice::dice::report::{fraction, percent};
+
+use crate::output::{Table, bar, progress};
 
 /// Battles up to this many states (A·D) are solved exactly unless `--float`.
 const EXACT_STATES: u64 = 90_000;

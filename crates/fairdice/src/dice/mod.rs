@@ -8,6 +8,7 @@ pub mod die;
 pub mod evaluator;
 pub mod notation;
 pub mod pool;
+pub mod report;
 pub mod transform;
 
 #[cfg(test)]

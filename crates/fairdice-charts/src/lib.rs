@@ -1,0 +1,79 @@
+//! # fairdice-charts
+//!
+//! The charts of fairdice, shared by the `fairdice` command and its web app:
+//!
+//! - [`BarChart`]: one or several distributions over integer outcomes (probability,
+//!   at least, at most; contest net scores);
+//! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
+//! - [`LineChart`]: named series over steps 1..T (randomizer curves);
+//! - [`distribution_chart`]: the bar chart of one or several dice distributions.
+//!
+//! Every chart renders to an SVG string ([`Chart::to_svg`]), which the web app
+//! inlines in its pages, and to PNG bytes ([`Chart::to_png`]) rasterized from that
+//! same SVG. Nothing here reads or writes files.
+//!
+//! # Design decisions
+//! The SVG is written by hand rather than through a plotting library: the charts
+//! are few and simple, and owning the markup gives tooltips on every bar, screen-
+//! reader titles, CSP-safe attributes and no `id` clashes when several charts share
+//! a page. resvg then rasterizes the identical markup with an embedded DejaVu Sans,
+//! so the PNG a designer saves from the command line is the chart the browser shows.
+#![deny(missing_docs)]
+
+mod bar;
+mod distribution;
+mod frame;
+mod heat;
+mod line;
+mod palette;
+pub mod raster;
+mod scale;
+mod svg;
+
+use thiserror::Error;
+
+pub use bar::{BarChart, Series};
+pub use distribution::distribution_chart;
+pub use heat::HeatMap;
+pub use line::{LineChart, LineSeries};
+pub use palette::{heat_colour, series_colour};
+pub use scale::ValueFormat;
+pub use svg::escape;
+
+/// Default chart width in pixels.
+pub const DEFAULT_WIDTH: f64 = 760.0;
+/// Default chart height in pixels.
+pub const DEFAULT_HEIGHT: f64 = 420.0;
+
+/// Something that draws itself as SVG, and so as PNG.
+pub trait Chart {
+    /// The chart as a standalone SVG document.
+    fn to_svg(&self) -> String;
+
+    /// The chart as PNG bytes, `scale` times its SVG size.
+    ///
+    /// # Errors
+    /// As [`raster::svg_to_png`].
+    fn to_png(&self, scale: f32) -> Result<Vec<u8>, ChartError> {
+        raster::svg_to_png(&self.to_svg(), scale)
+    }
+}
+
+/// Why a chart could not be rasterized.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ChartError {
+    /// The SVG could not be parsed.
+    #[error("invalid SVG: {0}")]
+    Svg(String),
+    /// The scaled image would be empty or too large.
+    #[error("a {width}×{height} px image is outside 1 to {max} px a side", max = raster::MAX_PNG_SIDE)]
+    Size {
+        /// The scaled width.
+        width: f32,
+        /// The scaled height.
+        height: f32,
+    },
+    /// PNG encoding failed.
+    #[error("could not encode PNG: {0}")]
+    Png(String),
+}

@@ -1,0 +1,73 @@
+//! `fairdice serve`: the local web app — the same numbers and charts as the
+//! command line, in the browser, on this machine.
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+use anyhow::Context;
+
+/// Flags of `fairdice serve`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Open the printed address in a browser. Every page keeps its inputs in the \
+URL, so a result can be shared as a link; /api/dist?expr=3d6 serves `fairdice dist 3d6 --json`."
+)]
+pub struct Args {
+    /// The port to listen on (0 picks a free one).
+    #[arg(long, short = 'p', default_value_t = 8077)]
+    pub port: u16,
+    /// The address to listen on; anything but a loopback address lets other
+    /// machines use the app.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// Open the app in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Seconds a request's computations may take before they are stopped.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: f64,
+}
+
+/// A positive number of seconds, at most a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "expected seconds between 0 and 86400, not `{text}`"
+        )),
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        // Room for the recursive parser and evaluator on the blocking threads.
+        .thread_stack_size(8 * 1024 * 1024)
+        .build()
+        .context("could not start the async runtime")?;
+    runtime.block_on(async {
+        let addr = SocketAddr::new(args.host, args.port);
+        let config = fairdice_web::Config {
+            limits: fairdice_web::Limits {
+                time_limit: Duration::from_secs_f64(args.time_limit),
+                ..fairdice_web::Limits::default()
+            },
+            ..fairdice_web::Config::default()
+        };
+        let server = fairdice_web::Server::bind(addr, config).await?;
+        let url = server.url()?;
+        println!("fairdice is serving on {url}  (Ctrl-C stops it)");
+        if !args.host.is_loopback() {
+            eprintln!(
+                "warning: listening on {}: other machines can reach this app",
+                args.host
+            );
+        }
+        if args.open && fairdice_web::open_browser(&url).is_err() {
+            eprintln!("could not open a browser; open {url} yourself");
+        }
+        server.run().await?;
+        Ok(())
+    })
+}

@@ -1,0 +1,295 @@
+//! The Dice page and the distribution API: what they ask for ([`DiceRequest`], read
+//! from the URL so every result is a shareable link), and how it is computed.
+//!
+//! - `GET /dice?expr=4d6kh3&expr=3d6&mode=at_least[&runs=N&seed=S]`: the page.
+//! - `GET /api/dist?expr=3d6[&runs=N&seed=S]`: `fairdice dist 3d6 --json`.
+//! - `GET /chart/dist.svg?…`, `GET /chart/dist.png?…`: the page's chart.
+
+mod api;
+mod page;
+
+use axum::Router;
+use axum::routing::get;
+use fairdice::dice::notation::{self, Options};
+use fairdice::dice::report::{DistributionReport, Measure};
+
+use crate::AppState;
+use crate::limits::Limits;
+use crate::problem::Problem;
+
+/// The routes of the Dice page and its API.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/dice", get(page::show))
+        .route("/api/dist", get(api::dist))
+        .route("/chart/dist.svg", get(api::chart_svg))
+        .route("/chart/dist.png", get(api::chart_png))
+}
+
+/// What a Dice request asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DiceRequest {
+    /// The expressions, as typed (blank ones dropped).
+    pub expressions: Vec<String>,
+    /// What the chart shows.
+    pub measure: Measure,
+    /// Estimate by this many seeded rolls instead of computing exactly.
+    pub runs: Option<u64>,
+    /// The Monte Carlo seed (the command line's default, 1, when not given).
+    pub seed: u64,
+}
+
+impl DiceRequest {
+    /// Reads a request from a query string: `expr` (repeatable), `mode`, `runs`,
+    /// `seed`. Unknown parameters are ignored, like most web forms do.
+    ///
+    /// # Errors
+    /// [`Problem::BadRequest`] for too many expressions or a bad `mode`, `runs` or
+    /// `seed`.
+    pub fn from_query(query: Option<&str>, limits: &Limits) -> Result<DiceRequest, Problem> {
+        let mut request = DiceRequest {
+            expressions: Vec::new(),
+            measure: Measure::Probability,
+            runs: None,
+            seed: 1,
+        };
+        let bad = |message: String| Problem::BadRequest(message);
+        for (key, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            match key.as_ref() {
+                "expr" if !value.trim().is_empty() => request.expressions.push(value.into_owned()),
+                "mode" => request.measure = value.parse().map_err(|e| bad(format!("{e}")))?,
+                "runs" if !value.is_empty() => {
+                    let runs: u64 = value
+                        .parse()
+                        .map_err(|_| bad(format!("runs must be a whole number, not `{value}`")))?;
+                    if runs == 0 || runs > limits.max_runs {
+                        return Err(bad(format!(
+                            "runs must be between 1 and {}, not {runs}",
+                            limits.max_runs
+                        )));
+                    }
+                    request.runs = Some(runs);
+                }
+                "seed" if !value.is_empty() => {
+                    request.seed = value.parse().map_err(|_| {
+                        bad(format!(
+                            "seed must be a whole number from 0 to 2^64−1, not `{value}`"
+                        ))
+                    })?;
+                }
+                _ => {}
+            }
+        }
+        if request.expressions.len() > limits.max_expressions {
+            return Err(bad(format!(
+                "at most {} expressions can be compared at once, not {}",
+                limits.max_expressions,
+                request.expressions.len()
+            )));
+        }
+        Ok(request)
+    }
+
+    /// The query string that asks for this request again, with `measure` shown.
+    pub fn query_with(&self, measure: Measure) -> String {
+        let mut pairs: Vec<(&str, String)> = self
+            .expressions
+            .iter()
+            .map(|e| ("expr", e.clone()))
+            .collect();
+        if measure != Measure::Probability {
+            pairs.push(("mode", measure.as_str().to_string()));
+        }
+        if let Some(runs) = self.runs {
+            pairs.push(("runs", runs.to_string()));
+            pairs.push(("seed", self.seed.to_string()));
+        }
+        crate::html::query(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+    }
+}
+
+/// Refuses what is too long or nested too deeply to hand to the recursive parser
+/// on a server thread.
+fn precheck(text: &str, limits: &Limits) -> Result<(), Problem> {
+    if text.len() > limits.max_expression_bytes {
+        return Err(Problem::Refused(format!(
+            "the expression is {} bytes long; the web app accepts up to {}",
+            text.len(),
+            limits.max_expression_bytes
+        )));
+    }
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    let mut unary_run = 0usize;
+    let mut longest_unary_run = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if c == '-' || c == '+' {
+            unary_run += 1;
+            longest_unary_run = longest_unary_run.max(unary_run);
+        } else if !c.is_whitespace() {
+            unary_run = 0;
+        }
+    }
+    if deepest > limits.max_nesting || longest_unary_run > limits.max_nesting {
+        return Err(Problem::Refused(format!(
+            "the expression nests more than {} levels deep",
+            limits.max_nesting
+        )));
+    }
+    Ok(())
+}
+
+/// Parses and evaluates one expression (or estimates it by Monte Carlo) under
+/// `options`; runs on a blocking thread.
+fn compute_one(
+    text: &str,
+    request: &DiceRequest,
+    options: &Options,
+    limits: &Limits,
+) -> Result<DistributionReport, Problem> {
+    precheck(text, limits)?;
+    let failed = |error| Problem::Notation {
+        error,
+        source: text.to_string(),
+    };
+    let expr = notation::parse(text).map_err(|e| failed(e.into()))?;
+    let report = match request.runs {
+        None => DistributionReport::exact(
+            text,
+            &notation::evaluate_expr(&expr, options).map_err(failed)?,
+        ),
+        Some(runs) => {
+            let dice = dice_per_roll(&expr, options, request.seed).map_err(failed)?;
+            if dice.saturating_mul(runs) > limits.max_rolled_dice {
+                return Err(Problem::Refused(format!(
+                    "{runs} rolls of about {dice} dice each is more than the {} dice the web app rolls for one request; ask for fewer rolls",
+                    limits.max_rolled_dice
+                )));
+            }
+            let estimate = notation::monte_carlo(&expr, options, runs, request.seed, &|_| {})
+                .map_err(failed)?;
+            DistributionReport::monte_carlo(text, &estimate, request.seed)
+        }
+    };
+    if report.outcomes.len() > limits.max_outcomes {
+        return Err(Problem::TooManyOutcomes {
+            outcomes: report.outcomes.len(),
+            max: limits.max_outcomes,
+        });
+    }
+    Ok(report)
+}
+
+/// How many dice one roll of `expr` rolls, rerolls and explosions included: the
+/// most of a few trial rolls. Monte Carlo checks its cancel flag only between
+/// chunks of rolls, so its work is bounded up front with this.
+fn dice_per_roll(
+    expr: &fairdice::dice::notation::ast::Expr,
+    options: &Options,
+    seed: u64,
+) -> Result<u64, fairdice::dice::notation::NotationError> {
+    let mut rng = fairdice::rng::seeded(seed);
+    let mut most = 1;
+    for _ in 0..4 {
+        let roll = notation::roll(expr, options, &mut rng)?;
+        let dice: usize = roll
+            .pools
+            .iter()
+            .flat_map(|p| &p.dice)
+            .map(|d| d.rolls.len())
+            .sum();
+        most = most.max(dice as u64);
+    }
+    Ok(most)
+}
+
+/// Computes every expression of `request`, in order, under the server's limits.
+pub(crate) async fn compute(
+    state: &AppState,
+    request: &DiceRequest,
+) -> Vec<Result<DistributionReport, Problem>> {
+    let limits = state.limits.clone();
+    let shared = request.clone();
+    state
+        .computer
+        .run_each(request.expressions.clone(), move |text, options| {
+            compute_one(text, &shared, options, &limits)
+        })
+        .await
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|stopped| Err(Problem::Stopped(stopped))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_read_repeated_expressions_and_the_mode() {
+        let limits = Limits::default();
+        let r = DiceRequest::from_query(Some("expr=4d6kh3&expr=3d6&expr=&mode=at_least"), &limits)
+            .expect("valid");
+        assert_eq!(r.expressions, ["4d6kh3", "3d6"]);
+        assert_eq!(r.measure, Measure::AtLeast);
+        assert_eq!(
+            r.query_with(Measure::AtMost),
+            "expr=4d6kh3&expr=3d6&mode=at_most"
+        );
+        let r = DiceRequest::from_query(Some("expr=d20%2B5+%3E%3D+15"), &limits).expect("valid");
+        assert_eq!(r.expressions, ["d20+5 >= 15"]);
+    }
+
+    #[test]
+    fn bad_parameters_are_bad_requests() {
+        let limits = Limits::default();
+        for query in [
+            "mode=sideways",
+            "expr=d6&runs=0",
+            "expr=d6&runs=x",
+            "expr=d6&seed=-1",
+        ] {
+            let error = DiceRequest::from_query(Some(query), &limits).expect_err(query);
+            assert_eq!(error.kind(), "bad_request", "{query}");
+        }
+        let many = ["expr=d6"; 7].join("&");
+        assert!(DiceRequest::from_query(Some(&many), &limits).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_and_long_expressions_are_refused_before_parsing() {
+        let limits = Limits::default();
+        let deep = format!("{}1{}", "(".repeat(40), ")".repeat(40));
+        assert_eq!(
+            precheck(&deep, &limits).expect_err("deep").kind(),
+            "refused"
+        );
+        assert!(precheck(&"-".repeat(40), &limits).is_err());
+        assert!(precheck(&"1+".repeat(300), &limits).is_err());
+        assert!(precheck("((d6)d6)+-3", &limits).is_ok());
+    }
+
+    #[test]
+    fn monte_carlo_work_is_bounded_before_rolling() {
+        let limits = Limits::default();
+        let request = DiceRequest {
+            expressions: vec!["1000000d1000000".into()],
+            measure: Measure::Probability,
+            runs: Some(10_000),
+            seed: 1,
+        };
+        let refused = compute_one("1000000d1000000", &request, &Options::default(), &limits)
+            .expect_err("too many dice");
+        assert_eq!(refused.kind(), "refused");
+        let three = compute_one("3d6", &request, &Options::default(), &limits).expect("small");
+        assert_eq!(three.outcomes.len(), 16);
+    }
+}

@@ -1,0 +1,118 @@
+//! [`Limits`]: what one request may ask of the server, and the middleware that
+//! turns away requests over the size limits before any handler runs.
+
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// What one request may ask of the server. The computation budget itself is the
+/// command line's ([`fairdice::dice::notation::Options::default`]); these limits
+/// add what a server needs on top: a clock, a queue, and sizes.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Wall-clock time for a request's computations, queueing included; past it the
+    /// computation is cancelled and the page says so.
+    pub time_limit: Duration,
+    /// Heavy computations running at once; further requests wait their turn.
+    pub max_concurrent: usize,
+    /// The longest query string accepted (longer: 414).
+    pub max_query_bytes: usize,
+    /// The largest request body accepted (larger: 413).
+    pub max_body_bytes: usize,
+    /// Expressions compared on one page.
+    pub max_expressions: usize,
+    /// The longest single expression.
+    pub max_expression_bytes: usize,
+    /// The deepest nesting of parentheses in an expression (keeps the recursive
+    /// parser and evaluator far from the end of a thread's stack).
+    pub max_nesting: usize,
+    /// Distinct outcomes a distribution may have to be shown or served.
+    pub max_outcomes: usize,
+    /// Rows of a distribution table on a page (the JSON API has every row).
+    pub max_table_rows: usize,
+    /// Monte Carlo rolls one request may ask for.
+    pub max_runs: u64,
+    /// Dice a Monte Carlo request may roll in all (rolls × dice per roll).
+    pub max_rolled_dice: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            time_limit: Duration::from_secs(5),
+            max_concurrent: 2,
+            max_query_bytes: 8 * 1024,
+            max_body_bytes: 64 * 1024,
+            max_expressions: 6,
+            max_expression_bytes: 500,
+            max_nesting: 32,
+            max_outcomes: 100_000,
+            max_table_rows: 1_000,
+            max_runs: 10_000_000,
+            max_rolled_dice: 1_000_000_000,
+        }
+    }
+}
+
+/// Refuses a request whose query string is longer than the limit, with 414.
+pub(crate) async fn reject_long_queries(
+    State(max_query_bytes): State<usize>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let length = request.uri().query().map_or(0, str::len);
+    if length > max_query_bytes {
+        return (
+            StatusCode::URI_TOO_LONG,
+            format!("the query is {length} bytes; the limit is {max_query_bytes}\n"),
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
+
+/// Refuses a request whose `Host` is not one of `allowed` with 421, so a web page
+/// elsewhere cannot reach this local server through DNS rebinding.
+pub(crate) async fn check_host(
+    State(allowed): State<std::sync::Arc<Vec<String>>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(host_name);
+    match host {
+        Some(name) if !allowed.iter().any(|a| a.eq_ignore_ascii_case(name)) => (
+            StatusCode::MISDIRECTED_REQUEST,
+            "this fairdice server answers only requests addressed to it by a local name\n",
+        )
+            .into_response(),
+        _ => next.run(request).await,
+    }
+}
+
+/// The host name of a `Host` header, without its port (`[::1]:8077` → `[::1]`).
+fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        host.find(']').map_or(host, |end| &host[..=end])
+    } else {
+        host.split(':').next().unwrap_or(host)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_name;
+
+    #[test]
+    fn host_names_drop_the_port() {
+        assert_eq!(host_name("localhost:8077"), "localhost");
+        assert_eq!(host_name("127.0.0.1"), "127.0.0.1");
+        assert_eq!(host_name("[::1]:8077"), "[::1]");
+    }
+}

@@ -1,0 +1,433 @@
+//! [`DistributionReport`]: the numbers shown for a distribution — per-outcome counts,
+//! probabilities and cumulative chances, mean, spread — computed in one place so
+//! the command's table, its `--json` document and the web app always agree.
+//!
+//! With the `serde` feature the report serializes to the `fairdice dist --json`
+//! document: `{"expression", "total", "outcomes": [{"outcome", "count",
+//! "probability"}], "mean", "mean_exact", "sd", "variance_exact", "min", "max",
+//! "method", …}`, counts and totals as exact decimal strings and exact values as
+//! reduced fractions `"p/q"`.
+//!
+//! # Example
+//! ```
+//! use fairdice::dice::notation::evaluate;
+//! use fairdice::dice::report::{DistributionReport, Measure};
+//!
+//! let report = DistributionReport::exact("4d6kh3", &evaluate("4d6kh3")?);
+//! assert_eq!(report.total.to_string(), "1296");
+//! assert_eq!(format!("{:.4}", report.mean), "12.2446");
+//! assert_eq!(report.value_at(Measure::AtLeast, 18), 21.0 / 1296.0);
+//! # Ok::<(), fairdice::dice::notation::NotationError>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::Zero;
+
+use crate::dice::die::{Die, Outcome, ratio_to_f64};
+use crate::dice::notation::Estimate;
+
+/// The numbers of one distribution, ready to print, serve or chart.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DistributionReport {
+    /// The expression as the user wrote it.
+    pub expression: String,
+    /// How many equally likely rolls the counts add up to.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_decimal"))]
+    pub total: BigUint,
+    /// One row per possible outcome, ascending.
+    pub outcomes: Vec<OutcomeRow>,
+    /// The mean, as the nearest `f64`.
+    pub mean: f64,
+    /// The exact mean.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_fraction"))]
+    pub mean_exact: BigRational,
+    /// The standard deviation.
+    pub sd: f64,
+    /// The exact variance.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_fraction"))]
+    pub variance_exact: BigRational,
+    /// The smallest outcome.
+    pub min: Outcome,
+    /// The largest outcome.
+    pub max: Outcome,
+    /// The smallest outcome with `P(X ≤ x) ≥ 1/2`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub median: Outcome,
+    /// Whether the numbers are exact or estimated.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub method: Method,
+}
+
+/// One outcome's row.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct OutcomeRow {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// How many of the equally likely rolls give it.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_decimal"))]
+    pub count: BigUint,
+    /// `P(X = outcome)`.
+    pub probability: f64,
+    /// `P(X ≤ outcome)`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub at_most: f64,
+    /// `P(X ≥ outcome)`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub at_least: f64,
+}
+
+/// How a distribution was obtained.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "method", rename_all = "snake_case")
+)]
+pub enum Method {
+    /// Computed exactly.
+    Exact,
+    /// Estimated from seeded rolls.
+    MonteCarlo {
+        /// How many rolls.
+        runs: u64,
+        /// The generator seed.
+        seed: u64,
+        /// The standard error of the sample mean.
+        mean_standard_error: f64,
+    },
+}
+
+impl DistributionReport {
+    /// The report of an exactly computed distribution.
+    pub fn exact(expression: &str, die: &Die) -> DistributionReport {
+        DistributionReport::new(expression, die, Method::Exact)
+    }
+
+    /// The report of a Monte Carlo estimate made with `seed`.
+    pub fn monte_carlo(expression: &str, estimate: &Estimate, seed: u64) -> DistributionReport {
+        let (_, error) = estimate.mean_and_error();
+        let method = Method::MonteCarlo {
+            runs: estimate.runs,
+            seed,
+            mean_standard_error: error,
+        };
+        DistributionReport::new(expression, &estimate.to_die(), method)
+    }
+
+    fn new(expression: &str, die: &Die, method: Method) -> DistributionReport {
+        let total = die.total();
+        let counts: Vec<BigUint> = die.iter().map(|(_, c)| c).collect();
+        // Machine-word totals take the die's own fast path; huge ones divide without
+        // reducing each fraction first (a gcd per outcome made a 20,000-outcome
+        // report of 2,000-bit counts take seconds).
+        let probabilities = if total.bits() <= F64_SAFE_BITS {
+            die.probabilities()
+        } else {
+            counts.iter().map(|c| quotient(c, &total)).collect()
+        };
+        let mut below = BigUint::zero();
+        let mut outcomes = Vec::with_capacity(counts.len());
+        let mut median = None;
+        for ((outcome, count), probability) in die.outcomes().iter().zip(counts).zip(probabilities)
+        {
+            let at_least = quotient(&(&total - &below), &total);
+            below += &count;
+            if median.is_none() && &below * 2u32 >= total {
+                median = Some(*outcome);
+            }
+            outcomes.push(OutcomeRow {
+                outcome: *outcome,
+                at_most: quotient(&below, &total),
+                at_least,
+                count,
+                probability,
+            });
+        }
+        let mean_exact = die.mean();
+        let variance_exact = die.variance();
+        DistributionReport {
+            expression: expression.to_string(),
+            total,
+            outcomes,
+            mean: ratio_to_f64(&mean_exact),
+            mean_exact,
+            sd: ratio_to_f64(&variance_exact).sqrt(),
+            variance_exact,
+            min: die.min_outcome(),
+            max: die.max_outcome(),
+            median: median.unwrap_or(die.max_outcome()),
+            method,
+        }
+    }
+
+    /// `P(X = x)`, `P(X ≥ x)` or `P(X ≤ x)` for any `x`, in or outside the support
+    /// (so several distributions can be charted over the union of their outcomes).
+    pub fn value_at(&self, measure: Measure, x: Outcome) -> f64 {
+        let rows = &self.outcomes;
+        match measure {
+            Measure::Probability => rows
+                .binary_search_by_key(&x, |r| r.outcome)
+                .map_or(0.0, |i| rows[i].probability),
+            Measure::AtLeast => {
+                let from = rows.partition_point(|r| r.outcome < x);
+                rows.get(from).map_or(0.0, |r| r.at_least)
+            }
+            Measure::AtMost => {
+                let upto = rows.partition_point(|r| r.outcome <= x);
+                upto.checked_sub(1).map_or(0.0, |i| rows[i].at_most)
+            }
+        }
+    }
+
+    /// The mean as a reduced fraction `p/q`, or an integer when it is one.
+    pub fn mean_fraction(&self) -> String {
+        if self.mean_exact.is_integer() {
+            self.mean_exact.numer().to_string()
+        } else {
+            fraction(&self.mean_exact)
+        }
+    }
+
+    /// The report as the pretty-printed `fairdice dist --json` document.
+    #[cfg(feature = "serde")]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report holds only strings and numbers")
+    }
+}
+
+/// Totals up to this many bits convert to `f64` finitely: [`Die::probabilities`]
+/// takes its machine-float path for them.
+const F64_SAFE_BITS: u64 = 1000;
+
+/// `numerator / denominator` as the nearest `f64`, without reducing the fraction.
+fn quotient(numerator: &BigUint, denominator: &BigUint) -> f64 {
+    ratio_to_f64(&BigRational::new_raw(
+        BigInt::from(numerator.clone()),
+        BigInt::from(denominator.clone()),
+    ))
+}
+
+/// Which probability of an outcome a chart or column shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Measure {
+    /// `P(X = x)`.
+    #[default]
+    Probability,
+    /// `P(X ≥ x)`.
+    AtLeast,
+    /// `P(X ≤ x)`.
+    AtMost,
+}
+
+impl Measure {
+    /// Every measure, in the order a page offers them.
+    pub const ALL: [Measure; 3] = [Measure::Probability, Measure::AtLeast, Measure::AtMost];
+
+    /// The name used in URLs and flags: `probability`, `at_least`, `at_most`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Measure::Probability => "probability",
+            Measure::AtLeast => "at_least",
+            Measure::AtMost => "at_most",
+        }
+    }
+
+    /// The words a person reads: `probability`, `at least`, `at most`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Measure::Probability => "probability",
+            Measure::AtLeast => "at least",
+            Measure::AtMost => "at most",
+        }
+    }
+
+    /// The formula, for an axis title: `P(X = x)`, `P(X ≥ x)`, `P(X ≤ x)`.
+    pub fn formula(self) -> &'static str {
+        match self {
+            Measure::Probability => "P(X = x)",
+            Measure::AtLeast => "P(X ≥ x)",
+            Measure::AtMost => "P(X ≤ x)",
+        }
+    }
+
+    /// This measure's value in a row.
+    pub fn of(self, row: &OutcomeRow) -> f64 {
+        match self {
+            Measure::Probability => row.probability,
+            Measure::AtLeast => row.at_least,
+            Measure::AtMost => row.at_most,
+        }
+    }
+}
+
+impl fmt::Display for Measure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not a [`Measure`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown measure `{0}`; expected probability, at_least or at_most")]
+pub struct UnknownMeasure(pub String);
+
+impl FromStr for Measure {
+    type Err = UnknownMeasure;
+
+    fn from_str(s: &str) -> Result<Measure, UnknownMeasure> {
+        match s.replace('-', "_").as_str() {
+            "probability" | "" => Ok(Measure::Probability),
+            "at_least" => Ok(Measure::AtLeast),
+            "at_most" => Ok(Measure::AtMost),
+            _ => Err(UnknownMeasure(s.to_string())),
+        }
+    }
+}
+
+/// A probability as a percentage with enough digits to tell small values apart:
+/// `12.886%`, `7.716e-2%`, `0%`.
+pub fn percent(p: f64) -> String {
+    if p == 0.0 {
+        "0%".to_string()
+    } else if p >= 0.001 {
+        format!("{:.3}%", p * 100.0)
+    } else {
+        format!("{:.3e}%", p * 100.0)
+    }
+}
+
+/// A count in decimal, or — past `max_digits` digits — abbreviated as `1.234e56`
+/// (tables stay readable; JSON and CSV carry the exact digits).
+pub fn short_count(count: &BigUint, max_digits: usize) -> String {
+    let digits = count.to_string();
+    if digits.len() <= max_digits.max(4) {
+        return digits;
+    }
+    format!("{}.{}e{}", &digits[..1], &digits[1..4], digits.len() - 1)
+}
+
+/// A fraction as `p/q`, always with a denominator, so machines parse it one way.
+pub fn fraction(r: &BigRational) -> String {
+    format!("{}/{}", r.numer(), r.denom())
+}
+
+#[cfg(feature = "serde")]
+fn as_decimal<S: serde::Serializer>(n: &BigUint, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(n)
+}
+
+#[cfg(feature = "serde")]
+fn as_fraction<S: serde::Serializer>(r: &BigRational, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&fraction(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::notation::evaluate;
+
+    fn report(text: &str) -> DistributionReport {
+        DistributionReport::exact(text, &evaluate(text).expect("valid"))
+    }
+
+    #[test]
+    fn four_d6_keep_three() {
+        let r = report("4d6kh3");
+        assert_eq!(r.total.to_string(), "1296");
+        assert_eq!(fraction(&r.mean_exact), "15869/1296");
+        assert_eq!((r.min, r.max, r.median), (3, 18, 12));
+        assert_eq!(r.outcomes.len(), 16);
+        assert_eq!(r.outcomes[0].count.to_string(), "1");
+        assert_eq!(r.outcomes[15].at_least, 21.0 / 1296.0);
+        assert_eq!(r.outcomes[15].at_most, 1.0);
+        assert_eq!(r.method, Method::Exact);
+    }
+
+    #[test]
+    fn the_fast_report_matches_the_dies_exact_methods() {
+        for text in [
+            "4d6kh3",
+            "3d6",
+            "d20+5 >= 15",
+            "10d10cs>=8",
+            "d{1,1,2,100}",
+            "200d6",
+            "500d8",
+        ] {
+            let die = evaluate(text).expect("valid");
+            let r = DistributionReport::exact(text, &die);
+            let at_most = die.at_most_all();
+            let at_least = die.at_least_all();
+            let probabilities = die.probabilities();
+            for (i, row) in r.outcomes.iter().enumerate() {
+                assert_eq!(row.at_most, at_most[i], "{text}");
+                assert_eq!(row.at_least, at_least[i], "{text}");
+                assert_eq!(row.probability, probabilities[i], "{text}");
+            }
+            assert_eq!(r.median, die.quantile(0.5).expect("median"), "{text}");
+            assert_eq!(r.sd, die.standard_deviation(), "{text}");
+        }
+    }
+
+    #[test]
+    fn values_outside_the_support_extend_the_cumulative_chances() {
+        let r = report("d4");
+        assert_eq!(r.value_at(Measure::Probability, 0), 0.0);
+        assert_eq!(r.value_at(Measure::Probability, 2), 0.25);
+        assert_eq!(r.value_at(Measure::AtLeast, -5), 1.0);
+        assert_eq!(r.value_at(Measure::AtLeast, 5), 0.0);
+        assert_eq!(r.value_at(Measure::AtMost, 0), 0.0);
+        assert_eq!(r.value_at(Measure::AtMost, 9), 1.0);
+        assert_eq!(r.value_at(Measure::AtMost, 3), 0.75);
+    }
+
+    #[test]
+    fn measures_parse_from_urls_and_flags() {
+        for m in Measure::ALL {
+            assert_eq!(m.as_str().parse::<Measure>(), Ok(m));
+        }
+        assert_eq!("at-least".parse::<Measure>(), Ok(Measure::AtLeast));
+        assert!("most".parse::<Measure>().is_err());
+    }
+
+    #[test]
+    fn percentages() {
+        assert_eq!(percent(0.5), "50.000%");
+        assert_eq!(percent(1e-7), "1.000e-5%");
+        assert_eq!(percent(0.0), "0%");
+    }
+
+    #[test]
+    fn long_counts_are_abbreviated() {
+        assert_eq!(short_count(&BigUint::from(1296u32), 24), "1296");
+        let big = BigUint::from(6u32).pow(100);
+        assert_eq!(short_count(&big, 24), "6.533e77");
+    }
+
+    #[test]
+    fn integer_means_have_no_denominator_in_text() {
+        assert_eq!(report("2d6").mean_fraction(), "7");
+        assert_eq!(report("d4").mean_fraction(), "5/2");
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn json_has_the_documented_shape() {
+        let value: serde_json::Value = serde_json::from_str(&report("d4").to_json()).expect("json");
+        assert_eq!(value["expression"], "d4");
+        assert_eq!(value["total"], "4");
+        assert_eq!(value["mean_exact"], "5/2");
+        assert_eq!(value["variance_exact"], "5/4");
+        assert_eq!(value["method"], "exact");
+        assert_eq!(value["outcomes"][0]["count"], "1");
+        assert_eq!(value["outcomes"][0]["probability"], 0.25);
+        assert!(value["outcomes"][0].get("at_most").is_none());
+        assert!(value.get("median").is_none());
+    }
+}

@@ -1,0 +1,58 @@
+// Hostile input: a huge expression and a malformed one get error messages on the
+// page — the same text and caret as the command line — and the server keeps serving.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { BASE_URL, launch, screenshot, submit, typeInto } from "./support.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("huge and malformed expressions show errors; the next request succeeds", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${BASE_URL}/dice`);
+
+  await typeInto(page, "#expr-1", "1000000d1000000");
+  await submit(page);
+  const tooBig = await page.textContent('.problem[data-kind="too_big"]');
+  assert.match(tooBig, /too large/);
+  assert.ok(await page.isVisible("text=Estimate with 1,000,000 rolls"));
+
+  await typeInto(page, "#expr-1", "4d6kh3x");
+  await submit(page);
+  const rendered = await page.textContent('.problem[data-kind="parse"] pre');
+  assert.equal(
+    rendered,
+    "4d6kh3x\n      ^ unexpected `x`; expected a modifier, an operator or end of input",
+  );
+  await screenshot(page, "dice-error", 760);
+
+  await typeInto(page, "#expr-1", "3d6");
+  await submit(page);
+  assert.equal(await page.locator(".problem").count(), 0);
+  assert.match(await page.textContent("#summary"), /10\.5000/);
+  await page.close();
+});
+
+test("a computation stopped by the time limit does not block other requests", async () => {
+  const slow = await browser.context.newPage();
+  const quick = await browser.context.newPage();
+  // Within the exact budget, but more than a second of work: longer than the
+  // 0.5 s time limit scripts/e2e.sh gives the server.
+  let slowFinished = false;
+  const slowDone = slow
+    .goto(`${BASE_URL}/dice?expr=55d100kh27`, { timeout: 30_000 })
+    .then(() => (slowFinished = true));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await quick.goto(`${BASE_URL}/dice?expr=2d6`);
+  assert.match(await quick.textContent("#summary"), /7\.0000/);
+  assert.equal(slowFinished, false, "the quick page was served while the slow one ran");
+  await slowDone;
+  assert.match(await slow.textContent(".problem"), /stopped after the time limit of 0\.5 s/);
+  await slow.close();
+  await quick.close();
+});
