@@ -398,3 +398,27 @@ proptest! {
         let _ = evaluate(&text);
     }
 }
+
+#[test]
+fn a_raised_cancel_flag_stops_every_kind_of_computation() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let options = Options {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        ..Options::default()
+    };
+    // Plain sums, sums in big integers, explosions, random counts, products, pools.
+    for text in [
+        "30d2000",
+        "300d100",
+        "20d100!",
+        "(d20)d2000",
+        "d2000*d2000",
+        "50d100kh25",
+    ] {
+        match evaluate_with(text, &options) {
+            Err(NotationError::Cancelled) => {}
+            other => panic!("{text}: {:?}", other.map(|die| die.len())),
+        }
+    }
+}

@@ -13,6 +13,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::Zero;
 
+use super::budget::Meter;
 use super::count::Count;
 use super::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::with_count_type;
@@ -105,16 +106,30 @@ impl Die {
     /// # Errors
     /// As [`BinaryOp::apply`], if any pair of outcomes fails.
     pub fn combine(&self, other: &Die, op: BinaryOp) -> Result<Die, DieError> {
+        self.combine_metered(other, op, &mut Meter::unlimited())
+    }
+
+    /// [`combine`](Self::combine) charging its work to `meter`, so a budget or a
+    /// cancel flag can stop it.
+    ///
+    /// # Errors
+    /// As [`combine`](Self::combine), plus the meter's errors.
+    pub fn combine_metered(
+        &self,
+        other: &Die,
+        op: BinaryOp,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
         if op == BinaryOp::Div && other.count(0) > BigUint::zero() {
             return Err(DieError::DivisionByZero);
         }
         let ty = Die::product_count_type(&[self, other]);
         if op == BinaryOp::Add {
-            if let Some(die) = with_count_type!(ty, C => self.dense_sum::<C>(other)) {
+            if let Some(die) = with_count_type!(ty, C => self.dense_sum::<C>(other, meter)) {
                 return die;
             }
         }
-        with_count_type!(ty, C => self.pairwise::<C>(other, op))
+        with_count_type!(ty, C => self.pairwise::<C>(other, op, meter))
     }
 
     /// `X + Y` for independent dice.
@@ -171,6 +186,14 @@ impl Die {
     /// [`DieError::Overflow`] if a sum leaves the `i64` range;
     /// [`DieError::TooManyDice`] past [`MAX_DICE`].
     pub fn repeat_sum(&self, n: u64) -> Result<Die, DieError> {
+        self.repeat_sum_metered(n, &mut Meter::unlimited())
+    }
+
+    /// [`repeat_sum`](Self::repeat_sum) charging its work to `meter`.
+    ///
+    /// # Errors
+    /// As [`repeat_sum`](Self::repeat_sum), plus the meter's errors.
+    pub fn repeat_sum_metered(&self, n: u64, meter: &mut Meter) -> Result<Die, DieError> {
         if n > MAX_DICE {
             return Err(DieError::TooManyDice {
                 count: n,
@@ -191,26 +214,26 @@ impl Die {
         let bits = self.total_bits() * n;
         let span = (self.max_outcome() as i128 - self.min_outcome() as i128) as u64;
         if bits > 128 && span <= 4096 && span.saturating_mul(n) <= DENSE_SPAN_LIMIT {
-            return Ok(self.power_by_recurrence(n));
+            return self.power_by_recurrence(n, meter);
         }
         let mut result = Die::constant(0);
         let mut base = self.clone();
         let mut remaining = n;
         loop {
             if remaining & 1 == 1 {
-                result = result.add(&base)?;
+                result = result.combine_metered(&base, BinaryOp::Add, meter)?;
             }
             remaining >>= 1;
             if remaining == 0 {
                 return Ok(result);
             }
-            base = base.add(&base)?;
+            base = base.combine_metered(&base, BinaryOp::Add, meter)?;
         }
     }
 
     /// Dense convolution when both dice span few outcomes; `None` when the spans are
     /// too wide for an array (the caller then sorts pairs instead).
-    fn dense_sum<C: Count>(&self, other: &Die) -> Option<Result<Die, DieError>> {
+    fn dense_sum<C: Count>(&self, other: &Die, meter: &mut Meter) -> Option<Result<Die, DieError>> {
         let span_a = span(self)?;
         let span_b = span(other)?;
         let pairs = (self.len() as u64).saturating_mul(other.len() as u64);
@@ -230,6 +253,9 @@ impl Die {
             if x.is_zero() {
                 continue;
             }
+            if let Err(e) = meter.charge(b.len() as u64) {
+                return Some(Err(e));
+            }
             for (slot, y) in out[i..].iter_mut().zip(&b) {
                 slot.add_mul(x, y);
             }
@@ -242,11 +268,17 @@ impl Die {
     }
 
     /// Any binary operation by enumerating pairs of outcomes.
-    fn pairwise<C: Count>(&self, other: &Die, op: BinaryOp) -> Result<Die, DieError> {
+    fn pairwise<C: Count>(
+        &self,
+        other: &Die,
+        op: BinaryOp,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
         let a: Vec<C> = self.generic_counts();
         let b: Vec<C> = other.generic_counts();
         let mut pairs = Vec::with_capacity(self.len() * other.len());
         for (x, cx) in self.outcomes().iter().zip(&a) {
+            meter.charge(b.len() as u64)?;
             for (y, cy) in other.outcomes().iter().zip(&b) {
                 pairs.push((op.apply(*x, *y)?, cx.times(cy)));
             }
@@ -257,7 +289,7 @@ impl Die {
     /// `n·X` by the recurrence for powers of a polynomial: with `P(z) = Σ p_j z^j` and
     /// `P^n = Σ a_k z^k`, differentiating `P^n` gives
     /// `a_k = Σ_{j=1..m} ((n+1)·j − k)·p_j·a_{k−j} / (k·p_0)`, an exact division.
-    fn power_by_recurrence(&self, n: u64) -> Die {
+    fn power_by_recurrence(&self, n: u64, meter: &mut Meter) -> Result<Die, DieError> {
         let m = span(self).expect("checked by the caller") as usize - 1;
         let p: Vec<BigUint> = dense::<BigUint>(self, m as u64 + 1);
         let len = m * n as usize + 1;
@@ -265,6 +297,7 @@ impl Die {
         a.push(Count::pow(&p[0], n as u32));
         let (mut positive, mut negative) = (BigUint::zero(), BigUint::zero());
         for k in 1..len {
+            meter.charge(m.min(k) as u64)?;
             positive.set_zero();
             negative.set_zero();
             for j in 1..=m.min(k) {
@@ -284,7 +317,6 @@ impl Die {
         }
         let low = self.min_outcome() * n as i64;
         Die::from_sorted_generic(a.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)))
-            .expect("a power of a die has outcomes")
     }
 }
 

@@ -290,15 +290,19 @@ impl FromStr for Measure {
     }
 }
 
-/// A probability as a percentage with enough digits to tell small values apart:
-/// `12.886%`, `7.716e-2%`, `0%`.
+/// A probability as a percentage with four significant digits below 1%, so small
+/// values stay apart: `12.886%`, `0.07716%`, `1.531e-76%`, `0%`.
 pub fn percent(p: f64) -> String {
+    let pct = p * 100.0;
     if p == 0.0 {
         "0%".to_string()
-    } else if p >= 0.001 {
-        format!("{:.3}%", p * 100.0)
+    } else if pct >= 1.0 {
+        format!("{pct:.3}%")
+    } else if pct >= 1e-4 {
+        let decimals = (3.0 - pct.log10().floor()) as usize;
+        format!("{pct:.decimals$}%")
     } else {
-        format!("{:.3e}%", p * 100.0)
+        format!("{pct:.3e}%")
     }
 }
 
@@ -400,6 +404,9 @@ mod tests {
     fn percentages() {
         assert_eq!(percent(0.5), "50.000%");
         assert_eq!(percent(1e-7), "1.000e-5%");
+        assert_eq!(percent(1.0 / 1296.0), "0.07716%");
+        assert_eq!(percent(0.5), "50.000%");
+        assert_eq!(percent(0.001234), "0.1234%");
         assert_eq!(percent(0.0), "0%");
     }
 

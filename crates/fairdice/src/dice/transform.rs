@@ -13,6 +13,7 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use super::arithmetic::BinaryOp;
+use super::budget::Meter;
 use super::die::{Die, DieError, Outcome};
 
 /// How many extra rolls an exploding die may make unless told otherwise. At depth 9
@@ -83,8 +84,22 @@ impl Die {
         condition: impl Fn(Outcome) -> bool,
         depth: u32,
     ) -> Result<Die, DieError> {
+        self.explode_metered(condition, depth, &mut Meter::unlimited())
+    }
+
+    /// [`explode`](Self::explode) charging its work to `meter`.
+    ///
+    /// # Errors
+    /// As [`explode`](Self::explode), plus the meter's errors.
+    pub fn explode_metered(
+        &self,
+        condition: impl Fn(Outcome) -> bool,
+        depth: u32,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
         let mut current = self.clone();
         for _ in 0..depth {
+            meter.charge((self.len() * current.len()) as u64)?;
             let parts = self
                 .iter()
                 .map(|(o, c)| {
@@ -124,6 +139,18 @@ impl Die {
     /// [`DieError::NegativeDiceCount`] if `count` can be negative; as
     /// [`repeat_sum`](Self::repeat_sum).
     pub fn repeat_sum_random(&self, count: &Die) -> Result<Die, DieError> {
+        self.repeat_sum_random_metered(count, &mut Meter::unlimited())
+    }
+
+    /// [`repeat_sum_random`](Self::repeat_sum_random) charging its work to `meter`.
+    ///
+    /// # Errors
+    /// As [`repeat_sum_random`](Self::repeat_sum_random), plus the meter's errors.
+    pub fn repeat_sum_random_metered(
+        &self,
+        count: &Die,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
         if count.min_outcome() < 0 {
             return Err(DieError::NegativeDiceCount(count.min_outcome()));
         }
@@ -133,8 +160,12 @@ impl Die {
             let k = k as u64;
             // Each sum extends the previous one, so the work is that of the largest.
             let sum = match &previous {
-                Some((j, sum)) => sum.add(&self.repeat_sum(k - j)?)?,
-                None => self.repeat_sum(k)?,
+                Some((j, sum)) => sum.combine_metered(
+                    &self.repeat_sum_metered(k - j, meter)?,
+                    BinaryOp::Add,
+                    meter,
+                )?,
+                None => self.repeat_sum_metered(k, meter)?,
             };
             parts.push((weight, sum.clone()));
             previous = Some((k, sum));

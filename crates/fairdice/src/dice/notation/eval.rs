@@ -51,11 +51,12 @@ impl Exact<'_> {
             ExprKind::Binary { op, left, right } => {
                 let a = self.expr(left)?;
                 let b = self.expr(right)?;
-                a.combine(&b, *op).map_err(|e| match e {
-                    // Point at the divisor, which is what can be zero.
-                    DieError::DivisionByZero => NotationError::at(&right.span)(e),
-                    e => at(e),
-                })
+                a.combine_metered(&b, *op, &mut self.meter)
+                    .map_err(|e| match e {
+                        // Point at the divisor, which is what can be zero.
+                        DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                        e => at(e),
+                    })
             }
             ExprKind::Dice(dice) => self.dice(dice, &expr.span),
         }
@@ -83,7 +84,7 @@ impl Exact<'_> {
                 }
                 if is_plain_sum(dice) {
                     return die
-                        .repeat_sum_random(&count)
+                        .repeat_sum_random_metered(&count, &mut self.meter)
                         .map_err(NotationError::at(span));
                 }
                 let mut parts = Vec::with_capacity(count.len());
@@ -110,7 +111,7 @@ impl Exact<'_> {
             die = match modifier {
                 DieModifier::Explode { conditions, span } => {
                     let explodes = explode_test(conditions, top);
-                    die.explode(explodes, self.options.explode_depth)
+                    die.explode_metered(explodes, self.options.explode_depth, &mut self.meter)
                         .map_err(NotationError::at(span))?
                 }
                 DieModifier::Reroll { conditions, span } => die
@@ -147,7 +148,7 @@ impl Exact<'_> {
                 Some(value) => die.map(value),
                 None => die.clone(),
             };
-            return per_die.repeat_sum(n).map_err(at);
+            return per_die.repeat_sum_metered(n, &mut self.meter).map_err(at);
         }
         let mut pool = Pool::new(die, n).map_err(&at)?;
         for keep in keeps {
