@@ -95,6 +95,29 @@ pub fn progress(total: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// Writes a chart to `path` as SVG or PNG, chosen by the file's extension.
+///
+/// # Errors
+/// A [`UserError`](crate::failure::UserError) for another extension; an I/O error
+/// if the file cannot be written.
+pub fn write_plot(
+    path: &std::path::Path,
+    chart: &dyn fairdice_charts::Chart,
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let bytes = match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => chart.to_svg().into_bytes(),
+        Some(e) if e.eq_ignore_ascii_case("png") => chart.to_png(2.0)?,
+        _ => {
+            return Err(crate::failure::UserError::input(format!(
+                "--plot {}: the file name must end in .svg or .png",
+                path.display()
+            )));
+        }
+    };
+    std::fs::write(path, bytes).with_context(|| format!("could not write {}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

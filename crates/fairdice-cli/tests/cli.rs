@@ -206,3 +206,39 @@ fn risk_simulation_and_bad_input() {
         stderr(&output)
     );
 }
+
+#[test]
+fn plots_are_written_as_svg_or_png() {
+    let dir = std::env::temp_dir().join(format!("fairdice-plots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("risk.svg");
+    let output = fairdice(&[
+        "risk",
+        "5",
+        "5",
+        "--table",
+        "6",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.starts_with("<svg") && text.contains("attacking armies"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+    let png = dir.join("dist.png");
+    let output = fairdice(&["dist", "3d6", "--plot", png.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    let output = fairdice(&[
+        "risk",
+        "5",
+        "5",
+        "--plot",
+        dir.join("x.gif").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,11 +11,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use fairdice::dice::notation::{self, Options};
 use fairdice::dice::report::{DistributionReport, Measure, Method, percent, short_count};
-use fairdice_charts::{Chart, distribution_chart};
+use fairdice_charts::distribution_chart;
 
 use super::notation_failure;
-use crate::failure::UserError;
-use crate::output::{Table, bar, progress};
+use crate::output::{Table, bar, progress, write_plot};
 
 /// Flags of `fairdice dist`.
 #[derive(Debug, clap::Args)]
@@ -42,16 +41,17 @@ pub struct Args {
     #[arg(long, default_value_t = notation::options::DEFAULT_MAX_STEPS, value_name = "STEPS")]
     pub max_steps: u64,
     /// Also draw the distribution as a chart: FILE.svg or FILE.png.
-    #[arg(long, value_name = "FILE")]
-    pub chart: Option<PathBuf>,
+    #[arg(long, visible_alias = "chart", value_name = "FILE")]
+    pub plot: Option<PathBuf>,
     /// What the chart shows: probability, at_least or at_most.
     #[arg(
         long,
+        visible_alias = "chart-measure",
         default_value = "probability",
         value_name = "MEASURE",
-        requires = "chart"
+        requires = "plot"
     )]
-    pub chart_measure: Measure,
+    pub plot_measure: Measure,
 }
 
 /// The notation summary shown under `--help`.
@@ -88,8 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             DistributionReport::monte_carlo(text, &estimate, args.seed)
         }
     };
-    if let Some(path) = &args.chart {
-        write_chart(path, &report, args.chart_measure)?;
+    if let Some(path) = &args.plot {
+        let chart = distribution_chart(std::slice::from_ref(&report), args.plot_measure);
+        write_plot(path, &chart)?;
     }
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
@@ -100,26 +101,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         write!(out, "{}", render_table(&report))
     };
     printed.context("could not write the output")
-}
-
-/// Writes the chart as SVG or PNG, by the file's extension.
-fn write_chart(
-    path: &PathBuf,
-    report: &DistributionReport,
-    measure: Measure,
-) -> anyhow::Result<()> {
-    let chart = distribution_chart(std::slice::from_ref(report), measure);
-    let bytes = match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("svg") => chart.to_svg().into_bytes(),
-        Some(e) if e.eq_ignore_ascii_case("png") => chart.to_png(2.0)?,
-        _ => {
-            return Err(UserError::input(format!(
-                "--chart {}: the file name must end in .svg or .png",
-                path.display()
-            )));
-        }
-    };
-    std::fs::write(path, bytes).with_context(|| format!("could not write {}", path.display()))
 }
 
 fn write_csv(out: &mut impl Write, report: &DistributionReport) -> std::io::Result<()> {

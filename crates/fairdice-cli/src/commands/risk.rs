@@ -2,6 +2,7 @@
 //! win-probability grid, and a Monte Carlo cross-check.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::battle::{self, FloatOutcome, Rule, Rules};
@@ -9,8 +10,9 @@ use serde_json::json;
 
 use crate::failure::UserError;
 use fairdice::dice::report::{fraction, percent};
+use fairdice_charts::HeatMap;
 
-use crate::output::{Table, bar, progress};
+use crate::output::{Table, bar, progress, write_plot};
 
 /// Battles up to this many states (A·D) are solved exactly unless `--float`.
 const EXACT_STATES: u64 = 90_000;
@@ -41,6 +43,9 @@ pub struct Args {
     /// Print the grid of P(attacker wins) for A, D = 1..N.
     #[arg(long, value_name = "N")]
     pub table: Option<u32>,
+    /// Draw the grid of --table N (default 20) as a heat map: FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
     /// Also fight RUNS battles by Monte Carlo and compare.
     #[arg(long, value_name = "RUNS")]
     pub simulate: Option<u64>,
@@ -63,6 +68,26 @@ Rules:
             must stop at A = 1
 Each roll sorts both sides' dice from highest to lowest and compares them in pairs;
 ties go to the defender.";
+
+/// The grid a `--plot` draws when `--table` does not say.
+const DEFAULT_PLOT_GRID: u32 = 20;
+/// The largest grid `--table` computes.
+const MAX_GRID: u32 = 2000;
+
+/// The heat map of P(attacker wins): attackers up the side, defenders across.
+fn heat_map(grid: &[Vec<f64>], rules: &Rules) -> HeatMap {
+    let n = grid.len();
+    HeatMap::new(format!(
+        "P(attacker wins), {} rule, d{}, {} v {} dice",
+        rules.rule, rules.faces, rules.attacker_dice, rules.defender_dice
+    ))
+    .x_label("defending armies")
+    .y_label("attacking armies")
+    .legend_title("P(win)")
+    .columns((1..=n).map(|d| d.to_string()))
+    .rows((1..=n).map(|a| a.to_string()))
+    .values(grid.to_vec())
+}
 
 /// Longest exact fraction printed in the report (JSON always has it whole).
 const MAX_FRACTION_CHARS: usize = 60;
@@ -108,15 +133,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let table = match args.table {
-        Some(n) if n > 2000 => {
+    let grid_size = args.table.or(args.plot.as_ref().map(|_| DEFAULT_PLOT_GRID));
+    let table = match grid_size {
+        Some(n) if n > MAX_GRID => {
             return Err(UserError::input(format!(
-                "--table {n} is larger than the 2000 rows a grid may have"
+                "--table {n} is larger than the {MAX_GRID} rows a grid may have"
             )));
         }
         Some(n) => Some(battle::win_table(n, &rules)?),
         None => None,
     };
+    if let (Some(path), Some(grid)) = (&args.plot, &table) {
+        write_plot(path, &heat_map(grid, &rules))?;
+    }
+    let table = table.filter(|_| args.table.is_some());
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut value = report_json(&args, &rules, &outcome, exact_fraction.as_deref());
