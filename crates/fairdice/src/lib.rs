@@ -15,3 +15,4 @@ pub use dice::arithmetic::BinaryOp;
 pub use dice::die::{Die, DieError, Outcome};
 pub mod randomizer;
 pub mod rng;
+pub use dice::pool::Pool;

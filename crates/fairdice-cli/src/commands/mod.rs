@@ -6,3 +6,18 @@ pub mod prd;
 pub mod roll;
 pub mod sample;
 pub mod state;
+
+use fairdice::dice::notation::NotationError;
+
+use crate::failure::UserError;
+
+/// Turns a notation error into the user-facing error, with the expression and a
+/// caret under the part at fault, and a hint where one helps.
+pub fn notation_failure(error: NotationError, source: &str) -> anyhow::Error {
+    match error {
+        NotationError::TooBig(_) => UserError::too_big(format!(
+            "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice dist '{source}' --runs 1000000`"
+        )),
+        _ => UserError::input(error.render(source)),
+    }
+}

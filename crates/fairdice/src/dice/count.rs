@@ -105,6 +105,51 @@ macro_rules! impl_count_for_primitive {
 impl_count_for_primitive!(u64);
 impl_count_for_primitive!(u128);
 
+/// Fixed-width integers of 256 to 1024 bits: no allocation, so mid-sized totals
+/// (`100d10` has 333 bits) stay fast.
+impl<const BITS: usize, const LIMBS: usize> Count for ruint::Uint<BITS, LIMBS> {
+    #[inline]
+    fn from_u64(value: u64) -> Self {
+        Self::from(value)
+    }
+    fn from_big(value: &BigUint) -> Self {
+        Self::checked_from_limbs_slice(&value.to_u64_digits()).unwrap_or(Self::MAX)
+    }
+    fn to_big(&self) -> BigUint {
+        BigUint::from_bytes_le(&self.to_le_bytes_vec())
+    }
+    fn to_f64(&self) -> f64 {
+        f64::from(self)
+    }
+    #[inline]
+    fn add_assign(&mut self, other: &Self) {
+        *self = self.wrapping_add(*other);
+    }
+    #[inline]
+    fn sub_assign(&mut self, other: &Self) {
+        *self = self.wrapping_sub(*other);
+    }
+    #[inline]
+    fn times(&self, other: &Self) -> Self {
+        self.wrapping_mul(*other)
+    }
+    #[inline]
+    fn add_mul(&mut self, a: &Self, b: &Self) {
+        *self = self.wrapping_add(a.wrapping_mul(*b));
+    }
+    #[inline]
+    fn mul_u64(&self, k: u64) -> Self {
+        self.wrapping_mul(Self::from(k))
+    }
+}
+
+/// 256-bit counts.
+pub type U256 = ruint::Uint<256, 4>;
+/// 512-bit counts.
+pub type U512 = ruint::Uint<512, 8>;
+/// 1024-bit counts.
+pub type U1024 = ruint::Uint<1024, 16>;
+
 impl Count for BigUint {
     fn from_u64(value: u64) -> Self {
         BigUint::from(value)
@@ -147,6 +192,12 @@ pub enum CountType {
     U64,
     /// Totals below 2^128.
     U128,
+    /// Totals below 2^256.
+    U256,
+    /// Totals below 2^512.
+    U512,
+    /// Totals below 2^1024.
+    U1024,
     /// Anything larger.
     Big,
 }
@@ -158,6 +209,12 @@ impl CountType {
             CountType::U64
         } else if bits <= 128 {
             CountType::U128
+        } else if bits <= 256 {
+            CountType::U256
+        } else if bits <= 512 {
+            CountType::U512
+        } else if bits <= 1024 {
+            CountType::U1024
         } else {
             CountType::Big
         }
@@ -185,6 +242,18 @@ macro_rules! with_count_type {
             }
             $crate::dice::count::CountType::U128 => {
                 type $C = u128;
+                $body
+            }
+            $crate::dice::count::CountType::U256 => {
+                type $C = $crate::dice::count::U256;
+                $body
+            }
+            $crate::dice::count::CountType::U512 => {
+                type $C = $crate::dice::count::U512;
+                $body
+            }
+            $crate::dice::count::CountType::U1024 => {
+                type $C = $crate::dice::count::U1024;
                 $body
             }
             $crate::dice::count::CountType::Big => {
@@ -267,7 +336,8 @@ mod tests {
     fn count_type_is_chosen_by_bits() {
         assert_eq!(CountType::for_bits(64), CountType::U64);
         assert_eq!(CountType::for_bits(65), CountType::U128);
-        assert_eq!(CountType::for_bits(129), CountType::Big);
+        assert_eq!(CountType::for_bits(129), CountType::U256);
+        assert_eq!(CountType::for_bits(1025), CountType::Big);
         assert_eq!(
             CountType::for_bound(&BigUint::from(u64::MAX)),
             CountType::U64
@@ -282,6 +352,15 @@ mod tests {
             Count::pow(&BigUint::from(6u32), 100).to_string(),
             "653318623500070906096690267158057820537143710472954871543071966369497141477376"
         );
+    }
+
+    #[test]
+    fn fixed_width_counts_convert_exactly() {
+        let big = Count::pow(&BigUint::from(6u32), 100);
+        let wide = U512::from_big(&big);
+        assert_eq!(wide.to_big(), big);
+        assert_eq!(Count::pow(&U512::from_u64(6), 100), wide);
+        assert!((Count::to_f64(&wide) / Count::to_f64(&big) - 1.0).abs() < 1e-15);
     }
 
     #[test]

@@ -42,6 +42,15 @@ pub enum DieError {
     /// A pool or repetition with a negative number of dice.
     #[error("a pool cannot have a negative number of dice ({0})")]
     NegativeDiceCount(i64),
+    /// An exact computation did more work than its budget allows.
+    #[error("the exact computation exceeded its budget of {limit} steps")]
+    BudgetExceeded {
+        /// The budget, in engine steps.
+        limit: u64,
+    },
+    /// The computation was cancelled (e.g. a time limit ran out).
+    #[error("the computation was cancelled")]
+    Cancelled,
     /// A repetition or pool larger than the engine allows.
     #[error("{count} dice is more than the {max} a pool may hold")]
     TooManyDice {
@@ -317,6 +326,32 @@ impl Die {
             .collect()
     }
 
+    /// `P(X <= x)` for every outcome `x`, in outcome order, each the nearest `f64` to
+    /// the exact value.
+    pub fn at_most_all(&self) -> Vec<f64> {
+        let total = self.total();
+        self.cumulative_counts()
+            .into_iter()
+            .map(|c| ratio_to_f64(&ratio(c, total.clone())))
+            .collect()
+    }
+
+    /// `P(X >= x)` for every outcome `x`, in outcome order, each the nearest `f64` to
+    /// the exact value.
+    pub fn at_least_all(&self) -> Vec<f64> {
+        let total = self.total();
+        let mut above = BigUint::zero();
+        let mut out: Vec<f64> = (0..self.len())
+            .rev()
+            .map(|i| {
+                above += self.counts.get_big(i);
+                ratio_to_f64(&ratio(above.clone(), total.clone()))
+            })
+            .collect();
+        out.reverse();
+        out
+    }
+
     fn sum_counts(&self, range: std::ops::Range<usize>) -> BigUint {
         range.map(|i| self.counts.get_big(i)).sum()
     }
@@ -470,6 +505,17 @@ mod tests {
         assert_eq!(d6.quantile(1.5), None);
         assert_eq!(d6.mode(), vec![1, 2, 3, 4, 5, 6]);
         assert!((d6.standard_deviation() - (35.0f64 / 12.0).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cumulative_vectors_match_exact_values() {
+        let d = Die::new([(-2, 3u32), (0, 1), (4, 5)]).unwrap();
+        let most = d.at_most_all();
+        let least = d.at_least_all();
+        for (i, &o) in d.outcomes().iter().enumerate() {
+            assert_eq!(most[i], ratio_to_f64(&d.at_most(o)));
+            assert_eq!(least[i], ratio_to_f64(&d.at_least(o)));
+        }
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! evaluators that fold over them, and the dice notation that builds them all.
 
 pub mod arithmetic;
+pub mod budget;
 pub mod count;
 pub mod die;
+pub mod evaluator;
 pub mod notation;
+pub mod pool;
 pub mod transform;
 
 #[cfg(test)]

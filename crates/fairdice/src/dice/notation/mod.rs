@@ -1,9 +1,49 @@
 //! Dice notation: `4d6kh3`, `d20+5 >= 15`, `10d10cs>=8`, `(d4)d6`, `d6!`, `2d6r1`.
 //!
-//! Text is parsed into an [`ast::Expr`]; the exact evaluator turns that into a
-//! [`Die`](crate::Die) after a cost estimate, and the roller rolls it die by die.
+//! Text is parsed into an [`ast::Expr`]; [`evaluate`] estimates the cost, refuses
+//! what is too big, and computes the exact [`Die`]; [`roll`](roll::roll) rolls it
+//! die by die and [`monte_carlo`] estimates what is too big to compute exactly.
+//!
+//! # Example
+//! ```
+//! use fairdice::dice::notation::evaluate;
+//!
+//! let hit = evaluate("d20+5 >= 15")?;
+//! assert_eq!(hit.probability(1).to_string(), "11/20");
+//! # Ok::<(), fairdice::dice::notation::NotationError>(())
+//! ```
 
 pub mod ast;
-mod shim;
+pub mod cost;
+pub mod error;
+pub mod eval;
+pub mod failure;
+pub mod options;
+pub mod parser;
+pub mod roll;
 
-pub use shim::{NotationError, evaluate};
+pub use cost::{Cost, estimate};
+pub use error::{Expected, Found, ParseError, Problem};
+pub use eval::evaluate_expr;
+pub use failure::{NotationError, TooBig};
+pub use options::Options;
+pub use parser::parse;
+pub use roll::{Estimate, Roll, monte_carlo, roll};
+
+use crate::dice::die::Die;
+
+/// Parses and evaluates a dice expression exactly, with default [`Options`].
+///
+/// # Errors
+/// A parse error, an invalid expression, or [`NotationError::TooBig`].
+pub fn evaluate(text: &str) -> Result<Die, NotationError> {
+    evaluate_with(text, &Options::default())
+}
+
+/// Parses and evaluates a dice expression exactly.
+///
+/// # Errors
+/// As [`evaluate`].
+pub fn evaluate_with(text: &str, options: &Options) -> Result<Die, NotationError> {
+    evaluate_expr(&parse(text)?, options)
+}

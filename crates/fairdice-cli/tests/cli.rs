@@ -1,0 +1,141 @@
+//! The `fairdice` command as a user runs it: output shapes, exit statuses, errors.
+
+use std::process::{Command, Output};
+
+fn fairdice(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairdice"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let output = fairdice(args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    serde_json::from_str(&stdout(&output)).expect("valid JSON")
+}
+
+#[test]
+fn dist_json_has_exact_counts_and_fractions() {
+    let v = json(&["dist", "3d6", "--json"]);
+    assert_eq!(v["expression"], "3d6");
+    assert_eq!(v["total"], "216");
+    assert_eq!(v["mean_exact"], "21/2");
+    assert_eq!(v["method"], "exact");
+    let outcomes = v["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 16);
+    assert_eq!(outcomes[0]["outcome"], 3);
+    let ten = outcomes.iter().find(|o| o["outcome"] == 10).unwrap();
+    assert_eq!(ten["count"], "27");
+    let sum: f64 = outcomes
+        .iter()
+        .map(|o| o["probability"].as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    assert!((v["sd"].as_f64().unwrap() - 2.958039891549808).abs() < 1e-12);
+}
+
+#[test]
+fn dist_json_counts_stay_exact_when_huge() {
+    let v = json(&["dist", "100d6", "--json"]);
+    assert_eq!(
+        v["total"],
+        "653318623500070906096690267158057820537143710472954871543071966369497141477376"
+    );
+    assert_eq!(v["mean_exact"], "350/1");
+}
+
+#[test]
+fn dist_table_and_csv() {
+    let table = stdout(&fairdice(&["dist", "4d6kh3"]));
+    assert!(table.contains("mean 12.2446 (15869/1296)"), "{table}");
+    assert!(
+        table.contains("exact: 1296 equally likely rolls"),
+        "{table}"
+    );
+    let csv = stdout(&fairdice(&["dist", "2d6", "--csv"]));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("outcome,count,probability,at_most,at_least")
+    );
+    assert_eq!(
+        lines.next(),
+        Some("2,1,0.027777777777777776,0.027777777777777776,1")
+    );
+    assert_eq!(csv.lines().count(), 12);
+}
+
+#[test]
+fn parse_errors_point_at_the_mistake_and_exit_2() {
+    let output = fairdice(&["dist", "4d6kh3x"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("4d6kh3x\n      ^ unexpected `x`"), "{err}");
+    let output = fairdice(&["roll", "d6r<7"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("rerolled forever"));
+}
+
+#[test]
+fn too_big_is_refused_with_its_estimate_and_exit_3() {
+    let output = fairdice(&["dist", "1000000d1000000"]);
+    assert_eq!(output.status.code(), Some(3));
+    let err = stderr(&output);
+    assert!(err.contains("too large to compute exactly"), "{err}");
+    assert!(err.contains("steps"), "{err}");
+    assert!(err.contains("--runs"), "{err}");
+}
+
+#[test]
+fn monte_carlo_is_seeded() {
+    let args = [
+        "dist", "10d10kh3", "--runs", "20000", "--seed", "9", "--json",
+    ];
+    let a = json(&args);
+    let b = json(&args);
+    assert_eq!(a, b);
+    assert_eq!(a["method"], "monte_carlo");
+    assert_eq!(a["total"], "20000");
+    let mean = a["mean"].as_f64().unwrap();
+    let exact = json(&["dist", "10d10kh3", "--json"])["mean"]
+        .as_f64()
+        .unwrap();
+    let error = a["mean_standard_error"].as_f64().unwrap();
+    assert!((mean - exact).abs() < 5.0 * error, "{mean} vs {exact}");
+}
+
+#[test]
+fn rolls_repeat_with_a_seed() {
+    let a = stdout(&fairdice(&[
+        "roll", "4d6kh3", "--times", "5", "--seed", "42",
+    ]));
+    let b = stdout(&fairdice(&[
+        "roll", "4d6kh3", "--times", "5", "--seed", "42",
+    ]));
+    assert_eq!(a, b);
+    assert_eq!(a.lines().count(), 5);
+    let v = json(&["roll", "4d6kh3", "--seed", "42", "--json"]);
+    let roll = &v["rolls"][0];
+    let dice = roll["terms"][0]["dice"].as_array().unwrap();
+    assert_eq!(dice.len(), 4);
+    let kept: i64 = dice
+        .iter()
+        .filter(|d| d["counted"] == true)
+        .map(|d| d["value"].as_i64().unwrap())
+        .sum();
+    assert_eq!(roll["value"].as_i64().unwrap(), kept);
+    // The pinned sequence: changing it is a breaking change for saved games.
+    assert!(
+        a.starts_with(&format!("{:>4}", roll["value"].as_i64().unwrap())),
+        "{a}"
+    );
+}

@@ -1,0 +1,101 @@
+//! Evaluators: folds over the outcomes of one or more [`Pool`]s.
+//!
+//! An evaluator sees the outcomes one at a time, in an order it may choose, and for
+//! each outcome learns how many (counted) dice of each pool rolled it. It carries a
+//! state of its own and ends in a value, or asks for the whole roll to be rerolled.
+//! The [engine](engine) runs it over every possible roll at once by dynamic
+//! programming, so its cost grows with the number of distinct states, not rolls.
+//!
+//! Sums, keep-highest, success counting and opposed contests are all evaluators (or
+//! a pool's keep pattern feeding one); there is no special path for any of them.
+//!
+//! # Example
+//! Count the pairs in five d6 (how many faces show at least twice):
+//! ```
+//! use fairdice::dice::evaluator::{Evaluator, Final, evaluate_die};
+//! use fairdice::{Die, DieError, Outcome, Pool};
+//!
+//! struct Pairs;
+//! impl Evaluator for Pairs {
+//!     type State = i64;
+//!     type Output = Outcome;
+//!     fn initial_state(&self) -> i64 { 0 }
+//!     fn next_state(&self, pairs: &i64, _: Outcome, counts: &[u32]) -> Result<i64, DieError> {
+//!         Ok(pairs + i64::from(counts[0] >= 2))
+//!     }
+//!     fn final_outcome(&self, pairs: &i64) -> Result<Final<Outcome>, DieError> {
+//!         Ok(Final::Value(*pairs))
+//!     }
+//! }
+//!
+//! let pool = Pool::new(&Die::standard(6)?, 5)?;
+//! let pairs = evaluate_die(&Pairs, &[&pool])?;
+//! assert_eq!(pairs.count(2).to_string(), "2100"); // two pairs or a full house
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod engine;
+mod sum;
+
+use std::hash::Hash;
+
+use super::die::{DieError, Outcome};
+
+pub use engine::{evaluate, evaluate_die};
+pub use sum::SumOf;
+
+/// The order in which an evaluator sees outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Lowest outcome first.
+    Ascending,
+    /// Highest outcome first.
+    Descending,
+    /// Either; the engine picks the cheaper one (e.g. highest first for
+    /// keep-highest).
+    Any,
+}
+
+/// How an evaluation ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Final<T> {
+    /// The roll evaluates to this.
+    Value(T),
+    /// The roll is discarded and rolled again (exact conditioning).
+    Reroll,
+}
+
+/// A fold over `(outcome, counts)`.
+pub trait Evaluator {
+    /// What is carried from outcome to outcome. States that compare equal merge, so
+    /// keep it as small as the question allows.
+    type State: Clone + Eq + Hash;
+    /// The result of one roll.
+    type Output: Clone + Ord;
+
+    /// The state before any outcome is seen.
+    fn initial_state(&self) -> Self::State;
+
+    /// The state after seeing `outcome`, which `counts[i]` counted dice of pool `i`
+    /// rolled.
+    ///
+    /// # Errors
+    /// Any error ends the evaluation with it (e.g. an overflowing sum).
+    fn next_state(
+        &self,
+        state: &Self::State,
+        outcome: Outcome,
+        counts: &[u32],
+    ) -> Result<Self::State, DieError>;
+
+    /// The value of a roll once every outcome has been seen.
+    ///
+    /// # Errors
+    /// Any error ends the evaluation with it.
+    fn final_outcome(&self, state: &Self::State) -> Result<Final<Self::Output>, DieError>;
+
+    /// The order in which outcomes must be seen.
+    fn order(&self) -> Order {
+        Order::Any
+    }
+}

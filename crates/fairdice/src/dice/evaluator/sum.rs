@@ -1,0 +1,58 @@
+//! [`SumOf`]: the sum over counted dice of a value per outcome — the pool's total,
+//! the number of successes, or successes minus failures.
+
+use super::{Evaluator, Final};
+use crate::dice::die::{DieError, Outcome};
+
+/// Adds up `value(outcome)` over every counted die of every pool.
+///
+/// With the identity it is the pool's total; with a 0/1 indicator it counts
+/// successes; with values in {−1, 0, 1} it counts successes minus failures.
+pub struct SumOf<F> {
+    value: F,
+}
+
+impl SumOf<fn(Outcome) -> Outcome> {
+    /// The total of the counted dice.
+    pub fn identity() -> Self {
+        SumOf {
+            value: |outcome| outcome,
+        }
+    }
+}
+
+impl<F: Fn(Outcome) -> Outcome> SumOf<F> {
+    /// Adds up `value(outcome)` per counted die.
+    pub fn new(value: F) -> Self {
+        SumOf { value }
+    }
+}
+
+impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
+    type State = Outcome;
+    type Output = Outcome;
+
+    fn initial_state(&self) -> Outcome {
+        0
+    }
+
+    fn next_state(
+        &self,
+        sum: &Outcome,
+        outcome: Outcome,
+        counts: &[u32],
+    ) -> Result<Outcome, DieError> {
+        let dice: i64 = counts.iter().map(|&c| i64::from(c)).sum();
+        if dice == 0 {
+            return Ok(*sum);
+        }
+        (self.value)(outcome)
+            .checked_mul(dice)
+            .and_then(|add| sum.checked_add(add))
+            .ok_or(DieError::Overflow)
+    }
+
+    fn final_outcome(&self, sum: &Outcome) -> Result<Final<Outcome>, DieError> {
+        Ok(Final::Value(*sum))
+    }
+}

@@ -1,0 +1,291 @@
+//! Mistakes: where each typical one is reported, what is said, and how it is drawn.
+
+use fairdice::dice::notation::parser::{MAX_CUSTOM_FACES, MAX_DEPTH, MAX_INPUT_LEN, MAX_NESTING};
+use fairdice::dice::notation::{Expected, Found, ParseError, Problem, parse};
+
+use super::show;
+
+fn symbol(c: char) -> Expected {
+    Expected::Symbol(c)
+}
+
+const OPERAND: [Expected; 4] = [
+    Expected::Number,
+    Expected::Symbol('d'),
+    Expected::Symbol('('),
+    Expected::Symbol('-'),
+];
+const FACES: [Expected; 4] = [
+    Expected::Number,
+    Expected::Symbol('%'),
+    Expected::Symbol('F'),
+    Expected::Symbol('{'),
+];
+
+#[track_caller]
+fn assert_error(
+    text: &str,
+    span: std::ops::Range<usize>,
+    found: Found,
+    expected: &[Expected],
+) -> ParseError {
+    let error = parse(text).expect_err(text);
+    let got = (error.span(), error.found(), error.expected().to_vec());
+    assert_eq!(
+        got,
+        (span, found, expected.to_vec()),
+        "{text:?}\n{}",
+        error.render(text)
+    );
+    error
+}
+
+#[track_caller]
+fn assert_problem(text: &str, span: std::ops::Range<usize>, problem: Problem) {
+    let error = parse(text).expect_err(text);
+    let got = (error.span(), error.problem().cloned());
+    assert_eq!(
+        got,
+        (span, Some(problem)),
+        "{text:?}\n{}",
+        error.render(text)
+    );
+}
+
+#[test]
+fn unexpected_input_says_what_would_fit() {
+    use Expected::{Closing, Condition, EndOfInput, Modifier, Operator};
+    use Found::{Char, EndOfInput as End};
+    assert_error(
+        "4d6kh3x",
+        6..7,
+        Char('x'),
+        &[Modifier, Operator, EndOfInput],
+    );
+    assert_error("3d", 2..2, End, &FACES);
+    assert_error("d", 1..1, End, &FACES);
+    assert_error("d(6)", 1..2, Char('('), &FACES);
+    assert_error("(2d6", 4..4, End, &[Modifier, Operator, Closing(')')]);
+    assert_error("3d6 >=", 6..6, End, &OPERAND);
+    assert_error("1 +", 3..3, End, &OPERAND);
+    assert_error("x", 0..1, Char('x'), &OPERAND);
+    assert_error("()", 1..2, Char(')'), &OPERAND);
+    assert_error("4 d6", 2..3, Char('d'), &[Operator, EndOfInput]);
+    assert_error("1 2", 2..3, Char('2'), &[Operator, EndOfInput]);
+    assert_error("d6r", 3..3, End, &[Condition]);
+    assert_error("d6ro", 4..4, End, &[Condition]);
+    assert_error("d6cs", 4..4, End, &[Condition]);
+    assert_error("d6r<", 4..4, End, &[Expected::Number]);
+    assert_error("d6r-", 4..4, End, &[Expected::Number]);
+    assert_error("d{-", 3..3, End, &[Expected::Number]);
+    assert_error("d6r1r", 5..5, End, &[Condition]);
+    assert_error("1.5", 1..2, Char('.'), &[symbol('d'), Operator, EndOfInput]);
+    assert_error("d20 + 5 ≥ 15", 8..11, Char('≥'), &[Operator, EndOfInput]);
+    assert_error(
+        "d6 !x",
+        4..5,
+        Char('x'),
+        &[Condition, Modifier, Operator, EndOfInput],
+    );
+    let k = [
+        Expected::Number,
+        symbol('h'),
+        symbol('l'),
+        Modifier,
+        Operator,
+        EndOfInput,
+    ];
+    assert_error("4d6kx", 4..5, Char('x'), &k);
+    assert_error("d{1.}", 4..5, Char('}'), &[Expected::RangeDots]);
+    assert_error("d{1,", 4..4, End, &[Expected::Number]);
+    assert_error(
+        "d{1",
+        3..3,
+        End,
+        &[Expected::RangeDots, Closing(','), Closing('}')],
+    );
+    assert_error("4D6KH3", 3..4, Char('K'), &[Modifier, Operator, EndOfInput]);
+}
+
+#[test]
+fn common_mistakes_are_explained() {
+    assert_problem("1 < 2 < 3", 6..7, Problem::ChainedComparison);
+    assert_problem("1<2>=3", 3..5, Problem::ChainedComparison);
+    assert_problem("4d6d1", 3..5, Problem::BareDrop);
+    assert_problem("4d6d", 3..4, Problem::BareDrop);
+    assert_problem("d6 d6", 3..5, Problem::BareDrop);
+    assert_problem("d{}", 1..3, Problem::NoFaces);
+    assert_problem("d{ }", 1..4, Problem::NoFaces);
+    assert_problem("99999999999999999999", 0..20, Problem::NumberTooLarge);
+    assert_problem("9223372036854775808", 0..19, Problem::NumberTooLarge);
+    assert_problem("d18446744073709551616", 1..21, Problem::NumberTooLarge);
+    assert_problem("4d6kh99999999999999999999", 5..25, Problem::NumberTooLarge);
+    assert_problem("d6r=-9223372036854775809", 4..24, Problem::NumberTooLarge);
+    assert_problem("", 0..0, Problem::Empty);
+    assert_problem(" \t\n", 0..3, Problem::Empty);
+    assert_problem("2d6)", 3..4, Problem::UnmatchedParen);
+    assert_problem("(1))", 3..4, Problem::UnmatchedParen);
+    assert_problem("3d6 = 10", 4..5, Problem::SingleEquals);
+    assert_problem("d6!!", 2..4, Problem::CompoundingExplosion);
+    assert_problem("d6!!>4", 2..4, Problem::CompoundingExplosion);
+    assert_problem("d{5..1}", 2..6, Problem::EmptyRange { low: 5, high: 1 });
+    let too_many = Problem::TooManyFaces {
+        max: MAX_CUSTOM_FACES,
+    };
+    assert_problem("d{1..100000000}", 1..15, too_many.clone());
+    assert_problem(
+        "d{-9223372036854775808..9223372036854775807}",
+        1..44,
+        too_many,
+    );
+}
+
+#[test]
+fn the_first_mistake_is_reported() {
+    assert_problem("99999999999999999999 + x", 0..20, Problem::NumberTooLarge);
+    assert_problem("1 < 2 < 3 x", 6..7, Problem::ChainedComparison);
+    assert_error("x + 99999999999999999999", 0..1, Found::Char('x'), &OPERAND);
+}
+
+#[test]
+fn oversized_and_deeply_nested_input_is_refused_without_crashing() {
+    let too_long = "1".repeat(MAX_INPUT_LEN + 1);
+    let problem = Problem::TooLong {
+        len: MAX_INPUT_LEN + 1,
+        max: MAX_INPUT_LEN,
+    };
+    assert_problem(&too_long, MAX_INPUT_LEN..MAX_INPUT_LEN + 1, problem);
+    assert!(parse(&"(".repeat(100_000)).is_err());
+    assert!(parse(&"-".repeat(100_000)).is_err());
+
+    let deep = |n: usize| format!("{}d6{}", "(".repeat(n), ")".repeat(n));
+    assert_eq!(show(&parse(&deep(MAX_NESTING)).unwrap()), "d6");
+    assert_problem(
+        &deep(MAX_NESTING + 1),
+        MAX_NESTING..MAX_NESTING + 1,
+        Problem::TooDeep { max: MAX_NESTING },
+    );
+    assert_problem(
+        &"(".repeat(5_000),
+        MAX_NESTING..MAX_NESTING + 1,
+        Problem::TooDeep { max: MAX_NESTING },
+    );
+
+    let too_complex = Problem::TooComplex { max: MAX_DEPTH };
+    let minuses = format!("{}1", "-".repeat(MAX_INPUT_LEN - 1));
+    assert_eq!(parse(&minuses).unwrap_err().problem(), Some(&too_complex));
+    let chain = format!("{}1", "1+".repeat(MAX_INPUT_LEN / 2 - 1));
+    assert_eq!(parse(&chain).unwrap_err().problem(), Some(&too_complex));
+    let chain = format!("{}1", "1+".repeat(MAX_DEPTH / 2));
+    assert!(parse(&chain).is_ok());
+}
+
+// ---------------------------------------------------------------------------
+// Messages and rendering.
+
+#[test]
+fn messages_are_one_line() {
+    let error = parse("4d6kh3x").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unexpected `x`; expected a modifier, an operator or end of input"
+    );
+    assert_eq!(
+        parse("3d").unwrap_err().to_string(),
+        "unexpected end of input; expected a number, `%`, `F` or `{`"
+    );
+    assert_eq!(
+        parse("1 < 2 < 3").unwrap_err().to_string(),
+        "comparisons cannot be chained; use parentheses"
+    );
+    assert_eq!(
+        parse("2d6\n+x").unwrap_err().to_string(),
+        "unexpected `x`; expected a number, `d`, `(` or `-`"
+    );
+    assert_eq!(
+        parse("1 2").unwrap_err().to_string(),
+        "unexpected `2`; expected an operator or end of input"
+    );
+    assert_eq!(parse("1\u{0}").unwrap_err().found(), Found::Char('\0'));
+    assert!(!parse("1\u{0}").unwrap_err().to_string().contains('\0'));
+}
+
+#[test]
+fn render_points_at_the_span() {
+    let render = |text: &str| parse(text).unwrap_err().render(text);
+    assert_eq!(
+        render("4d6kh3x"),
+        "4d6kh3x\n      ^ unexpected `x`; expected a modifier, an operator or end of input"
+    );
+    assert_eq!(
+        render("(2d6"),
+        "(2d6\n    ^ unexpected end of input; expected a modifier, an operator or `)`"
+    );
+    assert_eq!(
+        render("99999999999999999999 + 1"),
+        "99999999999999999999 + 1\n^^^^^^^^^^^^^^^^^^^^ number too large for a 64-bit integer"
+    );
+    assert_eq!(render(""), "\n^ expected a dice expression");
+}
+
+#[test]
+fn render_counts_characters_not_bytes() {
+    let text = "d6\u{3000}+\u{3000}é";
+    let error = parse(text).unwrap_err();
+    assert_eq!(error.span(), 9..11);
+    assert_eq!(
+        error.render(text),
+        "d6\u{3000}+\u{3000}é\n     ^ unexpected `é`; expected a number, `d`, `(` or `-`"
+    );
+    let error = ParseError::new(2..4, Found::Char('é'), [], None);
+    assert_eq!(error.render("éé"), "éé\n ^ unexpected `é`");
+    // Spans that do not fit the text are clamped, never sliced mid-character.
+    let error = ParseError::new(1..3, Found::Char('é'), [], None);
+    assert_eq!(error.render("éé"), "éé\n^ unexpected `é`");
+    assert_eq!(error.render("é"), "é\n^ unexpected `é`");
+    assert_eq!(error.render(""), "\n^ unexpected `é`");
+}
+
+#[test]
+fn render_shows_only_the_line_of_the_error_and_cuts_long_lines() {
+    let text = "1 +\n\t2 +\n) + 3";
+    assert_eq!(
+        parse(text).unwrap_err().render(text),
+        ") + 3\n^ unmatched `)`"
+    );
+    let text = "1 +\n\t2 x";
+    assert_eq!(
+        parse(text).unwrap_err().render(text),
+        " 2 x\n   ^ unexpected `x`; expected an operator or end of input"
+    );
+
+    let text = format!("{}x{}", "1+".repeat(100), "+1".repeat(100));
+    let rendered = parse(&text).unwrap_err().render(&text);
+    let (line, carets) = rendered.split_once('\n').unwrap();
+    assert!(line.starts_with('…') && line.ends_with('…'), "{line}");
+    assert!(line.chars().count() <= 82, "{line}");
+    let column = carets.find('^').unwrap();
+    assert_eq!(line.chars().nth(column), Some('x'), "{rendered}");
+}
+
+#[test]
+fn expected_items_are_sorted_and_deduplicated() {
+    let error = ParseError::new(
+        0..0,
+        Found::EndOfInput,
+        [
+            Expected::EndOfInput,
+            Expected::Closing(')'),
+            Expected::Operator,
+            Expected::Symbol('-'),
+            Expected::Symbol('d'),
+            Expected::Number,
+            Expected::Operator,
+        ],
+        None,
+    );
+    assert_eq!(
+        error.to_string(),
+        "unexpected end of input; expected a number, `d`, `-`, an operator, `)` or end of input"
+    );
+}

@@ -1,0 +1,375 @@
+//! The dice-notation parser, as a specification: what each form parses to and
+//! where every node is (here), what each typical mistake reports (`errors`), and
+//! that no input makes it panic (`properties`).
+
+mod errors;
+mod properties;
+
+use fairdice::BinaryOp;
+use fairdice::dice::notation::ast::{
+    Comparison, Condition, Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier,
+};
+use fairdice::dice::notation::parse;
+
+// ---------------------------------------------------------------------------
+// A compact, span-free form of the tree: `(+ 1 (* 2 3))`, `4d6[r=1 !][kh3]`.
+
+fn show(expr: &Expr) -> String {
+    match &expr.kind {
+        ExprKind::Number(n) => n.to_string(),
+        ExprKind::Negate(inner) => format!("(- {})", show(inner)),
+        ExprKind::Binary { op, left, right } => {
+            format!("({} {} {})", op.symbol(), show(left), show(right))
+        }
+        ExprKind::Dice(dice) => show_dice(dice),
+    }
+}
+
+fn show_dice(dice: &Dice) -> String {
+    let count = match dice.count.as_deref() {
+        None => String::new(),
+        Some(Expr {
+            kind: ExprKind::Number(n),
+            ..
+        }) => n.to_string(),
+        Some(count) => format!("({})", show(count)),
+    };
+    let faces = match &dice.faces {
+        Faces::Standard(n) => n.to_string(),
+        Faces::Percent => "%".to_string(),
+        Faces::Fudge => "F".to_string(),
+        Faces::Custom(faces) => format!("{{{}}}", join(faces, ",")),
+    };
+    let mut text = format!("{count}d{faces}");
+    if dice.die_modifiers.is_empty() && dice.pool_modifiers.is_empty() {
+        return text;
+    }
+    let die: Vec<String> = dice
+        .die_modifiers
+        .iter()
+        .map(|m| {
+            let (letter, conditions) = match m {
+                DieModifier::Explode { conditions, .. } => ("!", conditions),
+                DieModifier::Reroll { conditions, .. } => ("r", conditions),
+                DieModifier::RerollOnce { conditions, .. } => ("ro", conditions),
+            };
+            format!("{letter}{}", join(conditions, "|"))
+        })
+        .collect();
+    let pool: Vec<String> = dice
+        .pool_modifiers
+        .iter()
+        .map(|m| match m {
+            PoolModifier::Keep { keep, .. } => match keep {
+                Keep::Highest(n) => format!("kh{n}"),
+                Keep::Lowest(n) => format!("kl{n}"),
+                Keep::DropHighest(n) => format!("dh{n}"),
+                Keep::DropLowest(n) => format!("dl{n}"),
+            },
+            PoolModifier::CountSuccesses { condition, .. } => format!("cs{condition}"),
+            PoolModifier::DeductFailures { condition, .. } => format!("df{condition}"),
+        })
+        .collect();
+    text.push_str(&format!("[{}][{}]", die.join(" "), pool.join(" ")));
+    text
+}
+
+fn join<T: ToString>(items: &[T], separator: &str) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+#[track_caller]
+fn assert_parses(cases: &[(&str, &str)]) {
+    let mut failures = Vec::new();
+    for &(text, want) in cases {
+        match parse(text) {
+            Ok(expr) if show(&expr) == want => {}
+            Ok(expr) => failures.push(format!("{text:?}\n  want {want}\n  got  {}", show(&expr))),
+            Err(e) => failures.push(format!("{text:?}\n  want {want}\n{}", e.render(text))),
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------
+// What each form means.
+
+#[test]
+fn numbers_and_arithmetic_follow_precedence() {
+    assert_parses(&[
+        ("0", "0"),
+        ("42", "42"),
+        ("007", "7"),
+        ("9223372036854775807", "9223372036854775807"),
+        ("1+2*3", "(+ 1 (* 2 3))"),
+        ("(1+2)*3", "(* (+ 1 2) 3)"),
+        ("1-2-3", "(- (- 1 2) 3)"),
+        ("8/4/2", "(/ (/ 8 4) 2)"),
+        ("1-2*3/4+5", "(+ (- 1 (/ (* 2 3) 4)) 5)"),
+        ("-3", "(- 3)"),
+        ("--3", "(- (- 3))"),
+        ("1--2", "(- 1 (- 2))"),
+        ("-2*3", "(* (- 2) 3)"),
+        ("((7))", "7"),
+    ]);
+}
+
+#[test]
+fn comparisons_bind_loosest() {
+    assert_parses(&[
+        ("3d6>=10", "(>= 3d6 10)"),
+        ("3d6 >= 10", "(>= 3d6 10)"),
+        ("d20+5 >= 15", "(>= (+ d20 5) 15)"),
+        ("1<2", "(< 1 2)"),
+        ("1<=2", "(<= 1 2)"),
+        ("1>2", "(> 1 2)"),
+        ("1==2", "(== 1 2)"),
+        ("1!=2", "(!= 1 2)"),
+        ("(1 < 2) < 3", "(< (< 1 2) 3)"),
+        ("1 < (2 < 3)", "(< 1 (< 2 3))"),
+        ("2*3 > 1+4", "(> (* 2 3) (+ 1 4))"),
+    ]);
+}
+
+#[test]
+fn dice_counts_and_faces() {
+    assert_parses(&[
+        ("d6", "d6"),
+        ("D6", "d6"),
+        ("3d6", "3d6"),
+        ("3D20", "3d20"),
+        ("d0", "d0"),
+        ("0d6", "0d6"),
+        ("d%", "d%"),
+        ("2d%", "2d%"),
+        ("dF", "dF"),
+        ("4df", "4dF"),
+        ("d{1,1,2,3}", "d{1,1,2,3}"),
+        ("d{-1,0,1}", "d{-1,0,1}"),
+        ("d{1..3,5}", "d{1,2,3,5}"),
+        ("d{ -2 .. 0 , 7 }", "d{-2,-1,0,7}"),
+        ("d{4..4}", "d{4}"),
+        ("d18446744073709551615", "d18446744073709551615"),
+        ("(d4)d6", "(d4)d6"),
+        ("(1+1)d6", "((+ 1 1))d6"),
+        ("((2))d6", "2d6"),
+        ("-3d6", "(- 3d6)"),
+        ("2*-d6", "(* 2 (- d6))"),
+        ("2d6+1d4-1", "(- (+ 2d6 1d4) 1)"),
+    ]);
+}
+
+#[test]
+fn die_modifiers_keep_written_order_and_merge_repeats() {
+    assert_parses(&[
+        ("d6!", "d6[!][]"),
+        ("d6!5", "d6[!=5][]"),
+        ("d6!>=5", "d6[!>=5][]"),
+        ("d6!>5", "d6[!>5][]"),
+        ("d6!<2", "d6[!<2][]"),
+        ("d6!<=-1", "d6[!<=-1][]"),
+        ("d6!5!6", "d6[!=5|=6][]"),
+        ("d6!5 !>5", "d6[!=5|>5][]"),
+        ("d6!5!", "d6[!=5 !][]"),
+        ("d6! !", "d6[! !][]"),
+        ("2d6r1", "2d6[r=1][]"),
+        ("2d6r1r2", "2d6[r=1|=2][]"),
+        ("2d6r<3", "2d6[r<3][]"),
+        ("d6r=1", "d6[r=1][]"),
+        ("d6r==1", "d6[r=1][]"),
+        ("d6r!=6", "d6[r!=6][]"),
+        ("d{-1,0,1}r-1", "d{-1,0,1}[r=-1][]"),
+        ("d6r>=-9223372036854775808", "d6[r>=-9223372036854775808][]"),
+        ("2d6ro1", "2d6[ro=1][]"),
+        ("2d6ro1ro2", "2d6[ro=1|=2][]"),
+        ("2d6r1ro2r3", "2d6[r=1 ro=2 r=3][]"),
+        ("4d6r1!kh3", "4d6[r=1 !][kh3]"),
+        ("4d6r1kh3r2", "4d6[r=1 r=2][kh3]"),
+        ("d6r1-1", "(- d6[r=1][] 1)"),
+        ("d6!-1", "(- d6[!][] 1)"),
+    ]);
+}
+
+#[test]
+fn pool_modifiers_default_to_one_die() {
+    assert_parses(&[
+        ("4d6kh3", "4d6[][kh3]"),
+        ("4d6k3", "4d6[][kh3]"),
+        ("2d20kh", "2d20[][kh1]"),
+        ("2d20k", "2d20[][kh1]"),
+        ("2d20kl", "2d20[][kl1]"),
+        ("4d6kl2", "4d6[][kl2]"),
+        ("4d6dl", "4d6[][dl1]"),
+        ("4d6dl1", "4d6[][dl1]"),
+        ("5d6dh2", "5d6[][dh2]"),
+        ("4d6kh0", "4d6[][kh0]"),
+        ("10d10cs>=8", "10d10[][cs>=8]"),
+        ("10d10cs8", "10d10[][cs=8]"),
+        ("10d10cs>=8df=1", "10d10[][cs>=8 df=1]"),
+        ("10d10df1cs>7", "10d10[][df=1 cs>7]"),
+        ("6d6kh4dl1", "6d6[][kh4 dl1]"),
+        ("4dFcs>0", "4dF[][cs>0]"),
+        ("4d6kh3!", "4d6[!][kh3]"),
+        ("2d20kl+5", "(+ 2d20[][kl1] 5)"),
+        ("4d6kh<2", "(< 4d6[][kh1] 2)"),
+    ]);
+}
+
+#[test]
+fn not_equal_is_never_an_explosion() {
+    assert_parses(&[
+        ("d6!=5", "(!= d6 5)"),
+        ("d6!!=5", "(!= d6[!][] 5)"),
+        ("d6! != 5", "(!= d6[!][] 5)"),
+        ("d6!>=5", "d6[!>=5][]"),
+        ("d6! >= 5", "(>= d6[!][] 5)"),
+        ("d6r!=1", "d6[r!=1][]"),
+    ]);
+}
+
+#[test]
+fn whitespace_is_allowed_between_tokens() {
+    assert_parses(&[
+        ("  4d6  kh3  ", "4d6[][kh3]"),
+        ("4d6 r1 ! kh3", "4d6[r=1 !][kh3]"),
+        ("4d6\tkh3\n+ 1", "(+ 4d6[][kh3] 1)"),
+        ("( 1 + 2 ) * 3", "(* (+ 1 2) 3)"),
+        ("( d4 )d6", "(d4)d6"),
+        ("- 3", "(- 3)"),
+        ("1 - - 3", "(- 1 (- 3))"),
+        ("3d6\u{a0}>=\u{3000}10", "(>= 3d6 10)"),
+        ("d{ 1 , 2 }", "d{1,2}"),
+    ]);
+}
+
+// ---------------------------------------------------------------------------
+// Where everything is.
+
+fn number(n: i64, span: std::ops::Range<usize>) -> Expr {
+    Expr {
+        kind: ExprKind::Number(n),
+        span,
+    }
+}
+
+fn dice_of(expr: &Expr) -> &Dice {
+    match &expr.kind {
+        ExprKind::Dice(dice) => dice,
+        other => panic!("not dice: {other:?}"),
+    }
+}
+
+#[test]
+fn spans_cover_each_node_exactly() {
+    let expr = parse(" 4d6 r1 r2 kh3 + 2 ").unwrap();
+    assert_eq!(expr.span, 1..18);
+    let ExprKind::Binary { op, left, right } = &expr.kind else {
+        panic!("{expr:?}");
+    };
+    assert_eq!(*op, BinaryOp::Add);
+    assert_eq!(**right, number(2, 17..18));
+    assert_eq!(
+        **left,
+        Expr {
+            kind: ExprKind::Dice(Dice {
+                count: Some(Box::new(number(4, 1..2))),
+                faces: Faces::Standard(6),
+                faces_span: 3..4,
+                die_modifiers: vec![DieModifier::Reroll {
+                    conditions: vec![
+                        Condition {
+                            comparison: Comparison::Eq,
+                            value: 1
+                        },
+                        Condition {
+                            comparison: Comparison::Eq,
+                            value: 2
+                        },
+                    ],
+                    span: 5..10,
+                }],
+                pool_modifiers: vec![PoolModifier::Keep {
+                    keep: Keep::Highest(3),
+                    span: 11..14,
+                }],
+            }),
+            span: 1..14,
+        }
+    );
+}
+
+#[test]
+fn parenthesized_spans_include_the_parentheses() {
+    let expr = parse("(1 + 2) * d6").unwrap();
+    let ExprKind::Binary { left, right, .. } = &expr.kind else {
+        panic!("{expr:?}");
+    };
+    assert_eq!(
+        (expr.span.clone(), left.span.clone(), right.span.clone()),
+        (0..12, 0..7, 10..12)
+    );
+
+    let expr = parse("(d4)d6").unwrap();
+    let dice = dice_of(&expr);
+    assert_eq!(expr.span, 0..6);
+    assert_eq!(dice.count.as_ref().unwrap().span, 0..4);
+    assert_eq!(dice.faces_span, 5..6);
+
+    let expr = parse("-  (3)").unwrap();
+    let ExprKind::Negate(inner) = &expr.kind else {
+        panic!("{expr:?}");
+    };
+    assert_eq!((expr.span.clone(), inner.span.clone()), (0..6, 3..6));
+}
+
+#[test]
+fn faces_and_modifier_spans() {
+    let expr = parse("10d10cs>=8df=1").unwrap();
+    let dice = dice_of(&expr);
+    assert_eq!(dice.faces_span, 3..5);
+    let spans: Vec<_> = dice
+        .pool_modifiers
+        .iter()
+        .map(|m| match m {
+            PoolModifier::CountSuccesses { span, .. }
+            | PoolModifier::DeductFailures { span, .. } => span.clone(),
+            PoolModifier::Keep { span, .. } => span.clone(),
+        })
+        .collect();
+    assert_eq!(spans, [5..10, 10..14]);
+
+    assert_eq!(dice_of(&parse("d{1..3, 5}").unwrap()).faces_span, 1..10);
+    assert_eq!(dice_of(&parse("d%").unwrap()).faces_span, 1..2);
+    assert_eq!(dice_of(&parse("4dF").unwrap()).faces_span, 2..3);
+    let dice = parse("d6!>=5!1").unwrap();
+    assert_eq!(
+        dice_of(&dice).die_modifiers,
+        [DieModifier::Explode {
+            conditions: vec![
+                Condition {
+                    comparison: Comparison::Ge,
+                    value: 5
+                },
+                Condition {
+                    comparison: Comparison::Eq,
+                    value: 1
+                },
+            ],
+            span: 2..8,
+        }]
+    );
+}
+
+#[test]
+fn spans_of_multibyte_input_are_byte_offsets() {
+    let expr = parse("d6\u{3000}+\u{3000}1").unwrap();
+    assert_eq!(expr.span, 0..10);
+    let ExprKind::Binary { right, .. } = &expr.kind else {
+        panic!("{expr:?}");
+    };
+    assert_eq!(right.span, 9..10);
+}
