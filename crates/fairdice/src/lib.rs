@@ -13,6 +13,7 @@ pub mod dice;
 
 pub use dice::arithmetic::BinaryOp;
 pub use dice::die::{Die, DieError, Outcome};
+pub mod analysis;
 pub mod randomizer;
 pub mod rng;
 pub use dice::pool::Pool;
