@@ -7,6 +7,7 @@
 mod commands;
 mod failure;
 mod output;
+mod plot;
 
 use std::process::ExitCode;
 
@@ -35,6 +36,10 @@ enum Command {
     Prd(commands::prd::Args),
     /// Inspect a saved randomizer session (written by `sample --save`).
     State(commands::state::Args),
+    /// Expected entropy, outcome variance, repeats and droughts of a randomizer over a match.
+    Analyze(commands::analyze::Args),
+    /// The fairest parameters of each randomizer system above an entropy threshold.
+    Tune(commands::tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +51,8 @@ fn main() -> ExitCode {
         Command::Next(args) => commands::next::run(args),
         Command::Prd(args) => commands::prd::run(args),
         Command::State(args) => commands::state::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Tune(args) => commands::tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,9 +1,7 @@
 //! The exact sweep against seeded Monte Carlo on several randomizers, and the
 //! article's parameter search reproduced by the exact method.
 
-use fairdice::analysis::{
-    AnalysisOptions, Method, MethodChoice, analyze, exact, monte_carlo,
-};
+use fairdice::analysis::{AnalysisOptions, Method, MethodChoice, analyze, exact, monte_carlo};
 use fairdice::randomizer::Spec;
 use fairdice::tune::{Grid, MatchLength, Outcomes, Tuning, tune};
 
@@ -84,7 +82,12 @@ fn exact_droughts_agree_with_monte_carlo() {
             .expect("asked for");
         for (e, m) in exact.outcomes.iter().zip(&estimate) {
             let (gap_error, exceeds_errors) = m.errors.clone().expect("errors");
-            agree(&format!("{spec} longest gap"), e.longest_gap, m.longest_gap, gap_error);
+            agree(
+                &format!("{spec} longest gap"),
+                e.longest_gap,
+                m.longest_gap,
+                gap_error,
+            );
             for k in 0..e.exceeds.len() {
                 // A rare event may have no hit at all, and then no estimated error:
                 // use the binomial error of the exact probability as well.
@@ -114,14 +117,23 @@ fn automatic_method_falls_back_to_monte_carlo_over_budget() {
         droughts: false,
     };
     let result = analyze(&r, &options, &|_| {}).expect("falls back");
-    assert_eq!(result.method, Method::MonteCarlo { runs: 4000, seed: 3 });
+    assert_eq!(
+        result.method,
+        Method::MonteCarlo {
+            runs: 4000,
+            seed: 3
+        }
+    );
     assert!(result.errors.is_some());
     let forced = AnalysisOptions {
         method: MethodChoice::Exact { cap: 1000 },
         ..options
     };
     let error = analyze(&r, &forced, &|_| {}).expect_err("over the cap");
-    assert!(error.to_string().contains("more than 1000 states"), "{error}");
+    assert!(
+        error.to_string().contains("more than 1000 states"),
+        "{error}"
+    );
 }
 
 /// The article's table ("Making Randomness Fair", reproduced in REFERENCE §2):
@@ -133,8 +145,8 @@ fn the_articles_table() {
         (6, 25, "copies=1, refill_below=6", "0.51", "0.355", "0.46"),
         (4, 30, "copies=8, refill_below=1", "0.36", "0.425", "0.50"),
     ] {
-        let result = tune(&Tuning::article(values, samples).expect("valid"), &|_| {})
-            .expect("runs");
+        let result =
+            tune(&Tuning::article(values, samples).expect("valid"), &|_| {}).expect("runs");
         let best_deck = result.systems[0].best().expect("a deck qualifies");
         assert_eq!(
             best_deck.spec,
@@ -147,7 +159,10 @@ fn the_articles_table() {
             best_dynamic.spec,
             format!("dynamic(values={values}, decrease={decrease})")
         );
-        assert_eq!(format!("{:.2}", best_dynamic.outcome_variance), dynamic_variance);
+        assert_eq!(
+            format!("{:.2}", best_dynamic.outcome_variance),
+            dynamic_variance
+        );
         assert!(matches!(best_dynamic.method, Method::Exact { .. }));
     }
 }
@@ -176,7 +191,10 @@ fn an_uncertain_match_length_reuses_one_sweep() {
     let result = tune(&tuning, &|_| {}).expect("runs");
     let deck = result.systems[0].best().expect("qualifies");
     assert_eq!(deck.curves.len(), 40);
-    let expected: f64 = (20..=40).map(|t| deck.curves.outcome_variance(t)).sum::<f64>() / 21.0;
+    let expected: f64 = (20..=40)
+        .map(|t| deck.curves.outcome_variance(t))
+        .sum::<f64>()
+        / 21.0;
     assert!((deck.outcome_variance - expected).abs() < 1e-12);
     // The deck of 32 cards is level only near 32 samples: over 20..40 it is
     // over twice as unfair as at exactly 30 (0.36).

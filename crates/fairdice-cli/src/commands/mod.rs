@@ -1,11 +1,13 @@
 //! One module per subcommand: its flags (`Args`) and its `run` function.
 
+pub mod analyze;
 pub mod dist;
 pub mod next;
 pub mod prd;
 pub mod roll;
 pub mod sample;
 pub mod state;
+pub mod tune;
 
 use fairdice::dice::notation::NotationError;
 

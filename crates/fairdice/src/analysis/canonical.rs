@@ -59,7 +59,11 @@ impl Canonical {
             key.extend_from_slice(extra);
             return tracked;
         }
-        debug_assert_eq!(raw.len(), n, "an exchangeable key has one entry per outcome");
+        debug_assert_eq!(
+            raw.len(),
+            n,
+            "an exchangeable key has one entry per outcome"
+        );
         let rank = |i: usize| (raw[i], tracked == Some(i));
         // Insertion sort: n is small in every sweep worth running exactly, and it is
         // stable, so ties keep index order.

@@ -211,7 +211,10 @@ impl Graph {
 
     /// Forgets every node but `keep` (renumbered `0..keep.len()` in that order).
     fn compact(&mut self, keep: &[u32]) {
-        let keys: Vec<Key> = keep.iter().map(|&v| self.keys[v as usize].clone()).collect();
+        let keys: Vec<Key> = keep
+            .iter()
+            .map(|&v| self.keys[v as usize].clone())
+            .collect();
         self.index.clear();
         self.keys.clear();
         self.entropy.clear();
@@ -472,7 +475,10 @@ mod tests {
             assert!(merged.peak_states < plain.peak_states, "{spec}");
             for (a, b) in [
                 (&merged.curves.entropy, &plain.curves.entropy),
-                (&merged.curves.outcome_variance, &plain.curves.outcome_variance),
+                (
+                    &merged.curves.outcome_variance,
+                    &plain.curves.outcome_variance,
+                ),
                 (&merged.curves.repeat, &plain.curves.repeat),
             ] {
                 for (x, y) in a.iter().zip(b) {
@@ -527,7 +533,10 @@ mod tests {
             let exact = sweep(spec, 7, true).curves;
             let oracle = brute_force(spec, 7);
             for t in 0..7 {
-                assert!((exact.entropy[t] - oracle.entropy[t]).abs() < 1e-12, "{spec}");
+                assert!(
+                    (exact.entropy[t] - oracle.entropy[t]).abs() < 1e-12,
+                    "{spec}"
+                );
                 assert!(
                     (exact.outcome_variance[t] - oracle.outcome_variance[t]).abs() < 1e-12,
                     "{spec} t={t}: {} vs {}",

@@ -56,7 +56,8 @@ impl Layer {
     }
 }
 
-/// The exact drought figures of every outcome over `samples` samples.
+/// The exact drought figures of every outcome over `samples` samples, and the most
+/// states one step of the sweep held.
 ///
 /// With exchangeable outcomes one outcome is followed and its figures hold for
 /// all; otherwise each outcome is followed in turn. The sweep's states are the
@@ -71,15 +72,17 @@ pub fn exact(
     samples: usize,
     options: &ExactOptions,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<OutcomeDroughts>, ExactError> {
+) -> Result<(Vec<OutcomeDroughts>, usize), ExactError> {
     let mut scratch = randomizer.clone();
     scratch.reset();
     let n = scratch.outcomes().len();
     let merge = options.merge && scratch.exchangeable();
     let followed = if merge { 1 } else { n };
     let mut results = Vec::with_capacity(n);
+    let mut peak = 0;
     for tracked in 0..followed {
-        let longest = follow(&mut scratch, tracked, samples, merge, options.budget)?;
+        let (longest, states) = follow(&mut scratch, tracked, samples, merge, options.budget)?;
+        peak = peak.max(states);
         progress(1);
         let exceeds: Vec<f64> = (0..=samples)
             .map(|k| longest[k + 1..].iter().sum())
@@ -101,18 +104,18 @@ pub fn exact(
             })
             .collect();
     }
-    Ok(results)
+    Ok((results, peak))
 }
 
 /// The distribution of the longest gap of outcome `tracked` (index `g` holds
-/// P(longest gap = g), `g` in `0..=samples`).
+/// P(longest gap = g), `g` in `0..=samples`), and the most states a step held.
 fn follow(
     scratch: &mut AnyRandomizer,
     tracked: usize,
     samples: usize,
     merge: bool,
     budget: usize,
-) -> Result<Vec<f64>, ExactError> {
+) -> Result<(Vec<f64>, usize), ExactError> {
     let n = scratch.outcomes().len();
     let spec = scratch.spec();
     let inconsistent = |e: &dyn std::fmt::Display| ExactError::Inconsistent {
@@ -126,6 +129,7 @@ fn follow(
     let mut layer = Layer::new();
     layer.add(&key, 1.0);
     let mut previous = 1usize;
+    let mut peak = 1usize;
     for step in 1..=samples {
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
@@ -133,11 +137,8 @@ fn follow(
             let m = layer.mass[s];
             // The key ends with: tracked position, current gap, longest gap.
             let len = state.len();
-            let (position, gap, longest) = (
-                state[len - 3] as usize,
-                state[len - 2],
-                state[len - 1],
-            );
+            let (position, gap, longest) =
+                (state[len - 3] as usize, state[len - 2], state[len - 1]);
             let randomizer_key = &state[..len - 3];
             scratch
                 .restore(randomizer_key)
@@ -176,13 +177,14 @@ fn follow(
             });
         }
         previous = next.keys.len();
+        peak = peak.max(previous);
         layer = next;
     }
     let mut longest = vec![0.0; samples + 1];
     for (state, m) in layer.keys.iter().zip(&layer.mass) {
         longest[state[state.len() - 1] as usize] += m;
     }
-    Ok(longest)
+    Ok((longest, peak))
 }
 
 #[cfg(test)]
@@ -196,7 +198,7 @@ mod tests {
             merge,
             ..ExactOptions::default()
         };
-        exact(&r, samples, &options, &|_| {}).expect("small")
+        exact(&r, samples, &options, &|_| {}).expect("small").0
     }
 
     #[test]
@@ -220,7 +222,10 @@ mod tests {
 
     #[test]
     fn merging_agrees_with_following_each_outcome() {
-        for spec in ["dynamic(values=3, decrease=0.5)", "deck(values=3, copies=2, refill_below=2)"] {
+        for spec in [
+            "dynamic(values=3, decrease=0.5)",
+            "deck(values=3, copies=2, refill_below=2)",
+        ] {
             let merged = droughts(spec, 10, true);
             let each = droughts(spec, 10, false);
             for (a, b) in merged.iter().zip(&each) {

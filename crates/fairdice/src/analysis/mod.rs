@@ -229,11 +229,21 @@ pub fn curves(
     Ok(match *method {
         MethodChoice::Exact { cap } => {
             let result = exact(cap)?;
-            (result.curves, Method::Exact { peak_states: result.peak_states })
+            (
+                result.curves,
+                Method::Exact {
+                    peak_states: result.peak_states,
+                },
+            )
         }
         MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
         MethodChoice::Auto { budget, runs, seed } => match exact(budget) {
-            Ok(result) => (result.curves, Method::Exact { peak_states: result.peak_states }),
+            Ok(result) => (
+                result.curves,
+                Method::Exact {
+                    peak_states: result.peak_states,
+                },
+            ),
             Err(ExactError::OverBudget { .. }) => monte_carlo(runs, seed),
             Err(other) => return Err(other.into()),
         },
@@ -242,8 +252,8 @@ pub fn curves(
 
 /// Measures `randomizer` over a match of `options.samples` samples.
 ///
-/// `progress` receives units of work done: steps of an exact sweep, runs of a Monte
-/// Carlo estimate (use it for a spinner or a rough bar).
+/// `progress` receives units of work done: steps of an exact sweep, outcomes
+/// followed by the exact drought sweep, runs of a Monte Carlo estimate.
 ///
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap.
@@ -253,11 +263,46 @@ pub fn analyze(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Analysis, AnalysisError> {
     let samples = options.samples;
-    let (curves, method) = curves(randomizer, samples, &options.method, progress)?;
-    let droughts = if options.droughts {
-        Some(droughts(randomizer, samples, &options.method, progress)?)
-    } else {
-        None
+    check(samples, &options.method)?;
+    let exact_curves = match options.method {
+        MethodChoice::MonteCarlo { .. } => None,
+        MethodChoice::Exact { cap } => Some(exact_sweep(randomizer, samples, cap, progress)?),
+        MethodChoice::Auto { budget, .. } => {
+            match exact_sweep(randomizer, samples, budget, progress) {
+                Ok(result) => Some(result),
+                Err(ExactError::OverBudget { .. }) => None,
+                Err(other) => return Err(other.into()),
+            }
+        }
+    };
+    let (runs, seed) = match options.method {
+        MethodChoice::MonteCarlo { runs, seed } | MethodChoice::Auto { runs, seed, .. } => {
+            (runs, seed)
+        }
+        MethodChoice::Exact { .. } => (DEFAULT_RUNS, DEFAULT_SEED),
+    };
+    let (curves, method, droughts) = match exact_curves {
+        None => {
+            // One Monte Carlo pass gives the curves and the droughts together.
+            let estimate =
+                monte_carlo::estimate(randomizer, samples, runs, seed, options.droughts, progress);
+            let method = Method::MonteCarlo { runs, seed };
+            let droughts = estimate
+                .droughts
+                .map(|outcomes| Droughts { method, outcomes });
+            (estimate.curves, method, droughts)
+        }
+        Some(result) => {
+            let method = Method::Exact {
+                peak_states: result.peak_states,
+            };
+            let droughts = if options.droughts {
+                Some(droughts(randomizer, samples, &options.method, progress)?)
+            } else {
+                None
+            };
+            (result.curves, method, droughts)
+        }
     };
     let errors = curves.errors.as_ref().map(|e| {
         [
@@ -277,6 +322,19 @@ pub fn analyze(
         curves,
         droughts,
     })
+}
+
+fn exact_sweep(
+    randomizer: &AnyRandomizer,
+    samples: usize,
+    budget: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<exact::ExactCurves, ExactError> {
+    let options = ExactOptions {
+        budget,
+        merge: true,
+    };
+    exact::curves(randomizer, samples, &options, progress)
 }
 
 /// A conservative standard error of the repeat rate: the per-step errors added as
@@ -310,8 +368,8 @@ fn droughts(
             outcomes: estimate.droughts.unwrap_or_default(),
         }
     };
-    let exact_droughts = |outcomes| Droughts {
-        method: Method::Exact { peak_states: 0 },
+    let exact_droughts = |(outcomes, peak_states)| Droughts {
+        method: Method::Exact { peak_states },
         outcomes,
     };
     Ok(match *method {

@@ -253,7 +253,10 @@ mod tests {
         let errors = e.curves.errors.clone().expect("Monte Carlo has errors");
         let expected = 25.0 * (1.0 / 6.0) * (5.0 / 6.0);
         let got = e.curves.outcome_variance(25);
-        assert!((got - expected).abs() < 5.0 * errors.outcome_variance[24], "{got}");
+        assert!(
+            (got - expected).abs() < 5.0 * errors.outcome_variance[24],
+            "{got}"
+        );
         assert!(e.curves.entropy.iter().all(|&h| (h - 1.0).abs() < 1e-12));
     }
 }

@@ -123,7 +123,11 @@ impl Lattice {
     /// `q^e`.
     #[inline]
     fn power(&self, e: u128) -> f64 {
-        if let Some(&p) = self.powers.get(e as usize).filter(|_| e < SMALL_POWERS as u128) {
+        if let Some(&p) = self
+            .powers
+            .get(e as usize)
+            .filter(|_| e < SMALL_POWERS as u128)
+        {
             return p;
         }
         let mut result = 1.0;
@@ -326,7 +330,10 @@ impl Randomizer for FairRoller {
         if let Some(position) = key.iter().position(|&k| k < 0) {
             return Err(RestoreError::Inconsistent {
                 spec: self.spec(),
-                reason: format!("times rolled cannot be negative, but entry {position} is {}", key[position]),
+                reason: format!(
+                    "times rolled cannot be negative, but entry {position} is {}",
+                    key[position]
+                ),
             });
         }
         match &mut self.engine {
@@ -369,7 +376,9 @@ mod tests {
         // The unnormalized total of the published table, from the formula itself.
         let base = roller.base().probabilities();
         let counts = [1.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0];
-        let unnormalized: f64 = (0..11).map(|i| base[i] * (-(counts[i] - base[i] * 4.0)).exp2()).sum();
+        let unnormalized: f64 = (0..11)
+            .map(|i| base[i] * (-(counts[i] - base[i] * 4.0)).exp2())
+            .sum();
         assert!((unnormalized - 1.108906).abs() < 5e-7, "{unnormalized}");
         for (i, &p) in p.iter().enumerate() {
             let formula = base[i] * (-(counts[i] - base[i] * 4.0)).exp2() / unnormalized;

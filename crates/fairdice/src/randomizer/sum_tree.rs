@@ -104,7 +104,10 @@ impl<T: Weight> SumTree<T> {
     /// Replaces every leaf in place with `f(index, old)` and recomputes the inner
     /// nodes, without allocating.
     pub(crate) fn update_all(&mut self, mut f: impl FnMut(usize, T) -> T) {
-        for (index, leaf) in self.nodes[self.width..self.width + self.len].iter_mut().enumerate() {
+        for (index, leaf) in self.nodes[self.width..self.width + self.len]
+            .iter_mut()
+            .enumerate()
+        {
             *leaf = f(index, *leaf);
         }
         for node in (1..self.width).rev() {

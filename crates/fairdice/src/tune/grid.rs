@@ -7,7 +7,7 @@
 //!                                       which only integer keys allow)
 //!        | v { "|" v }                  a list (numbers or words)
 //! ```
-//! Keys left out take the family's default grid. Examples: `deck` (copies 1..10 ×
+//! Keys left out take the family's default grid (`refill` stays `top-up`). Examples: `deck` (copies 1..10 ×
 //! refill_below 1..10, the article's grid), `dynamic(decrease=0.30..0.50 step
 //! 0.005)`, `deck(copies=1|2|4, refill_below=1..6, refill=top-up|reshuffle)`,
 //! `fair(tightness=0..3 step 0.25)`, `bag(sets=1..5)`, `dice`.
@@ -73,7 +73,8 @@ pub enum GridError {
 pub const MAX_CANDIDATES: usize = 100_000;
 
 /// One tunable key of a family: its name, whether it takes integers, and the
-/// default values (as grid text).
+/// default values (as grid text; empty: left to the randomizer's own default and
+/// not varied unless the grid names the key).
 struct Key {
     name: &'static str,
     integer: bool,
@@ -103,43 +104,99 @@ const FAMILIES: &[FamilyInfo] = &[
         name: "deck",
         base: BaseArgs::ValuesOrBase,
         keys: &[
-            Key { name: "copies", integer: true, default: "1..10" },
-            Key { name: "refill_below", integer: true, default: "1..10" },
-            Key { name: "refill", integer: false, default: "top-up" },
+            Key {
+                name: "copies",
+                integer: true,
+                default: "1..10",
+            },
+            Key {
+                name: "refill_below",
+                integer: true,
+                default: "1..10",
+            },
+            Key {
+                name: "refill",
+                integer: false,
+                default: "",
+            },
         ],
     },
     FamilyInfo {
         name: "dynamic",
         base: BaseArgs::ValuesOrBase,
-        keys: &[Key { name: "decrease", integer: false, default: "0.005..0.995 step 0.01" }],
+        keys: &[Key {
+            name: "decrease",
+            integer: false,
+            default: "0.005..0.995 step 0.01",
+        }],
     },
     FamilyInfo {
         name: "fair",
         base: BaseArgs::ValuesOrBase,
-        keys: &[Key { name: "tightness", integer: false, default: "0..5 step 0.05" }],
+        keys: &[Key {
+            name: "tightness",
+            integer: false,
+            default: "0..5 step 0.05",
+        }],
     },
     FamilyInfo {
         name: "bag",
         base: BaseArgs::MinMax,
-        keys: &[Key { name: "sets", integer: true, default: "1..10" }],
+        keys: &[Key {
+            name: "sets",
+            integer: true,
+            default: "1..10",
+        }],
     },
-    FamilyInfo { name: "dice", base: BaseArgs::ValuesOrBase, keys: &[] },
+    FamilyInfo {
+        name: "dice",
+        base: BaseArgs::ValuesOrBase,
+        keys: &[],
+    },
     FamilyInfo {
         name: "tgm",
         base: BaseArgs::Tetrominoes,
         keys: &[
-            Key { name: "history", integer: true, default: "1..6" },
-            Key { name: "tries", integer: true, default: "1..8" },
+            Key {
+                name: "history",
+                integer: true,
+                default: "1..6",
+            },
+            Key {
+                name: "tries",
+                integer: true,
+                default: "1..8",
+            },
         ],
     },
-    FamilyInfo { name: "nes", base: BaseArgs::Tetrominoes, keys: &[] },
-    FamilyInfo { name: "tgm1", base: BaseArgs::Tetrominoes, keys: &[] },
-    FamilyInfo { name: "tgm2", base: BaseArgs::Tetrominoes, keys: &[] },
-    FamilyInfo { name: "bag7", base: BaseArgs::Tetrominoes, keys: &[] },
+    FamilyInfo {
+        name: "nes",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "tgm1",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "tgm2",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "bag7",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
 ];
 
 fn tunable_list() -> String {
-    FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+    FAMILIES
+        .iter()
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One parameter value.
@@ -213,7 +270,11 @@ fn parse_values(key: &Key, text: &str) -> Result<Vec<ParamValue>, GridError> {
             Some(s) if s > 0.0 => s,
             Some(_) => return Err(bad("the step must be positive")),
             None if key.integer => 1.0,
-            None => return Err(bad("a range of reals needs a step, e.g. 0.30..0.50 step 0.005")),
+            None => {
+                return Err(bad(
+                    "a range of reals needs a step, e.g. 0.30..0.50 step 0.005",
+                ));
+            }
         };
         if high < low {
             return Err(bad("the range is empty; write the smaller end first"));
@@ -222,7 +283,9 @@ fn parse_values(key: &Key, text: &str) -> Result<Vec<ParamValue>, GridError> {
         if count > MAX_CANDIDATES as f64 {
             return Err(bad(&format!("more than {MAX_CANDIDATES} values")));
         }
-        (0..count as usize).map(|i| tidy(low + i as f64 * step)).collect()
+        (0..count as usize)
+            .map(|i| tidy(low + i as f64 * step))
+            .collect()
     } else {
         text.split('|').map(number).collect::<Result<_, _>>()?
     };
@@ -291,6 +354,9 @@ impl Grid {
         for key in info.keys {
             let given = spec.args().iter().find(|(k, _)| k == key.name);
             let text = given.map_or(key.default, |(_, v)| v.as_str());
+            if text.is_empty() {
+                continue;
+            }
             axes.push((key.name, parse_values(key, text)?));
         }
         let grid = Grid {
@@ -374,7 +440,11 @@ mod tests {
         assert_eq!(first[0][1], ("refill_below", ParamValue::Integer(1)));
         assert_eq!(first[1][1], ("refill_below", ParamValue::Integer(2)));
         let dynamic = Grid::default_for("dynamic").expect("known");
-        let values: Vec<String> = dynamic.candidates().iter().map(|c| c[0].1.to_string()).collect();
+        let values: Vec<String> = dynamic
+            .candidates()
+            .iter()
+            .map(|c| c[0].1.to_string())
+            .collect();
         assert_eq!(values.len(), 100);
         assert_eq!(values[0], "0.005");
         assert_eq!(values[35], "0.355");
@@ -399,7 +469,10 @@ mod tests {
     #[test]
     fn errors_name_what_is_accepted() {
         let e = Grid::parse("deck(size=3)").expect_err("unknown key");
-        assert!(e.to_string().contains("copies, refill_below, refill"), "{e}");
+        assert!(
+            e.to_string().contains("copies, refill_below, refill"),
+            "{e}"
+        );
         let e = Grid::parse("dynamic(decrease=0.1..0.5)").expect_err("no step");
         assert!(e.to_string().contains("step"), "{e}");
         let e = Grid::parse("deck(copies=1.5)").expect_err("integer");

@@ -101,7 +101,9 @@ pub enum TuneError {
     #[error("the entropy threshold must be in [0, 1] (a fraction of a fair die's), got {0}")]
     MinEntropy(f64),
     /// No grid.
-    #[error("no system to tune; accepted systems: deck, dynamic, fair, bag, dice, tgm, nes, tgm1, tgm2, bag7")]
+    #[error(
+        "no system to tune; accepted systems: deck, dynamic, fair, bag, dice, tgm, nes, tgm1, tgm2, bag7"
+    )]
     NoSystems,
     /// A bad grid.
     #[error(transparent)]
@@ -190,9 +192,10 @@ impl TuneResult {
         let mut best: Option<&SystemResult> = None;
         for system in &self.systems {
             let Some(c) = system.best() else { continue };
-            let better = best
-                .and_then(SystemResult::best)
-                .is_none_or(|b| c.outcome_variance < b.outcome_variance && !ties(c.outcome_variance, b.outcome_variance));
+            let better = best.and_then(SystemResult::best).is_none_or(|b| {
+                c.outcome_variance < b.outcome_variance
+                    && !ties(c.outcome_variance, b.outcome_variance)
+            });
             if better {
                 best = Some(system);
             }
@@ -237,7 +240,9 @@ pub fn candidate_spec(
         (BaseArgs::ValuesOrBase, Outcomes::Base(expr)) => vec![format!("base={expr}")],
         (BaseArgs::MinMax, Outcomes::Values(n)) => vec!["min=1".into(), format!("max={n}")],
         (BaseArgs::MinMax, Outcomes::Base(_)) => {
-            return Err(refuse("a bag holds the faces 1..N; give a number of values, not a base"));
+            return Err(refuse(
+                "a bag holds the faces 1..N; give a number of values, not a base",
+            ));
         }
         (BaseArgs::Tetrominoes, Outcomes::Values(7)) => Vec::new(),
         (BaseArgs::Tetrominoes, _) => {
@@ -365,7 +370,10 @@ mod tests {
             spec("fair", Outcomes::Base("2d6".into())).expect("fits"),
             "fair(base=2d6, tightness=0)"
         );
-        assert_eq!(spec("bag", Outcomes::Values(6)).expect("fits"), "bag(min=1, max=6, sets=1)");
+        assert_eq!(
+            spec("bag", Outcomes::Values(6)).expect("fits"),
+            "bag(min=1, max=6, sets=1)"
+        );
         assert_eq!(spec("nes", Outcomes::Values(7)).expect("fits"), "nes");
         assert!(spec("tgm", Outcomes::Values(6)).is_err());
         assert!(spec("bag", Outcomes::Base("2d6".into())).is_err());
