@@ -2,8 +2,10 @@
 //! step, its repeat rate and droughts, exactly or by Monte Carlo.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
+use anyhow::Context;
 use fairdice::analysis::{
     self, Analysis, AnalysisOptions, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method, MethodChoice,
 };
@@ -95,15 +97,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         plot::write(path, &figure)?;
     }
-    if args.json {
-        println!(
-            "{}",
+    let text = if args.json {
+        format!(
+            "{}\n",
             serde_json::to_string_pretty(&to_json(&randomizer, &result))?
-        );
+        )
     } else {
-        print!("{}", render(&randomizer, &result, args.every));
-    }
-    Ok(())
+        render(&randomizer, &result, args.every)
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("could not write the output")
 }
 
 /// The method the flags ask for.

@@ -2,8 +2,10 @@
 //! mean entropy above a threshold (the search of "Making Randomness Fair").
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
+use anyhow::Context;
 use fairdice::analysis::{self, MethodChoice};
 use fairdice::randomizer::Spec;
 use fairdice::tune::{
@@ -105,15 +107,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         plot::write(path, &figure(&tuning, &result))?;
     }
-    if args.json {
-        println!(
-            "{}",
+    let text = if args.json {
+        format!(
+            "{}\n",
             serde_json::to_string_pretty(&to_json(&tuning, &result, baseline, args.all))?
-        );
+        )
     } else {
-        print!("{}", render(&tuning, &result, baseline, args.all));
-    }
-    Ok(())
+        render(&tuning, &result, baseline, args.all)
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("could not write the output")
 }
 
 /// Validates the flags into a [`Tuning`].
