@@ -48,7 +48,11 @@ fn draws(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_spec(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, spec: &str, n: u64) {
+fn bench_spec(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    spec: &str,
+    n: u64,
+) {
     let mut randomizer = Spec::build(spec).expect("a valid spec");
     assert_eq!(randomizer.outcomes().len() as u64, n, "{spec}");
     let mut generator = rng::seeded(1);
