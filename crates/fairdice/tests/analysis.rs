@@ -88,16 +88,15 @@ fn exact_droughts_agree_with_monte_carlo() {
                 m.longest_gap,
                 gap_error,
             );
-            for k in 0..e.exceeds.len() {
+            for (k, (&p, &error)) in e.exceeds.iter().zip(&exceeds_errors).enumerate() {
                 // A rare event may have no hit at all, and then no estimated error:
                 // use the binomial error of the exact probability as well.
-                let p = e.exceeds[k];
                 let binomial = (p * (1.0 - p) / RUNS as f64).sqrt() + 1.0 / RUNS as f64;
                 agree(
                     &format!("{spec} P(gap > {k}) of outcome {}", e.outcome),
                     p,
                     m.exceeds[k],
-                    exceeds_errors[k].max(binomial),
+                    error.max(binomial),
                 );
             }
         }

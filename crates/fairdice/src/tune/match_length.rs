@@ -122,7 +122,7 @@ impl MatchLength {
             return Err(MatchLengthError::Duplicate(pair[0].0 as u64));
         }
         let total: f64 = lengths.iter().map(|&(_, w)| w).sum();
-        if !(total > 0.0) {
+        if total <= 0.0 {
             return Err(MatchLengthError::Weight("all zero".to_string()));
         }
         for (_, w) in &mut lengths {
