@@ -34,7 +34,8 @@ A grid: family(key=values, ...) with values `a..b` (inclusive, integers), `a..b 
 `a|b|c`; keys left out keep the default, e.g. --grid 'dynamic(decrease=0.30..0.50 step 0.005)'.
 
 --samples takes a fixed length (25), a uniform range (20..40, inclusive) or weights
-(20:1,30:2,40:1). With an uncertain length the search minimizes the expected outcome
+(20:1,30:2,40:1). Candidates whose exact sweep needs more than --budget states in a step (250,000 by
+default) are estimated from 20,000 seeded runs each (or pass --runs N for all). With an uncertain length the search minimizes the expected outcome
 variance at the match's end, with the threshold on the expected mean entropy of a match.
 
 Among qualifying candidates the lowest outcome variance wins; variances within 1e-9
@@ -74,7 +75,8 @@ pub struct Args {
     /// Seed for Monte Carlo.
     #[arg(long, default_value_t = analysis::DEFAULT_SEED)]
     pub seed: u64,
-    /// Merged states one step of an exact sweep may hold.
+    /// Merged states one step of a candidate's exact sweep may hold (default 250,000;
+    /// past it the candidate is estimated by Monte Carlo, unless --exact).
     #[arg(long, value_name = "STATES")]
     pub budget: Option<usize>,
     /// List every candidate, not only each system's best.
@@ -160,7 +162,14 @@ fn configure(args: &Args) -> anyhow::Result<Tuning> {
             None => grids.push(grid),
         }
     }
-    let method = method_choice(args.exact, args.runs, args.seed, args.budget)?;
+    let method = match method_choice(args.exact, args.runs, args.seed, args.budget)? {
+        MethodChoice::Auto { seed, .. } => MethodChoice::Auto {
+            budget: args.budget.unwrap_or(tune::STATE_BUDGET),
+            runs: tune::FALLBACK_RUNS,
+            seed,
+        },
+        other => other,
+    };
     Ok(Tuning {
         outcomes,
         samples,

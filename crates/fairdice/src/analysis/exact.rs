@@ -41,6 +41,45 @@ pub struct ExactOptions {
     /// Merge states equal up to relabeling exchangeable outcomes (on by default;
     /// off only to check the merging).
     pub merge: bool,
+    /// Also give up early, once a step holds at least [`EARLY_MIN_STATES`] states
+    /// and their growth so far projects past four times the budget by the last step
+    /// (an automatic choice of method uses this, so a hopeless sweep does not run
+    /// all the way to the budget before Monte Carlo takes over).
+    pub give_up_early: bool,
+}
+
+/// The fewest states a step must hold before a sweep may give up early.
+pub const EARLY_MIN_STATES: usize = 5_000;
+
+/// Whether a sweep with `states` states at `step` (and `previous` at the step
+/// before) must stop, and the error saying so. The growth is projected as a power
+/// of the step (state counts of count vectors grow like `t^(n−1)`).
+pub(crate) fn check_budget(
+    step: usize,
+    samples: usize,
+    states: usize,
+    previous: usize,
+    options: &ExactOptions,
+) -> Result<(), ExactError> {
+    let exponent = if step >= 2 && previous > 0 {
+        ((states as f64 / previous as f64).ln() / (step as f64 / (step - 1) as f64).ln()).max(0.0)
+    } else {
+        0.0
+    };
+    let estimate = states as f64 * (samples as f64 / step as f64).powf(exponent);
+    let early = options.give_up_early
+        && states >= EARLY_MIN_STATES
+        && estimate > 4.0 * options.budget as f64;
+    if states > options.budget || early {
+        return Err(ExactError::OverBudget {
+            step,
+            states,
+            budget: options.budget,
+            samples,
+            estimate: estimate.max(states as f64),
+        });
+    }
+    Ok(())
 }
 
 impl Default for ExactOptions {
@@ -48,6 +87,7 @@ impl Default for ExactOptions {
         ExactOptions {
             budget: DEFAULT_STATE_BUDGET,
             merge: true,
+            give_up_early: false,
         }
     }
 }
@@ -57,7 +97,7 @@ impl Default for ExactOptions {
 pub enum ExactError {
     /// Too many states.
     #[error(
-        "the exact sweep needs more than {budget} states at step {step} ({states} there; about {estimate:.3e} by step {samples} at the growth seen); use Monte Carlo (--runs) or fewer samples"
+        "the exact sweep needs more than {budget} states in a step ({states} at step {step}; about {estimate:.1e} by step {samples} at the growth seen); use Monte Carlo (--runs) or fewer samples"
     )]
     OverBudget {
         /// The step (1-based) where the budget was exceeded.
@@ -385,16 +425,7 @@ pub fn curves(
         for &v in &next.nodes {
             slot_of[v as usize] = u32::MAX;
         }
-        if next.len() > options.budget {
-            let growth = (next.len() as f64 / previous_size as f64).max(1.0);
-            return Err(ExactError::OverBudget {
-                step,
-                states: next.len(),
-                budget: options.budget,
-                samples,
-                estimate: next.len() as f64 * growth.powi((samples - step) as i32),
-            });
-        }
+        check_budget(step, samples, next.len(), previous_size, options)?;
         let sum_squares: f64 = next.squares.iter().sum();
         let mean = step as f64 / n as f64;
         out.entropy.push(entropy);
@@ -553,7 +584,7 @@ mod tests {
         let r = Spec::build("dynamic(values=6, decrease=0.9)").expect("valid");
         let options = ExactOptions {
             budget: 50,
-            merge: true,
+            ..ExactOptions::default()
         };
         let error = curves(&r, 25, &options, &|_| {}).expect_err("too many states");
         assert!(matches!(error, ExactError::OverBudget { budget: 50, .. }));

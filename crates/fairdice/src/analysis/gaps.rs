@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::canonical::{Canonical, Key};
-use super::exact::{ExactError, ExactOptions};
+use super::exact::{ExactError, ExactOptions, check_budget};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The drought figures of one outcome over a match.
@@ -81,7 +81,7 @@ pub fn exact(
     let mut results = Vec::with_capacity(n);
     let mut peak = 0;
     for tracked in 0..followed {
-        let (longest, states) = follow(&mut scratch, tracked, samples, merge, options.budget)?;
+        let (longest, states) = follow(&mut scratch, tracked, samples, merge, options)?;
         peak = peak.max(states);
         progress(1);
         let exceeds: Vec<f64> = (0..=samples)
@@ -114,7 +114,7 @@ fn follow(
     tracked: usize,
     samples: usize,
     merge: bool,
-    budget: usize,
+    options: &ExactOptions,
 ) -> Result<(Vec<f64>, usize), ExactError> {
     let n = scratch.outcomes().len();
     let spec = scratch.spec();
@@ -166,16 +166,7 @@ fn follow(
                 next.add(&key, m * p);
             }
         }
-        if next.keys.len() > budget {
-            let growth = (next.keys.len() as f64 / previous as f64).max(1.0);
-            return Err(ExactError::OverBudget {
-                step,
-                states: next.keys.len(),
-                budget,
-                samples,
-                estimate: next.keys.len() as f64 * growth.powi((samples - step) as i32),
-            });
-        }
+        check_budget(step, samples, next.keys.len(), previous, options)?;
         previous = next.keys.len();
         peak = peak.max(previous);
         layer = next;

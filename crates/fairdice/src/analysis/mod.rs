@@ -60,7 +60,8 @@ pub const DEFAULT_SEED: u64 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MethodChoice {
     /// Exact when every step fits in `budget` merged states, else Monte Carlo with
-    /// `runs` runs and `seed`.
+    /// `runs` runs and `seed`. The sweep also gives up early when its growth
+    /// projects far past the budget (see [`ExactOptions::give_up_early`]).
     Auto {
         /// Merged states one step may hold.
         budget: usize,
@@ -215,10 +216,11 @@ pub fn curves(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Curves, Method), AnalysisError> {
     check(samples, method)?;
-    let exact = |budget: usize| {
+    let exact = |budget: usize, give_up_early: bool| {
         let options = ExactOptions {
             budget,
             merge: true,
+            give_up_early,
         };
         exact::curves(randomizer, samples, &options, progress)
     };
@@ -228,7 +230,7 @@ pub fn curves(
     };
     Ok(match *method {
         MethodChoice::Exact { cap } => {
-            let result = exact(cap)?;
+            let result = exact(cap, false)?;
             (
                 result.curves,
                 Method::Exact {
@@ -237,7 +239,7 @@ pub fn curves(
             )
         }
         MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
-        MethodChoice::Auto { budget, runs, seed } => match exact(budget) {
+        MethodChoice::Auto { budget, runs, seed } => match exact(budget, true) {
             Ok(result) => (
                 result.curves,
                 Method::Exact {
@@ -266,9 +268,11 @@ pub fn analyze(
     check(samples, &options.method)?;
     let exact_curves = match options.method {
         MethodChoice::MonteCarlo { .. } => None,
-        MethodChoice::Exact { cap } => Some(exact_sweep(randomizer, samples, cap, progress)?),
+        MethodChoice::Exact { cap } => {
+            Some(exact_sweep(randomizer, samples, cap, false, progress)?)
+        }
         MethodChoice::Auto { budget, .. } => {
-            match exact_sweep(randomizer, samples, budget, progress) {
+            match exact_sweep(randomizer, samples, budget, true, progress) {
                 Ok(result) => Some(result),
                 Err(ExactError::OverBudget { .. }) => None,
                 Err(other) => return Err(other.into()),
@@ -328,11 +332,13 @@ fn exact_sweep(
     randomizer: &AnyRandomizer,
     samples: usize,
     budget: usize,
+    give_up_early: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<exact::ExactCurves, ExactError> {
     let options = ExactOptions {
         budget,
         merge: true,
+        give_up_early,
     };
     exact::curves(randomizer, samples, &options, progress)
 }
@@ -354,10 +360,11 @@ fn droughts(
     method: &MethodChoice,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Droughts, AnalysisError> {
-    let exact = |budget: usize| {
+    let exact = |budget: usize, give_up_early: bool| {
         let options = ExactOptions {
             budget,
             merge: true,
+            give_up_early,
         };
         gaps::exact(randomizer, samples, &options, progress)
     };
@@ -373,9 +380,9 @@ fn droughts(
         outcomes,
     };
     Ok(match *method {
-        MethodChoice::Exact { cap } => exact_droughts(exact(cap)?),
+        MethodChoice::Exact { cap } => exact_droughts(exact(cap, false)?),
         MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
-        MethodChoice::Auto { budget, runs, seed } => match exact(budget) {
+        MethodChoice::Auto { budget, runs, seed } => match exact(budget, true) {
             Ok(outcomes) => exact_droughts(outcomes),
             Err(ExactError::OverBudget { .. }) => monte_carlo(runs, seed),
             Err(other) => return Err(other.into()),

@@ -49,6 +49,15 @@ pub const TIE_RELATIVE: f64 = 1e-9;
 /// `Σc²/n − (T/n)²` may come out as 1e-15.
 pub const TIE_ABSOLUTE: f64 = 1e-12;
 
+/// Merged states one step of a candidate's exact sweep may hold by default (less
+/// than a single analysis allows, because a search sweeps many candidates).
+pub const STATE_BUDGET: usize = 250_000;
+
+/// Monte Carlo runs per candidate when the automatic method falls back from exact
+/// (fewer than a single analysis uses, because a search measures many candidates;
+/// the article used 10,000).
+pub const FALLBACK_RUNS: u64 = 20_000;
+
 /// How far below the threshold a mean entropy may be and still qualify (float
 /// rounding only).
 pub const ENTROPY_TOLERANCE: f64 = 1e-12;
@@ -89,7 +98,11 @@ impl Tuning {
             samples: MatchLength::fixed(samples)?,
             min_entropy: 0.9,
             grids: vec![Grid::default_for("deck")?, Grid::default_for("dynamic")?],
-            method: MethodChoice::default(),
+            method: MethodChoice::Auto {
+                budget: STATE_BUDGET,
+                runs: FALLBACK_RUNS,
+                seed: crate::analysis::DEFAULT_SEED,
+            },
         })
     }
 }
