@@ -20,11 +20,11 @@
 //!   sizes the budget allows; the tests compare against closed forms and against
 //!   a sweep without merging.
 
-use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::canonical::{Canonical, Key};
-use super::metrics::{Curves, entropy_fraction};
+use super::graph::{Edge, Graph, graph_limit};
+use super::metrics::Curves;
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The default budget: merged states in one step of a sweep.
@@ -130,145 +130,6 @@ pub struct ExactCurves {
     pub peak_states: usize,
 }
 
-/// One transition of the state graph.
-#[derive(Debug, Clone, Copy)]
-struct Edge {
-    /// The outcome drawn (an index of the source state's canonical labeling).
-    outcome: u32,
-    /// The state reached.
-    target: u32,
-    /// Its probability.
-    probability: f64,
-}
-
-/// The reachable states met so far, each expanded once into its transitions.
-///
-/// Many states recur at later steps (a deck returns to full, dynamic dice to all
-/// leads equal), so a state's next-sample distribution and successors are computed
-/// once and reused at every step that reaches it; each step then only moves
-/// probability along stored edges.
-struct Graph {
-    scratch: AnyRandomizer,
-    canonical: Canonical,
-    spec: String,
-    key: Key,
-    index: FxHashMap<Key, u32>,
-    keys: Vec<Key>,
-    entropy: Vec<f64>,
-    /// `edges[start[v]..start[v] + count[v]]`; `start[v] = u32::MAX` until expanded.
-    start: Vec<u32>,
-    count: Vec<u32>,
-    edges: Vec<Edge>,
-    /// With merging, `n` entries per edge: the target's canonical position `pos`
-    /// holds the source's outcome `orders[e·n + pos]`.
-    orders: Vec<u32>,
-}
-
-impl Graph {
-    fn new(scratch: AnyRandomizer, canonical: Canonical) -> Graph {
-        Graph {
-            spec: scratch.spec(),
-            scratch,
-            canonical,
-            key: Key::new(),
-            index: FxHashMap::default(),
-            keys: Vec::new(),
-            entropy: Vec::new(),
-            start: Vec::new(),
-            count: Vec::new(),
-            edges: Vec::new(),
-            orders: Vec::new(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// The node of `self.key`, added unexpanded if new.
-    fn intern(&mut self) -> u32 {
-        if let Some(&v) = self.index.get(&self.key) {
-            return v;
-        }
-        let v = self.keys.len() as u32;
-        self.index.insert(self.key.clone(), v);
-        self.keys.push(self.key.clone());
-        self.entropy.push(0.0);
-        self.start.push(u32::MAX);
-        self.count.push(0);
-        v
-    }
-
-    fn inconsistent(&self, e: &dyn std::fmt::Display) -> ExactError {
-        ExactError::Inconsistent {
-            spec: self.spec.clone(),
-            message: e.to_string(),
-        }
-    }
-
-    /// Computes node `v`'s entropy and transitions, if not done yet.
-    fn expand(&mut self, v: u32) -> Result<(), ExactError> {
-        let v = v as usize;
-        if self.start[v] != u32::MAX {
-            return Ok(());
-        }
-        let state = self.keys[v].clone();
-        self.scratch
-            .restore(&state)
-            .map_err(|e| self.inconsistent(&e))?;
-        let distribution = self.scratch.next_distribution();
-        self.entropy[v] = entropy_fraction(&distribution);
-        let first = self.edges.len();
-        let mut fresh = true;
-        for (i, &p) in distribution.iter().enumerate() {
-            if p <= 0.0 {
-                continue;
-            }
-            if !fresh {
-                self.scratch
-                    .restore(&state)
-                    .map_err(|e| self.inconsistent(&e))?;
-            }
-            fresh = false;
-            self.scratch.observe(i).map_err(|e| self.inconsistent(&e))?;
-            let raw = self.scratch.state_key();
-            self.canonical.apply(&raw, None, &[], &mut self.key);
-            let target = self.intern();
-            self.edges.push(Edge {
-                outcome: i as u32,
-                target,
-                probability: p,
-            });
-            if self.canonical.merges() {
-                self.orders
-                    .extend(self.canonical.order.iter().map(|&o| o as u32));
-            }
-        }
-        self.start[v] = first as u32;
-        self.count[v] = (self.edges.len() - first) as u32;
-        Ok(())
-    }
-
-    /// Forgets every node but `keep` (renumbered `0..keep.len()` in that order).
-    fn compact(&mut self, keep: &[u32]) {
-        let keys: Vec<Key> = keep
-            .iter()
-            .map(|&v| self.keys[v as usize].clone())
-            .collect();
-        self.index.clear();
-        self.keys.clear();
-        self.entropy.clear();
-        self.start.clear();
-        self.count.clear();
-        self.edges.clear();
-        self.orders.clear();
-        for key in keys {
-            self.key = key;
-            self.intern();
-        }
-    }
-}
-
 /// One step's states (graph nodes) and their moments, stored flat (`n` entries per
 /// state).
 struct Layer {
@@ -327,12 +188,6 @@ impl Layer {
         self.last.resize(self.last.len() + self.n, 0.0);
         s
     }
-}
-
-/// The most nodes the state graph keeps before it forgets all but the current
-/// step's (states that never recur would otherwise pile up).
-fn graph_limit(budget: usize) -> usize {
-    budget.saturating_mul(2).max(1 << 16)
 }
 
 /// The expected entropy fraction before, and outcome variance after, each of the
@@ -452,6 +307,7 @@ pub fn curves(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::metrics::{entropy_fraction, population_variance};
     use crate::randomizer::Spec;
 
     fn sweep(spec: &str, samples: usize, merge: bool) -> ExactCurves {
@@ -542,7 +398,7 @@ mod tests {
                 child.observe(i).expect("possible");
                 let mut c = counts.clone();
                 c[i] += 1;
-                out.outcome_variance[t] += p * q * super::super::metrics::population_variance(&c);
+                out.outcome_variance[t] += p * q * population_variance(&c);
                 if last == Some(i) {
                     out.repeat[t] += p * q;
                 }

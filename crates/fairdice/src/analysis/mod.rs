@@ -38,6 +38,7 @@ pub mod metrics;
 pub mod monte_carlo;
 
 mod canonical;
+mod graph;
 
 use thiserror::Error;
 
