@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::state::{build, has_labels};
 use crate::failure::UserError;
-use crate::output::{Table, bar, progress};
+use crate::output::{Table, bar, progress, spinner};
 use crate::plot::{self, Figure};
 
 /// Flags of `fairdice analyze`.
@@ -72,11 +72,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         method,
         droughts: !args.no_droughts,
     };
-    let total = match method {
-        MethodChoice::MonteCarlo { runs, .. } => runs,
-        _ => args.samples as u64,
+    // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
+    // sweeps, perhaps a fallback) is not known in advance.
+    let bar = match method {
+        MethodChoice::MonteCarlo { runs, .. } => progress(runs, "simulating"),
+        _ => spinner("analyzing"),
     };
-    let bar = progress(total, "analyzing");
     let result = analysis::analyze(&randomizer, &options, &|n| bar.inc(n));
     bar.finish_and_clear();
     let result = result.map_err(|e| match e {
@@ -263,7 +264,15 @@ fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -
     );
     if let Some(droughts) = &result.droughts {
         out.push('\n');
-        let ks: Vec<usize> = (1..=4).map(|m| m * n).filter(|&k| k < t).collect();
+        // Columns at multiples of n (a full set of outcomes), spaced so that they
+        // span the expected longest gap.
+        let longest = droughts
+            .outcomes
+            .iter()
+            .map(|o| o.longest_gap)
+            .fold(0.0, f64::max);
+        let stride = n * ((longest / (2 * n) as f64).round() as usize).max(1);
+        let ks: Vec<usize> = (1..=4).map(|m| m * stride).filter(|&k| k < t).collect();
         let mut headers = vec!["outcome".to_string(), "longest gap".to_string()];
         headers.extend(ks.iter().map(|k| format!("P(gap > {k})")));
         let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();

@@ -247,10 +247,21 @@ pub fn curves(
                     peak_states: result.peak_states,
                 },
             ),
-            Err(ExactError::OverBudget { .. }) => monte_carlo(runs, seed),
+            Err(ExactError::OverBudget { .. }) => monte_carlo(fallback_runs(runs, samples), seed),
             Err(other) => return Err(other.into()),
         },
     })
+}
+
+/// The most samples (runs × samples per run) an automatic fallback draws: a few
+/// seconds of work, however long the match.
+pub const FALLBACK_DRAWS: u64 = 100_000_000;
+
+/// The runs of an automatic Monte Carlo fallback: `runs`, fewer for very long
+/// matches (never below 1,000) so the fallback stays within [`FALLBACK_DRAWS`].
+/// A forced Monte Carlo run uses exactly the runs asked for.
+pub fn fallback_runs(runs: u64, samples: usize) -> u64 {
+    runs.min((FALLBACK_DRAWS / samples.max(1) as u64).max(1_000))
 }
 
 /// Measures `randomizer` over a match of `options.samples` samples.
@@ -281,9 +292,8 @@ pub fn analyze(
         }
     };
     let (runs, seed) = match options.method {
-        MethodChoice::MonteCarlo { runs, seed } | MethodChoice::Auto { runs, seed, .. } => {
-            (runs, seed)
-        }
+        MethodChoice::MonteCarlo { runs, seed } => (runs, seed),
+        MethodChoice::Auto { runs, seed, .. } => (fallback_runs(runs, samples), seed),
         MethodChoice::Exact { .. } => (DEFAULT_RUNS, DEFAULT_SEED),
     };
     let (curves, method, droughts) = match exact_curves {
@@ -385,7 +395,7 @@ fn droughts(
         MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
         MethodChoice::Auto { budget, runs, seed } => match exact(budget, true) {
             Ok(outcomes) => exact_droughts(outcomes),
-            Err(ExactError::OverBudget { .. }) => monte_carlo(runs, seed),
+            Err(ExactError::OverBudget { .. }) => monte_carlo(fallback_runs(runs, samples), seed),
             Err(other) => return Err(other.into()),
         },
     })
