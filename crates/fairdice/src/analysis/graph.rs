@@ -97,9 +97,41 @@ impl Graph {
         let distribution = self.scratch.next_distribution();
         self.entropy[v] = entropy_fraction(&distribution);
         let first = self.edges.len();
+        let n = distribution.len();
+        let merges = self.canonical.merges();
         let mut fresh = true;
         for (i, &p) in distribution.iter().enumerate() {
             if p <= 0.0 {
+                continue;
+            }
+            // Outcomes with equal entries in a merged (sorted) key are alike: drawing
+            // `i` is drawing `i − 1` with the two relabeled, so it reaches the same
+            // state, with the relabeling swapped. No need to replay it.
+            let previous = self.edges.len();
+            if merges
+                && i > 0
+                && previous > first
+                && self.edges[previous - 1].outcome as usize == i - 1
+                && state[i] == state[i - 1]
+                && distribution[i - 1] == p
+            {
+                let target = self.edges[previous - 1].target;
+                self.edges.push(Edge {
+                    outcome: i as u32,
+                    target,
+                    probability: p,
+                });
+                let (a, b) = ((i - 1) as u32, i as u32);
+                for pos in 0..n {
+                    let o = self.orders[(previous - 1) * n + pos];
+                    self.orders.push(if o == a {
+                        b
+                    } else if o == b {
+                        a
+                    } else {
+                        o
+                    });
+                }
                 continue;
             }
             if !fresh {
@@ -117,7 +149,7 @@ impl Graph {
                 target,
                 probability: p,
             });
-            if self.canonical.merges() {
+            if merges {
                 self.orders
                     .extend(self.canonical.order.iter().map(|&o| o as u32));
             }
