@@ -124,6 +124,10 @@ impl BarChart {
 }
 
 impl Chart for BarChart {
+    fn size(&self) -> (f64, f64) {
+        (self.width, self.height)
+    }
+
     fn to_svg(&self) -> String {
         let categories: Vec<i64> = self
             .series

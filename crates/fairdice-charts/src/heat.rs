@@ -127,6 +127,10 @@ impl HeatMap {
 }
 
 impl Chart for HeatMap {
+    fn size(&self) -> (f64, f64) {
+        (self.width, self.height)
+    }
+
     fn to_svg(&self) -> String {
         let description = format!(
             "Heat map of {} rows by {} columns.",

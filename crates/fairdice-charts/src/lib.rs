@@ -6,7 +6,9 @@
 //!   at least, at most; contest net scores);
 //! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
 //! - [`LineChart`]: named series over steps 1..T (randomizer curves);
-//! - [`distribution_chart`]: the bar chart of one or several dice distributions.
+//! - [`distribution_chart`]: the bar chart of one or several dice distributions;
+//! - [`Stack`]: several charts one above the other in one image (the article's
+//!   entropy and outcome-variance graphs).
 //!
 //! Every chart renders to an SVG string ([`Chart::to_svg`]), which the web app
 //! inlines in its pages, and to PNG bytes ([`Chart::to_png`]) rasterized from that
@@ -28,6 +30,7 @@ mod line;
 mod palette;
 pub mod raster;
 mod scale;
+mod stack;
 mod svg;
 
 use thiserror::Error;
@@ -38,6 +41,7 @@ pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};
 pub use palette::{heat_colour, series_colour};
 pub use scale::ValueFormat;
+pub use stack::Stack;
 pub use svg::escape;
 
 /// Default chart width in pixels.
@@ -47,6 +51,9 @@ pub const DEFAULT_HEIGHT: f64 = 420.0;
 
 /// Something that draws itself as SVG, and so as PNG.
 pub trait Chart {
+    /// Width and height in pixels (the SVG's own size).
+    fn size(&self) -> (f64, f64);
+
     /// The chart as a standalone SVG document.
     fn to_svg(&self) -> String;
 

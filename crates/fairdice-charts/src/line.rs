@@ -106,6 +106,10 @@ impl LineChart {
 }
 
 impl Chart for LineChart {
+    fn size(&self) -> (f64, f64) {
+        (self.width, self.height)
+    }
+
     fn to_svg(&self) -> String {
         let steps = self
             .series

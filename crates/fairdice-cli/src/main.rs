@@ -7,6 +7,7 @@
 mod commands;
 mod failure;
 mod output;
+mod plot;
 
 use std::process::ExitCode;
 
@@ -39,6 +40,10 @@ enum Command {
     State(commands::state::Args),
     /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
     Serve(commands::serve::Args),
+    /// Expected entropy, outcome variance, repeats and droughts of a randomizer over a match.
+    Analyze(commands::analyze::Args),
+    /// The fairest parameters of each randomizer system above an entropy threshold.
+    Tune(commands::tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +57,8 @@ fn main() -> ExitCode {
         Command::Prd(args) => commands::prd::run(args),
         Command::State(args) => commands::state::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Tune(args) => commands::tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

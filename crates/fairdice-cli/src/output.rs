@@ -118,6 +118,19 @@ pub fn write_plot(
     std::fs::write(path, bytes).with_context(|| format!("could not write {}", path.display()))
 }
 
+/// A spinner on stderr counting units of work whose total is not known in advance
+/// (hidden when stderr is not a terminal).
+pub fn spinner(what: &str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({pos} done, {elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! One module per subcommand: its flags (`Args`) and its `run` function.
 
+pub mod analyze;
 pub mod dist;
 pub mod next;
 pub mod prd;
@@ -8,6 +9,7 @@ pub mod roll;
 pub mod sample;
 pub mod serve;
 pub mod state;
+pub mod tune;
 
 use fairdice::dice::notation::NotationError;
 

@@ -1,0 +1,336 @@
+//! `fairdice analyze`: a randomizer's expected entropy and outcome variance per
+//! step, its repeat rate and droughts, exactly or by Monte Carlo.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use fairdice::analysis::{
+    self, Analysis, AnalysisOptions, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method, MethodChoice,
+};
+use fairdice::randomizer::{AnyRandomizer, Randomizer};
+use serde_json::{Value, json};
+
+use super::state::{build, has_labels};
+use crate::failure::UserError;
+use crate::output::{Table, bar, progress, spinner};
+use crate::plot::{self, Figure};
+
+/// Flags of `fairdice analyze`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Measures, over a match of T samples, in expectation over all runs:
+  entropy           Shannon entropy of the next-sample distribution before each sample,
+                    as a fraction of a fair die's (1 = unpredictable, 0 = certain)
+  mean entropy      that, averaged over the T samples
+  outcome variance  population variance of the outcome counts after a sample (0 = level)
+  repeat rate       fraction of samples equal to the one before
+  longest gap       per outcome, the longest run of samples without it, and P(gap > k)
+
+Exact by default (a sweep over the randomizer's states); past --budget states per step
+it falls back to Monte Carlo. Example: fairdice analyze 'dynamic(values=6, decrease=0.355)' --samples 25")]
+pub struct Args {
+    /// The randomizer spec, e.g. `deck(values=6, copies=1, refill_below=6)`.
+    pub spec: String,
+    /// Samples in the match (T).
+    #[arg(long, short = 'T', value_name = "T")]
+    pub samples: usize,
+    /// Compute exactly, or fail (exit 3) if a step needs more than --budget states.
+    #[arg(long, conflicts_with = "runs")]
+    pub exact: bool,
+    /// Estimate by Monte Carlo with this many runs instead.
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u64>,
+    /// Seed for Monte Carlo (same seed and runs, same estimate on any machine).
+    #[arg(long, default_value_t = analysis::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Merged states one step of the exact sweep may hold (default 2,000,000; with
+    /// --exact up to 20,000,000).
+    #[arg(long, value_name = "STATES")]
+    pub budget: Option<usize>,
+    /// Skip the droughts (they cost the most to compute exactly).
+    #[arg(long)]
+    pub no_droughts: bool,
+    /// Show every k-th step in the table (default: all up to 40 steps, else about 30 rows).
+    #[arg(long, value_name = "K")]
+    pub every: Option<usize>,
+    /// Draw entropy and outcome variance per step (.svg or .png; .csv writes the data).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print JSON: `{"method", "mean_entropy", "outcome_variance", "steps": [...], "droughts"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let randomizer = build(&args.spec)?;
+    let method = method_choice(args.exact, args.runs, args.seed, args.budget)?;
+    let options = AnalysisOptions {
+        samples: args.samples,
+        method,
+        droughts: !args.no_droughts,
+    };
+    // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
+    // sweeps, perhaps a fallback) is not known in advance.
+    let bar = match method {
+        MethodChoice::MonteCarlo { runs, .. } => progress(runs, "simulating"),
+        _ => spinner("analyzing"),
+    };
+    let result = analysis::analyze(&randomizer, &options, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let result = result.map_err(|e| match e {
+        analysis::AnalysisError::Exact(_) => UserError::too_big(format!(
+            "{e}\nhint: estimate it instead, e.g. `fairdice analyze '{}' --samples {} --runs 100000`",
+            args.spec, args.samples
+        )),
+        other => UserError::input(other.to_string()),
+    })?;
+    if let Some(path) = &args.plot {
+        let figure = Figure::entropy_and_variance(
+            format!("{} over {} samples", result.spec, result.samples),
+            vec![(
+                result.spec.clone(),
+                &result.curves.entropy[..],
+                &result.curves.outcome_variance[..],
+            )],
+        );
+        plot::write(path, &figure)?;
+    }
+    let text = if args.json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&to_json(&randomizer, &result))?
+        )
+    } else {
+        render(&randomizer, &result, args.every)
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("could not write the output")
+}
+
+/// The method the flags ask for.
+pub fn method_choice(
+    exact: bool,
+    runs: Option<u64>,
+    seed: u64,
+    budget: Option<usize>,
+) -> anyhow::Result<MethodChoice> {
+    if let Some(b) = budget
+        && (b == 0 || b > HARD_STATE_CAP)
+    {
+        return Err(UserError::input(format!(
+            "--budget must be in 1..={HARD_STATE_CAP} states, got {b}"
+        )));
+    }
+    Ok(match (exact, runs) {
+        (_, Some(runs)) => MethodChoice::MonteCarlo { runs, seed },
+        (true, None) => MethodChoice::Exact {
+            cap: budget.unwrap_or(HARD_STATE_CAP),
+        },
+        (false, None) => MethodChoice::Auto {
+            budget: budget.unwrap_or(DEFAULT_STATE_BUDGET),
+            runs: analysis::DEFAULT_RUNS,
+            seed,
+        },
+    })
+}
+
+/// `exact (at most N states per step)` or `Monte Carlo (N runs, seed S)`.
+pub fn describe(method: &Method) -> String {
+    match method {
+        Method::Exact { peak_states } => {
+            format!("exact (at most {peak_states} merged states per step)")
+        }
+        Method::MonteCarlo { runs, seed } => format!("Monte Carlo ({runs} runs, seed {seed})"),
+    }
+}
+
+/// The method as JSON fields.
+pub fn method_json(method: &Method) -> Value {
+    match method {
+        Method::Exact { peak_states } => json!({"method": "exact", "peak_states": peak_states}),
+        Method::MonteCarlo { runs, seed } => {
+            json!({"method": "monte_carlo", "runs": runs, "seed": seed})
+        }
+    }
+}
+
+fn outcome_name(randomizer: &AnyRandomizer, index: usize) -> Value {
+    if has_labels(randomizer) {
+        json!(randomizer.label(index))
+    } else {
+        json!(randomizer.outcomes()[index])
+    }
+}
+
+fn to_json(randomizer: &AnyRandomizer, result: &Analysis) -> Value {
+    let curves = &result.curves;
+    let errors = curves.errors.as_ref();
+    let steps: Vec<Value> = (0..result.samples)
+        .map(|t| {
+            let mut step = json!({
+                "step": t + 1,
+                "entropy": curves.entropy[t],
+                "outcome_variance": curves.outcome_variance[t],
+                "repeat": curves.repeat[t],
+            });
+            if let Some(e) = errors {
+                step["entropy_error"] = json!(e.entropy[t]);
+                step["outcome_variance_error"] = json!(e.outcome_variance[t]);
+            }
+            step
+        })
+        .collect();
+    let mut report = json!({
+        "spec": result.spec,
+        "samples": result.samples,
+    });
+    if let (Value::Object(map), Value::Object(method)) = (&mut report, method_json(&result.method))
+    {
+        map.extend(method);
+    }
+    report["mean_entropy"] = json!(result.mean_entropy);
+    report["outcome_variance"] = json!(result.outcome_variance);
+    report["repeat_rate"] = json!(result.repeat_rate);
+    if let Some([entropy, variance, repeat]) = result.errors {
+        report["errors"] = json!({
+            "mean_entropy": entropy,
+            "outcome_variance": variance,
+            "repeat_rate": repeat,
+        });
+    }
+    report["steps"] = json!(steps);
+    if let Some(droughts) = &result.droughts {
+        let outcomes: Vec<Value> = droughts
+            .outcomes
+            .iter()
+            .map(|o| {
+                let mut entry = json!({
+                    "outcome": outcome_name(randomizer, o.outcome),
+                    "longest_gap": o.longest_gap,
+                    "gap_exceeds": o.exceeds,
+                });
+                if let Some((longest, exceeds)) = &o.errors {
+                    entry["longest_gap_error"] = json!(longest);
+                    entry["gap_exceeds_error"] = json!(exceeds);
+                }
+                entry
+            })
+            .collect();
+        let mut value = method_json(&droughts.method);
+        value["outcomes"] = json!(outcomes);
+        report["droughts"] = value;
+    }
+    report
+}
+
+/// `0.5089` or `0.5089 ± 0.0012`.
+fn with_error(value: f64, error: Option<f64>) -> String {
+    match error {
+        Some(e) => format!("{value:.4} ± {e:.4}"),
+        None => format!("{value:.4}"),
+    }
+}
+
+fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -> String {
+    let mut out = String::new();
+    let n = randomizer.outcomes().len();
+    let t = result.samples;
+    let _ = writeln!(out, "{}", result.spec);
+    let _ = writeln!(
+        out,
+        "{t} samples, {n} outcomes; method: {}",
+        describe(&result.method)
+    );
+    let errors = result.errors;
+    let _ = writeln!(
+        out,
+        "mean entropy      {}  (fraction of a fair die's; 1 = unpredictable)",
+        with_error(result.mean_entropy, errors.map(|e| e[0]))
+    );
+    let _ = writeln!(
+        out,
+        "outcome variance  {}  (after sample {t}; 0 = every outcome equally often)",
+        with_error(result.outcome_variance, errors.map(|e| e[1]))
+    );
+    let _ = writeln!(
+        out,
+        "repeat rate       {}  (samples equal to the one before)",
+        with_error(result.repeat_rate, errors.map(|e| e[2]))
+    );
+    if let Some(droughts) = &result.droughts {
+        out.push('\n');
+        // Columns at multiples of n (a full set of outcomes), spaced so that they
+        // span the expected longest gap.
+        let longest = droughts
+            .outcomes
+            .iter()
+            .map(|o| o.longest_gap)
+            .fold(0.0, f64::max);
+        let stride = n * ((longest / (2 * n) as f64).round() as usize).max(1);
+        let ks: Vec<usize> = (1..=4).map(|m| m * stride).filter(|&k| k < t).collect();
+        let mut headers = vec!["outcome".to_string(), "longest gap".to_string()];
+        headers.extend(ks.iter().map(|k| format!("P(gap > {k})")));
+        let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();
+        let mut right = vec![false];
+        right.extend(std::iter::repeat_n(true, headers.len() - 1));
+        let mut table = Table::new(&header_refs, &right);
+        let same = droughts
+            .outcomes
+            .windows(2)
+            .all(|w| w[0].longest_gap == w[1].longest_gap && w[0].exceeds == w[1].exceeds);
+        let shown = if same {
+            &droughts.outcomes[..1]
+        } else {
+            &droughts.outcomes[..]
+        };
+        for o in shown {
+            let mut row = vec![
+                if same {
+                    "each".to_string()
+                } else {
+                    randomizer.label(o.outcome)
+                },
+                format!("{:.3}", o.longest_gap),
+            ];
+            row.extend(ks.iter().map(|&k| format!("{:.4}", o.exceeds[k])));
+            table.row(row);
+        }
+        let _ = writeln!(
+            out,
+            "droughts: the longest run of samples without an outcome; method: {}",
+            describe(&droughts.method)
+        );
+        out.push_str(&table.render());
+    }
+    out.push('\n');
+    let every = every
+        .unwrap_or(if t <= 40 { 1 } else { t.div_ceil(30) })
+        .max(1);
+    let mut table = Table::new(
+        &["step", "entropy", "outcome variance", ""],
+        &[true, true, true, false],
+    );
+    let top = result
+        .curves
+        .outcome_variance
+        .iter()
+        .copied()
+        .fold(0.0, f64::max)
+        .max(1e-12);
+    for step in (1..=t).filter(|s| s % every == 0 || *s == 1 || *s == t) {
+        let v = result.curves.outcome_variance[step - 1];
+        table.row(vec![
+            step.to_string(),
+            format!("{:.4}", result.curves.entropy[step - 1]),
+            format!("{v:.4}"),
+            bar(v / top, 30),
+        ]);
+    }
+    out.push_str(&table.render());
+    out
+}

@@ -1,0 +1,262 @@
+//! Seeded, parallel Monte Carlo estimates of the same measures, with standard
+//! errors, for randomizers whose state space is too large to sweep.
+//!
+//! # Design decisions
+//! Runs are dealt in fixed chunks of [`CHUNK`]; chunk `c` draws from
+//! [`rng::stream(seed, c)`](crate::rng::stream), and the chunks' tallies are
+//! added in chunk order. The estimate therefore depends on the seed and the number
+//! of runs only, never on the number of threads.
+
+use rayon::prelude::*;
+
+use super::gaps::OutcomeDroughts;
+use super::metrics::{CurveErrors, Curves, entropy_fraction, variance_from_squares};
+use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::rng;
+
+/// Runs per chunk (the unit of parallel work and of progress reports).
+pub const CHUNK: u64 = 1024;
+
+/// A Monte Carlo estimate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// The per-step means, with standard errors in `curves.errors`.
+    pub curves: Curves,
+    /// Each outcome's droughts, with standard errors (when asked for).
+    pub droughts: Option<Vec<OutcomeDroughts>>,
+}
+
+/// Sums over runs, for one chunk or all.
+#[derive(Clone)]
+struct Tally {
+    runs: u64,
+    entropy: Vec<(f64, f64)>,
+    variance: Vec<(f64, f64)>,
+    repeat: Vec<f64>,
+    mean_entropy: Vec<(f64, f64)>,
+    /// `longest[i · (T + 1) + g]`: runs whose longest gap of outcome `i` was `g`.
+    longest: Vec<u64>,
+}
+
+impl Tally {
+    fn new(samples: usize, outcomes: usize, droughts: bool) -> Tally {
+        Tally {
+            runs: 0,
+            entropy: vec![(0.0, 0.0); samples],
+            variance: vec![(0.0, 0.0); samples],
+            repeat: vec![0.0; samples],
+            mean_entropy: vec![(0.0, 0.0); samples],
+            longest: if droughts {
+                vec![0; outcomes * (samples + 1)]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn add(&mut self, other: &Tally) {
+        self.runs += other.runs;
+        let pairs = |a: &mut Vec<(f64, f64)>, b: &Vec<(f64, f64)>| {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.0 += y.0;
+                x.1 += y.1;
+            }
+        };
+        pairs(&mut self.entropy, &other.entropy);
+        pairs(&mut self.variance, &other.variance);
+        pairs(&mut self.mean_entropy, &other.mean_entropy);
+        for (x, y) in self.repeat.iter_mut().zip(&other.repeat) {
+            *x += y;
+        }
+        for (x, y) in self.longest.iter_mut().zip(&other.longest) {
+            *x += y;
+        }
+    }
+}
+
+/// Runs `count` matches of `samples` samples with `generator`, tallying them.
+fn run_chunk(
+    randomizer: &AnyRandomizer,
+    samples: usize,
+    count: u64,
+    chunk: u64,
+    seed: u64,
+    droughts: bool,
+) -> Tally {
+    let mut generator = rng::stream(seed, chunk);
+    let mut r = randomizer.clone();
+    let n = r.outcomes().len();
+    let mut tally = Tally::new(samples, n, droughts);
+    tally.runs = count;
+    let mut counts = vec![0u64; n];
+    let mut last_seen = vec![0usize; n];
+    let mut longest = vec![0usize; n];
+    for _ in 0..count {
+        r.reset();
+        counts.fill(0);
+        last_seen.fill(0);
+        longest.fill(0);
+        let mut squares = 0u64;
+        let mut entropy_sum = 0.0;
+        let mut previous = usize::MAX;
+        for t in 0..samples {
+            let e = entropy_fraction(&r.next_distribution());
+            let x = r.draw(&mut generator);
+            squares += 2 * counts[x] + 1;
+            counts[x] += 1;
+            let v = variance_from_squares(squares as f64, (t + 1) as f64, n);
+            entropy_sum += e;
+            let prefix_mean = entropy_sum / (t + 1) as f64;
+            tally.entropy[t].0 += e;
+            tally.entropy[t].1 += e * e;
+            tally.variance[t].0 += v;
+            tally.variance[t].1 += v * v;
+            tally.mean_entropy[t].0 += prefix_mean;
+            tally.mean_entropy[t].1 += prefix_mean * prefix_mean;
+            if x == previous {
+                tally.repeat[t] += 1.0;
+            }
+            previous = x;
+            if droughts {
+                // Samples are numbered 1..=T; last_seen 0 is the start of the match.
+                let gap = t - last_seen[x];
+                longest[x] = longest[x].max(gap);
+                last_seen[x] = t + 1;
+            }
+        }
+        if droughts {
+            for i in 0..n {
+                let g = longest[i].max(samples - last_seen[i]);
+                tally.longest[i * (samples + 1) + g] += 1;
+            }
+        }
+    }
+    tally
+}
+
+/// Estimates the per-step curves (and, with `droughts`, each outcome's droughts)
+/// of `randomizer` over `samples` samples from `runs` seeded runs, in parallel.
+/// `progress` is called with the runs of each finished chunk.
+pub fn estimate(
+    randomizer: &AnyRandomizer,
+    samples: usize,
+    runs: u64,
+    seed: u64,
+    droughts: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Estimate {
+    let n = randomizer.outcomes().len();
+    let chunks = runs.div_ceil(CHUNK);
+    let tallies: Vec<Tally> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let count = CHUNK.min(runs - c * CHUNK);
+            let tally = run_chunk(randomizer, samples, count, c, seed, droughts);
+            progress(count);
+            tally
+        })
+        .collect();
+    let mut total = Tally::new(samples, n, droughts);
+    for t in &tallies {
+        total.add(t);
+    }
+    summarize(&total, samples, n, droughts)
+}
+
+/// The mean and its standard error from a sum and a sum of squares over `runs`.
+fn mean_and_error((sum, squares): (f64, f64), runs: f64) -> (f64, f64) {
+    let mean = sum / runs;
+    if runs < 2.0 {
+        return (mean, f64::NAN);
+    }
+    let variance = ((squares - sum * mean) / (runs - 1.0)).max(0.0);
+    (mean, (variance / runs).sqrt())
+}
+
+fn summarize(total: &Tally, samples: usize, n: usize, droughts: bool) -> Estimate {
+    let runs = total.runs as f64;
+    let split = |v: &[(f64, f64)]| -> (Vec<f64>, Vec<f64>) {
+        v.iter().map(|&p| mean_and_error(p, runs)).unzip()
+    };
+    let (entropy, entropy_error) = split(&total.entropy);
+    let (outcome_variance, variance_error) = split(&total.variance);
+    let (_, mean_entropy_error) = split(&total.mean_entropy);
+    // A repeat is 0 or 1, so its sum of squares is its sum.
+    let (repeat, repeat_error): (Vec<f64>, Vec<f64>) = total
+        .repeat
+        .iter()
+        .map(|&hits| mean_and_error((hits, hits), runs))
+        .unzip();
+    let curves = Curves {
+        entropy,
+        outcome_variance,
+        repeat,
+        errors: Some(CurveErrors {
+            entropy: entropy_error,
+            outcome_variance: variance_error,
+            repeat: repeat_error,
+            mean_entropy: mean_entropy_error,
+        }),
+    };
+    let droughts = droughts.then(|| {
+        (0..n)
+            .map(|i| {
+                let hist = &total.longest[i * (samples + 1)..(i + 1) * (samples + 1)];
+                let (sum, squares) = hist.iter().enumerate().fold((0.0, 0.0), |(s, q), (g, &c)| {
+                    let g = g as f64;
+                    (s + g * c as f64, q + g * g * c as f64)
+                });
+                let (longest_gap, longest_error) = mean_and_error((sum, squares), runs);
+                let (exceeds, exceeds_error): (Vec<f64>, Vec<f64>) = (0..=samples)
+                    .map(|k| {
+                        let above: u64 = hist[k + 1..].iter().sum();
+                        mean_and_error((above as f64, above as f64), runs)
+                    })
+                    .unzip();
+                OutcomeDroughts {
+                    outcome: i,
+                    longest_gap,
+                    exceeds,
+                    errors: Some((longest_error, exceeds_error)),
+                }
+            })
+            .collect()
+    });
+    Estimate { curves, droughts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomizer::Spec;
+
+    #[test]
+    fn independent_of_the_thread_count() {
+        let r = Spec::build("dynamic(values=6, decrease=0.4)").expect("valid");
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("pool")
+            .install(|| estimate(&r, 20, 5000, 9, true, &|_| {}));
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("pool")
+            .install(|| estimate(&r, 20, 5000, 9, true, &|_| {}));
+        assert_eq!(one, two);
+    }
+
+    #[test]
+    fn plain_dice_estimates_cover_the_closed_form() {
+        let r = Spec::build("dice(values=6)").expect("valid");
+        let e = estimate(&r, 25, 20_000, 3, false, &|_| {});
+        let errors = e.curves.errors.clone().expect("Monte Carlo has errors");
+        let expected = 25.0 * (1.0 / 6.0) * (5.0 / 6.0);
+        let got = e.curves.outcome_variance(25);
+        assert!(
+            (got - expected).abs() < 5.0 * errors.outcome_variance[24],
+            "{got}"
+        );
+        assert!(e.curves.entropy.iter().all(|&h| (h - 1.0).abs() < 1e-12));
+    }
+}

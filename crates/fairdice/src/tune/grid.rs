@@ -1,0 +1,484 @@
+//! [`Grid`]: the candidates a tuner tries for one system (a randomizer family).
+//!
+//! ```text
+//! grid   = family [ "(" [ key "=" values { "," key "=" values } ] ")" ]
+//! values = number                       one value
+//!        | a ".." b [ "step" s ]        a, a+s, …, up to b inclusive (s = 1 if omitted,
+//!                                       which only integer keys allow)
+//!        | v { "|" v }                  a list (numbers or words)
+//! ```
+//! Keys left out take the family's default grid (`refill` stays `top-up`). Examples: `deck` (copies 1..10 ×
+//! refill_below 1..10, the article's grid), `dynamic(decrease=0.30..0.50 step
+//! 0.005)`, `deck(copies=1|2|4, refill_below=1..6, refill=top-up|reshuffle)`,
+//! `fair(tightness=0..3 step 0.25)`, `bag(sets=1..5)`, `dice`.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::randomizer::Spec;
+
+/// Why a grid could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GridError {
+    /// Not `family(key=values, …)`.
+    #[error("cannot read grid `{text}`: {message}")]
+    Syntax {
+        /// The grid text.
+        text: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// A family the tuner does not know.
+    #[error("`{0}` is not a tunable system; accepted: {accepted}", accepted = tunable_list())]
+    UnknownFamily(String),
+    /// `prd`: its only parameter is the chance itself.
+    #[error(
+        "prd has nothing to tune: its only parameter p is the event's chance itself (analyze it with `fairdice analyze 'prd(p=…)'`)"
+    )]
+    Prd,
+    /// A key the family does not take.
+    #[error("{family} has no tunable key `{key}`; accepted: {accepted}")]
+    UnknownKey {
+        /// The family.
+        family: String,
+        /// The key given.
+        key: String,
+        /// Its keys.
+        accepted: String,
+    },
+    /// A value list that does not parse.
+    #[error("{key}={value}: {message}")]
+    Values {
+        /// The key.
+        key: String,
+        /// The values as written.
+        value: String,
+        /// What is accepted.
+        message: String,
+    },
+    /// Too many candidates.
+    #[error("the grid `{text}` has {count} candidates; at most {max} are tried")]
+    TooLarge {
+        /// The grid text.
+        text: String,
+        /// Its candidates.
+        count: u128,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// The most candidates one grid may have.
+pub const MAX_CANDIDATES: usize = 100_000;
+
+/// One tunable key of a family: its name, whether it takes integers, and the
+/// default values (as grid text; empty: left to the randomizer's own default and
+/// not varied unless the grid names the key).
+struct Key {
+    name: &'static str,
+    integer: bool,
+    default: &'static str,
+}
+
+/// Families and their keys; `base` tells how the outcomes are given to them.
+struct FamilyInfo {
+    name: &'static str,
+    base: BaseArgs,
+    keys: &'static [Key],
+}
+
+/// How a family receives the tuner's outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaseArgs {
+    /// `values=N` or `base=EXPR`.
+    ValuesOrBase,
+    /// `min=1, max=N` (uniform only).
+    MinMax,
+    /// Fixed outcomes (the seven tetrominoes).
+    Tetrominoes,
+}
+
+const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        name: "deck",
+        base: BaseArgs::ValuesOrBase,
+        keys: &[
+            Key {
+                name: "copies",
+                integer: true,
+                default: "1..10",
+            },
+            Key {
+                name: "refill_below",
+                integer: true,
+                default: "1..10",
+            },
+            Key {
+                name: "refill",
+                integer: false,
+                default: "",
+            },
+        ],
+    },
+    FamilyInfo {
+        name: "dynamic",
+        base: BaseArgs::ValuesOrBase,
+        keys: &[Key {
+            name: "decrease",
+            integer: false,
+            default: "0.005..0.995 step 0.01",
+        }],
+    },
+    FamilyInfo {
+        name: "fair",
+        base: BaseArgs::ValuesOrBase,
+        keys: &[Key {
+            name: "tightness",
+            integer: false,
+            default: "0..5 step 0.05",
+        }],
+    },
+    FamilyInfo {
+        name: "bag",
+        base: BaseArgs::MinMax,
+        keys: &[Key {
+            name: "sets",
+            integer: true,
+            default: "1..10",
+        }],
+    },
+    FamilyInfo {
+        name: "dice",
+        base: BaseArgs::ValuesOrBase,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "tgm",
+        base: BaseArgs::Tetrominoes,
+        keys: &[
+            Key {
+                name: "history",
+                integer: true,
+                default: "1..6",
+            },
+            Key {
+                name: "tries",
+                integer: true,
+                default: "1..8",
+            },
+        ],
+    },
+    FamilyInfo {
+        name: "nes",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "tgm1",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "tgm2",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+    FamilyInfo {
+        name: "bag7",
+        base: BaseArgs::Tetrominoes,
+        keys: &[],
+    },
+];
+
+fn tunable_list() -> String {
+    FAMILIES
+        .iter()
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One parameter value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamValue {
+    /// An integer parameter (copies, refill_below, sets…).
+    Integer(u64),
+    /// A real parameter (decrease, tightness).
+    Real(f64),
+    /// A word (refill mode).
+    Word(String),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Integer(v) => write!(f, "{v}"),
+            ParamValue::Real(v) => write!(f, "{v}"),
+            ParamValue::Word(w) => f.write_str(w),
+        }
+    }
+}
+
+/// A family and the values to try for each of its keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    family: &'static str,
+    base: BaseArgs,
+    /// Keys in the family's order, each with its values in trial order.
+    axes: Vec<(&'static str, Vec<ParamValue>)>,
+}
+
+/// Rounds grid arithmetic (`0.005 + 35 × 0.01`) to the decimal the user meant.
+fn tidy(x: f64) -> f64 {
+    format!("{x:.12}").parse().unwrap_or(x)
+}
+
+fn parse_values(key: &Key, text: &str) -> Result<Vec<ParamValue>, GridError> {
+    let bad = |message: &str| GridError::Values {
+        key: key.name.to_string(),
+        value: text.to_string(),
+        message: message.to_string(),
+    };
+    let text = text.trim();
+    if !key.integer && key.name == "refill" {
+        return text
+            .split('|')
+            .map(|w| {
+                let w = w.trim().to_ascii_lowercase();
+                w.parse::<crate::randomizer::RefillMode>()
+                    .map(|m| ParamValue::Word(m.as_str().to_string()))
+                    .map_err(|_| bad("accepted: top-up, reshuffle, or top-up|reshuffle"))
+            })
+            .collect();
+    }
+    let number = |s: &str| -> Result<f64, GridError> {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| bad("expected a number, a..b [step s], or a|b|c"))
+    };
+    let mut values: Vec<f64> = if let Some((low, rest)) = text.split_once("..") {
+        let rest = rest.strip_prefix('=').unwrap_or(rest);
+        let (high, step) = match rest.split_once("step") {
+            Some((high, step)) => (number(high)?, Some(number(step)?)),
+            None => (number(rest)?, None),
+        };
+        let low = number(low)?;
+        let step = match step {
+            Some(s) if s > 0.0 => s,
+            Some(_) => return Err(bad("the step must be positive")),
+            None if key.integer => 1.0,
+            None => {
+                return Err(bad(
+                    "a range of reals needs a step, e.g. 0.30..0.50 step 0.005",
+                ));
+            }
+        };
+        if high < low {
+            return Err(bad("the range is empty; write the smaller end first"));
+        }
+        let count = ((high - low) / step + 1e-9).floor() + 1.0;
+        if count > MAX_CANDIDATES as f64 {
+            return Err(bad(&format!("more than {MAX_CANDIDATES} values")));
+        }
+        (0..count as usize)
+            .map(|i| tidy(low + i as f64 * step))
+            .collect()
+    } else {
+        text.split('|').map(number).collect::<Result<_, _>>()?
+    };
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    if key.integer {
+        values
+            .into_iter()
+            .map(|v| {
+                if v.fract() == 0.0 && v >= 0.0 {
+                    Ok(ParamValue::Integer(v as u64))
+                } else {
+                    Err(bad("expected whole numbers"))
+                }
+            })
+            .collect()
+    } else {
+        Ok(values.into_iter().map(ParamValue::Real).collect())
+    }
+}
+
+impl Grid {
+    /// The family's default grid (the article's for `deck` and `dynamic`).
+    ///
+    /// # Errors
+    /// [`GridError::UnknownFamily`], [`GridError::Prd`].
+    pub fn default_for(family: &str) -> Result<Grid, GridError> {
+        Grid::parse(family)
+    }
+
+    /// Reads a grid (see the module docs).
+    ///
+    /// # Errors
+    /// [`GridError`] naming the part at fault and what is accepted.
+    pub fn parse(text: &str) -> Result<Grid, GridError> {
+        let spec = Spec::parse(text).map_err(|e| GridError::Syntax {
+            text: text.to_string(),
+            message: e.to_string(),
+        })?;
+        let name = spec.name().replace('-', "_");
+        if name == "prd" {
+            return Err(GridError::Prd);
+        }
+        let info = FAMILIES
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or_else(|| GridError::UnknownFamily(name.clone()))?;
+        let accepted = || {
+            let keys: Vec<&str> = info.keys.iter().map(|k| k.name).collect();
+            if keys.is_empty() {
+                "none (it has no parameters)".to_string()
+            } else {
+                keys.join(", ")
+            }
+        };
+        for (key, _) in spec.args() {
+            if !info.keys.iter().any(|k| k.name == key) {
+                return Err(GridError::UnknownKey {
+                    family: info.name.to_string(),
+                    key: key.clone(),
+                    accepted: accepted(),
+                });
+            }
+        }
+        let mut axes = Vec::with_capacity(info.keys.len());
+        for key in info.keys {
+            let given = spec.args().iter().find(|(k, _)| k == key.name);
+            let text = given.map_or(key.default, |(_, v)| v.as_str());
+            if text.is_empty() {
+                continue;
+            }
+            axes.push((key.name, parse_values(key, text)?));
+        }
+        let grid = Grid {
+            family: info.name,
+            base: info.base,
+            axes,
+        };
+        let count = grid
+            .axes
+            .iter()
+            .map(|(_, v)| v.len() as u128)
+            .product::<u128>();
+        if count > MAX_CANDIDATES as u128 {
+            return Err(GridError::TooLarge {
+                text: text.to_string(),
+                count,
+                max: MAX_CANDIDATES,
+            });
+        }
+        Ok(grid)
+    }
+
+    /// The family name (`deck`, `dynamic`, …).
+    pub fn family(&self) -> &'static str {
+        self.family
+    }
+
+    /// How the family receives its outcomes.
+    pub fn base_args(&self) -> BaseArgs {
+        self.base
+    }
+
+    /// The keys and their values, in the order candidates vary (the first key
+    /// slowest).
+    pub fn axes(&self) -> &[(&'static str, Vec<ParamValue>)] {
+        &self.axes
+    }
+
+    /// Every candidate's parameters in trial order: lexicographic by the keys'
+    /// order, each key's values ascending. This order is the tie-break: among
+    /// equally good candidates the first wins (the smallest `copies`, then the
+    /// smallest `refill_below`, as in the article).
+    pub fn candidates(&self) -> Vec<Vec<(&'static str, ParamValue)>> {
+        let mut out: Vec<Vec<(&'static str, ParamValue)>> = vec![Vec::new()];
+        for (key, values) in &self.axes {
+            out = out
+                .into_iter()
+                .flat_map(|prefix| {
+                    values.iter().map(move |v| {
+                        let mut c = prefix.clone();
+                        c.push((*key, v.clone()));
+                        c
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// The number of candidates.
+    pub fn len(&self) -> usize {
+        self.axes.iter().map(|(_, v)| v.len()).product()
+    }
+
+    /// True when the grid has no candidate.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_articles_grids() {
+        let deck = Grid::default_for("deck").expect("known");
+        assert_eq!(deck.len(), 100);
+        let first = &deck.candidates()[..2];
+        assert_eq!(first[0][0], ("copies", ParamValue::Integer(1)));
+        assert_eq!(first[0][1], ("refill_below", ParamValue::Integer(1)));
+        assert_eq!(first[1][1], ("refill_below", ParamValue::Integer(2)));
+        let dynamic = Grid::default_for("dynamic").expect("known");
+        let values: Vec<String> = dynamic
+            .candidates()
+            .iter()
+            .map(|c| c[0].1.to_string())
+            .collect();
+        assert_eq!(values.len(), 100);
+        assert_eq!(values[0], "0.005");
+        assert_eq!(values[35], "0.355");
+        assert_eq!(values[42], "0.425");
+        assert_eq!(values[99], "0.995");
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(v.parse::<f64>(), Ok((i as f64 + 0.5) / 100.0));
+        }
+    }
+
+    #[test]
+    fn custom_grids() {
+        let g = Grid::parse("dynamic(decrease=0.30..0.50 step 0.005)").expect("valid");
+        assert_eq!(g.len(), 41);
+        let g = Grid::parse("deck(copies=4|1|2, refill_below=1..3, refill=top-up|reshuffle)")
+            .expect("valid");
+        assert_eq!(g.len(), 18);
+        assert_eq!(g.candidates()[0][0].1, ParamValue::Integer(1));
+        assert_eq!(Grid::parse("dice").expect("valid").len(), 1);
+    }
+
+    #[test]
+    fn errors_name_what_is_accepted() {
+        let e = Grid::parse("deck(size=3)").expect_err("unknown key");
+        assert!(
+            e.to_string().contains("copies, refill_below, refill"),
+            "{e}"
+        );
+        let e = Grid::parse("dynamic(decrease=0.1..0.5)").expect_err("no step");
+        assert!(e.to_string().contains("step"), "{e}");
+        let e = Grid::parse("deck(copies=1.5)").expect_err("integer");
+        assert!(e.to_string().contains("whole"), "{e}");
+        let e = Grid::parse("dragon").expect_err("unknown");
+        assert!(e.to_string().contains("dynamic"), "{e}");
+        assert_eq!(Grid::parse("prd"), Err(GridError::Prd));
+    }
+}

@@ -1,0 +1,401 @@
+//! Tuning a randomizer: search each system's parameter grid for the fairest
+//! candidate (lowest outcome variance) that stays unpredictable enough (mean
+//! entropy at or above a threshold), over a fixed or uncertain match length.
+//!
+//! The default search is the article's: the generalized deck with `copies` (size
+//! factor) 1..=10 × `refill_below` (refill constant) 1..=10, and dynamic dice with
+//! `decrease` = (i + 0.5)/100 for i in 0..=99; any family from
+//! [`randomizer`](crate::randomizer) with a [`Grid`] can join.
+//!
+//! ```
+//! use fairdice::tune::{tune, Tuning};
+//!
+//! let tuning = Tuning::article(6, 25)?; // 6 outcomes, 25 samples, entropy ≥ 0.90
+//! let result = tune(&tuning, &|_| {})?;
+//! let deck = result.systems[0].best().expect("a deck qualifies");
+//! assert_eq!(deck.spec, "deck(values=6, copies=1, refill_below=6, refill=top-up)");
+//! assert_eq!(format!("{:.2}", deck.outcome_variance), "0.51");
+//! let dynamic = result.systems[1].best().expect("dynamic dice qualify");
+//! assert_eq!(dynamic.spec, "dynamic(values=6, decrease=0.355)");
+//! assert_eq!(format!("{:.2}", dynamic.outcome_variance), "0.46");
+//! # Ok::<(), fairdice::tune::TuneError>(())
+//! ```
+//!
+//! # Design decisions
+//! - Selection is deterministic: among qualifying candidates, those within
+//!   [`TIE_RELATIVE`] (relative) of the lowest variance tie, and the first in the
+//!   grid's order wins (smaller `copies`, then smaller `refill_below`; smaller
+//!   `decrease`). Exact results make ties real ones, not noise.
+//! - The entropy threshold is met when `mean_entropy ≥ min_entropy −`
+//!   [`ENTROPY_TOLERANCE`], so float rounding never disqualifies a candidate whose
+//!   exact entropy equals the threshold.
+
+pub mod grid;
+pub mod match_length;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::analysis::{self, AnalysisError, Curves, Method, MethodChoice};
+use crate::randomizer::{Randomizer, Spec, SpecError};
+
+pub use grid::{BaseArgs, Grid, GridError, ParamValue};
+pub use match_length::{MatchLength, MatchLengthError};
+
+/// Variances closer than this (relative to the larger) tie.
+pub const TIE_RELATIVE: f64 = 1e-9;
+
+/// Variances closer than this (absolute) tie too: an exact 0 computed as
+/// `Σc²/n − (T/n)²` may come out as 1e-15.
+pub const TIE_ABSOLUTE: f64 = 1e-12;
+
+/// Merged states one step of a candidate's exact sweep may hold by default (less
+/// than a single analysis allows, because a search sweeps many candidates).
+pub const STATE_BUDGET: usize = 250_000;
+
+/// Monte Carlo runs per candidate when the automatic method falls back from exact
+/// (fewer than a single analysis uses, because a search measures many candidates;
+/// the article used 10,000).
+pub const FALLBACK_RUNS: u64 = 20_000;
+
+/// How far below the threshold a mean entropy may be and still qualify (float
+/// rounding only).
+pub const ENTROPY_TOLERANCE: f64 = 1e-12;
+
+/// The outcomes every candidate draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcomes {
+    /// The faces `1..=N` of a fair die.
+    Values(u64),
+    /// The outcomes of a dice expression, weighted (e.g. `2d6`).
+    Base(String),
+}
+
+/// What to tune.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tuning {
+    /// The outcomes.
+    pub outcomes: Outcomes,
+    /// How many samples a match takes.
+    pub samples: MatchLength,
+    /// The least mean entropy (fraction of a fair die's) a candidate must keep.
+    pub min_entropy: f64,
+    /// One grid per system, in the order results are reported.
+    pub grids: Vec<Grid>,
+    /// How each candidate is measured.
+    pub method: MethodChoice,
+}
+
+impl Tuning {
+    /// The article's search: deck and dynamic dice grids, entropy ≥ 0.90, exact
+    /// where possible.
+    ///
+    /// # Errors
+    /// [`TuneError::MatchLength`] for a bad number of samples.
+    pub fn article(values: u64, samples: u64) -> Result<Tuning, TuneError> {
+        Ok(Tuning {
+            outcomes: Outcomes::Values(values),
+            samples: MatchLength::fixed(samples)?,
+            min_entropy: 0.9,
+            grids: vec![Grid::default_for("deck")?, Grid::default_for("dynamic")?],
+            method: MethodChoice::Auto {
+                budget: STATE_BUDGET,
+                runs: FALLBACK_RUNS,
+                seed: crate::analysis::DEFAULT_SEED,
+            },
+        })
+    }
+}
+
+/// Why a search could not run.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum TuneError {
+    /// The threshold is outside `[0, 1]`.
+    #[error("the entropy threshold must be in [0, 1] (a fraction of a fair die's), got {0}")]
+    MinEntropy(f64),
+    /// No grid.
+    #[error(
+        "no system to tune; accepted systems: deck, dynamic, fair, bag, dice, tgm, nes, tgm1, tgm2, bag7"
+    )]
+    NoSystems,
+    /// A bad grid.
+    #[error(transparent)]
+    Grid(#[from] GridError),
+    /// A bad match length.
+    #[error(transparent)]
+    MatchLength(#[from] MatchLengthError),
+    /// The family cannot draw these outcomes.
+    #[error("{family} cannot use these outcomes: {message}")]
+    Outcomes {
+        /// The family.
+        family: String,
+        /// Why, and what it accepts.
+        message: String,
+    },
+    /// A candidate's spec was rejected.
+    #[error("candidate {spec}: {source}")]
+    Candidate {
+        /// The candidate's spec.
+        spec: String,
+        /// The randomizer's error.
+        source: SpecError,
+    },
+    /// A candidate could not be measured.
+    #[error("candidate {spec}: {source}")]
+    Analysis {
+        /// The candidate's spec.
+        spec: String,
+        /// The analysis error.
+        source: AnalysisError,
+    },
+}
+
+/// One measured candidate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CandidateResult {
+    /// Its parameters, in the grid's key order.
+    pub params: Vec<(&'static str, ParamValue)>,
+    /// Its spec string (builds the randomizer).
+    pub spec: String,
+    /// Expected mean entropy over the match (over the match-length distribution).
+    pub mean_entropy: f64,
+    /// Expected outcome variance at the end of the match.
+    pub outcome_variance: f64,
+    /// Whether `mean_entropy` meets the threshold.
+    pub qualifies: bool,
+    /// How it was measured.
+    pub method: Method,
+    /// Its per-step curves up to the longest match.
+    pub curves: Curves,
+}
+
+/// One system's search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SystemResult {
+    /// The family (`deck`, `dynamic`, …).
+    pub system: &'static str,
+    /// Every candidate in the grid's order.
+    pub candidates: Vec<CandidateResult>,
+    /// The winner's index in `candidates`, if any qualifies.
+    pub best: Option<usize>,
+}
+
+impl SystemResult {
+    /// The winner, if any candidate qualifies.
+    pub fn best(&self) -> Option<&CandidateResult> {
+        self.best.map(|i| &self.candidates[i])
+    }
+
+    /// How many candidates meet the threshold.
+    pub fn qualified(&self) -> usize {
+        self.candidates.iter().filter(|c| c.qualifies).count()
+    }
+}
+
+/// A whole search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TuneResult {
+    /// One result per grid, in the tuning's order.
+    pub systems: Vec<SystemResult>,
+}
+
+impl TuneResult {
+    /// The system whose winner has the lowest outcome variance (ties: the first).
+    pub fn fairest(&self) -> Option<&SystemResult> {
+        let mut best: Option<&SystemResult> = None;
+        for system in &self.systems {
+            let Some(c) = system.best() else { continue };
+            let better = best.and_then(SystemResult::best).is_none_or(|b| {
+                c.outcome_variance < b.outcome_variance
+                    && !ties(c.outcome_variance, b.outcome_variance)
+            });
+            if better {
+                best = Some(system);
+            }
+        }
+        best
+    }
+}
+
+/// True when two variances tie under [`TIE_RELATIVE`] / [`TIE_ABSOLUTE`].
+pub fn ties(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TIE_RELATIVE * a.abs().max(b.abs()) + TIE_ABSOLUTE
+}
+
+/// The index of the winner among `candidates` (see the module's design notes).
+pub fn select(candidates: &[CandidateResult]) -> Option<usize> {
+    let lowest = candidates
+        .iter()
+        .filter(|c| c.qualifies)
+        .map(|c| c.outcome_variance)
+        .min_by(f64::total_cmp)?;
+    candidates
+        .iter()
+        .position(|c| c.qualifies && ties(c.outcome_variance, lowest))
+}
+
+/// The spec of a candidate of `grid` over `outcomes`.
+///
+/// # Errors
+/// [`TuneError::Outcomes`] when the family cannot draw those outcomes.
+pub fn candidate_spec(
+    grid: &Grid,
+    outcomes: &Outcomes,
+    params: &[(&'static str, ParamValue)],
+) -> Result<String, TuneError> {
+    let family = grid.family();
+    let refuse = |message: &str| TuneError::Outcomes {
+        family: family.to_string(),
+        message: message.to_string(),
+    };
+    let mut args: Vec<String> = match (grid.base_args(), outcomes) {
+        (BaseArgs::ValuesOrBase, Outcomes::Values(n)) => vec![format!("values={n}")],
+        (BaseArgs::ValuesOrBase, Outcomes::Base(expr)) => vec![format!("base={expr}")],
+        (BaseArgs::MinMax, Outcomes::Values(n)) => vec!["min=1".into(), format!("max={n}")],
+        (BaseArgs::MinMax, Outcomes::Base(_)) => {
+            return Err(refuse(
+                "a bag holds the faces 1..N; give a number of values, not a base",
+            ));
+        }
+        (BaseArgs::Tetrominoes, Outcomes::Values(7)) => Vec::new(),
+        (BaseArgs::Tetrominoes, _) => {
+            return Err(refuse("it deals the seven tetrominoes; use 7 values"));
+        }
+    };
+    args.extend(params.iter().map(|(k, v)| format!("{k}={v}")));
+    Ok(if args.is_empty() {
+        family.to_string()
+    } else {
+        format!("{family}({})", args.join(", "))
+    })
+}
+
+/// Runs the search: every candidate of every grid is measured (in parallel) and
+/// each system's winner chosen. `progress` is called with 1 per candidate.
+///
+/// # Errors
+/// [`TuneError`] for a bad threshold, an impossible family, a rejected candidate,
+/// or a forced exact analysis over its cap.
+pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResult, TuneError> {
+    if !(0.0..=1.0).contains(&tuning.min_entropy) {
+        return Err(TuneError::MinEntropy(tuning.min_entropy));
+    }
+    if tuning.grids.is_empty() {
+        return Err(TuneError::NoSystems);
+    }
+    let mut jobs = Vec::new();
+    for (system, grid) in tuning.grids.iter().enumerate() {
+        for params in grid.candidates() {
+            let spec = candidate_spec(grid, &tuning.outcomes, &params)?;
+            let randomizer = Spec::build(&spec).map_err(|source| TuneError::Candidate {
+                spec: spec.clone(),
+                source,
+            })?;
+            jobs.push((system, params, randomizer));
+        }
+    }
+    let samples = tuning.samples.max();
+    let measured: Vec<Result<CandidateResult, TuneError>> = jobs
+        .into_par_iter()
+        .map(|(_, params, randomizer)| {
+            let spec = randomizer.spec();
+            let (curves, method) = analysis::curves(&randomizer, samples, &tuning.method, &|_| {})
+                .map_err(|source| TuneError::Analysis {
+                    spec: spec.clone(),
+                    source,
+                })?;
+            let mean_entropy = tuning.samples.mean_entropy(&curves);
+            progress(1);
+            Ok(CandidateResult {
+                params,
+                spec,
+                mean_entropy,
+                outcome_variance: tuning.samples.outcome_variance(&curves),
+                qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
+                method,
+                curves,
+            })
+        })
+        .collect();
+    let mut systems: Vec<SystemResult> = tuning
+        .grids
+        .iter()
+        .map(|g| SystemResult {
+            system: g.family(),
+            candidates: Vec::with_capacity(g.len()),
+            best: None,
+        })
+        .collect();
+    let mut owners = tuning
+        .grids
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| std::iter::repeat_n(i, g.len()));
+    for result in measured {
+        let owner = owners.next().unwrap_or(0);
+        systems[owner].candidates.push(result?);
+    }
+    for system in &mut systems {
+        system.best = select(&system.candidates);
+    }
+    Ok(TuneResult { systems })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(variance: f64, qualifies: bool) -> CandidateResult {
+        CandidateResult {
+            params: Vec::new(),
+            spec: String::new(),
+            mean_entropy: 1.0,
+            outcome_variance: variance,
+            qualifies,
+            method: Method::Exact { peak_states: 1 },
+            curves: Curves::default(),
+        }
+    }
+
+    #[test]
+    fn ties_go_to_the_first_candidate() {
+        let candidates = [
+            candidate(0.1, false),
+            candidate(0.5, true),
+            candidate(0.3 + 1e-12, true),
+            candidate(0.3, true),
+            candidate(0.3 * (1.0 + 5e-10), true),
+        ];
+        assert_eq!(select(&candidates), Some(2));
+        assert_eq!(select(&candidates[..2]), Some(1));
+        assert_eq!(select(&candidates[..1]), None);
+        assert!(!ties(0.3, 0.3 * (1.0 + 1e-8)));
+    }
+
+    #[test]
+    fn a_weighted_base_and_the_tetris_families() {
+        let spec = |family: &str, outcomes: Outcomes| {
+            let grid = Grid::parse(family).expect("valid grid");
+            let params = grid.candidates().remove(0);
+            candidate_spec(&grid, &outcomes, &params)
+        };
+        assert_eq!(
+            spec("fair", Outcomes::Base("2d6".into())).expect("fits"),
+            "fair(base=2d6, tightness=0)"
+        );
+        assert_eq!(
+            spec("bag", Outcomes::Values(6)).expect("fits"),
+            "bag(min=1, max=6, sets=1)"
+        );
+        assert_eq!(spec("nes", Outcomes::Values(7)).expect("fits"), "nes");
+        assert!(spec("tgm", Outcomes::Values(6)).is_err());
+        assert!(spec("bag", Outcomes::Base("2d6".into())).is_err());
+    }
+
+    #[test]
+    fn rejects_a_threshold_outside_the_unit_interval() {
+        let mut tuning = Tuning::article(6, 10).expect("valid");
+        tuning.min_entropy = 1.5;
+        assert_eq!(tune(&tuning, &|_| {}), Err(TuneError::MinEntropy(1.5)));
+    }
+}
