@@ -1,0 +1,198 @@
+//! [`SortedPairs`]: the evaluator of a sorted contest — two pools, outcomes from the
+//! highest down, each die paired with the die of the same rank on the other side.
+//!
+//! # Design decisions
+//! The state is the *advantage* (dice of A seen minus dice of B seen) and a score.
+//! A positive advantage means that many dice of A are still unpaired and higher than
+//! anything to come; a die of B arriving pairs with one of them and loses. So the
+//! fold needs no memory of individual dice, and the `i`-th die of A always meets the
+//! `i`-th of B, which is why unequal pools pair exactly `min(a, b)` dice.
+//!
+//! Stepped pool by pool ([`PoolByPool`]), a state sees the side that is behind first:
+//! its dice meet strictly higher dice (decided pairs). Whatever the other side then
+//! pairs with showed the same outcome (tied pairs, scored by the [`TieRule`]).
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+use super::{Side, TieRule};
+use crate::dice::die::{DieError, Outcome};
+use crate::dice::evaluator::{Evaluator, Final, Order, PoolByPool, next_state_by_pool};
+
+/// How one pair ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PairResult {
+    /// The pair was won by this side.
+    Won(Side),
+    /// The dice showed the same number and the tie stands.
+    Tie,
+}
+
+/// What a sorted contest keeps count of. Keep it as small as the question allows:
+/// states that compare equal merge.
+pub trait PairScore: Clone + Eq + Hash + Ord + Default + Debug {
+    /// Records `pairs` pairs that ended in `result`.
+    fn record(&mut self, result: PairResult, pairs: u32);
+}
+
+/// Only the net score: pairs won by A minus pairs won by B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct NetScore(pub Outcome);
+
+impl PairScore for NetScore {
+    #[inline]
+    fn record(&mut self, result: PairResult, pairs: u32) {
+        match result {
+            PairResult::Won(Side::A) => self.0 += i64::from(pairs),
+            PairResult::Won(Side::B) => self.0 -= i64::from(pairs),
+            PairResult::Tie => {}
+        }
+    }
+}
+
+/// The pairs won by each side and the pairs tied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct PairCounts {
+    /// Pairs won by A.
+    pub a_wins: u32,
+    /// Pairs won by B.
+    pub b_wins: u32,
+    /// Pairs tied.
+    pub ties: u32,
+}
+
+impl PairScore for PairCounts {
+    #[inline]
+    fn record(&mut self, result: PairResult, pairs: u32) {
+        match result {
+            PairResult::Won(Side::A) => self.a_wins += pairs,
+            PairResult::Won(Side::B) => self.b_wins += pairs,
+            PairResult::Tie => self.ties += pairs,
+        }
+    }
+}
+
+/// Pairs pool 0 (side A) with pool 1 (side B) by rank and scores each pair with
+/// `S`. Tied pairs are scored by the tie rule; [`TieRule::Reroll`] records them as
+/// ties, and [`Contest`](super::Contest) rerolls them.
+///
+/// # Example
+/// ```
+/// use fairdice::contest::{NetScore, SortedPairs, TieRule};
+/// use fairdice::dice::evaluator::evaluate_by_pool;
+/// use fairdice::{Die, Pool};
+///
+/// let d6 = Die::standard(6)?;
+/// let (a, b) = (Pool::new(&d6, 1)?, Pool::new(&d6, 2)?);
+/// // One d6 against the higher of two d6: B wins 125 of the 216 rolls.
+/// let net = evaluate_by_pool(&SortedPairs::<NetScore>::new(TieRule::Stand), &[&a, &b])?;
+/// assert_eq!(net[0].0, NetScore(-1));
+/// assert_eq!(net[0].1.to_string(), "125");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct SortedPairs<S> {
+    ties: TieRule,
+    score: PhantomData<S>,
+}
+
+impl<S: PairScore> SortedPairs<S> {
+    /// A sorted pairing whose tied pairs follow `ties`.
+    pub fn new(ties: TieRule) -> Self {
+        SortedPairs {
+            ties,
+            score: PhantomData,
+        }
+    }
+
+    /// How a tied pair is recorded.
+    fn tie(&self) -> PairResult {
+        match self.ties {
+            TieRule::Stand | TieRule::Reroll => PairResult::Tie,
+            TieRule::AWins => PairResult::Won(Side::A),
+            TieRule::BWins => PairResult::Won(Side::B),
+        }
+    }
+}
+
+/// A fold state: the advantage (dice of A seen minus dice of B seen) and the score.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PairState<S> {
+    advantage: i64,
+    score: S,
+}
+
+impl<S: PairScore> Evaluator for SortedPairs<S> {
+    type State = PairState<S>;
+    type Output = S;
+
+    fn initial_state(&self) -> Self::State {
+        PairState {
+            advantage: 0,
+            score: S::default(),
+        }
+    }
+
+    fn next_state(
+        &self,
+        state: &Self::State,
+        outcome: Outcome,
+        counts: &[u32],
+    ) -> Result<Self::State, DieError> {
+        next_state_by_pool(self, state, outcome, counts)
+    }
+
+    fn final_outcome(&self, state: &Self::State) -> Result<Final<S>, DieError> {
+        Ok(Final::Value(state.score.clone()))
+    }
+
+    fn order(&self) -> Order {
+        Order::Descending
+    }
+}
+
+impl<S: PairScore> PoolByPool for SortedPairs<S> {
+    /// The side that is behind goes first (B when level: either would do).
+    fn pool_order(&self, state: &Self::State, order: &mut [usize]) {
+        if state.advantage >= 0 {
+            order.reverse();
+        }
+    }
+
+    fn next_state_for_pool(
+        &self,
+        state: &Self::State,
+        _outcome: Outcome,
+        pool: usize,
+        position: usize,
+        count: u32,
+    ) -> Result<Self::State, DieError> {
+        let mut next = state.clone();
+        if count == 0 {
+            return Ok(next);
+        }
+        // Unpaired dice of the other side, which the arriving dice pair with.
+        let (side, waiting) = if pool == 0 {
+            (Side::A, (-state.advantage).max(0))
+        } else {
+            (Side::B, state.advantage.max(0))
+        };
+        let paired = u32::try_from(waiting.min(i64::from(count))).unwrap_or(count);
+        if paired > 0 {
+            let result = if position == 0 {
+                // Seen first: the waiting dice came at earlier, higher outcomes.
+                PairResult::Won(side.other())
+            } else {
+                // Seen second: the waiting dice arrived at this very outcome.
+                self.tie()
+            };
+            next.score.record(result, paired);
+        }
+        next.advantage += match side {
+            Side::A => i64::from(count),
+            Side::B => -i64::from(count),
+        };
+        Ok(next)
+    }
+}

@@ -1,0 +1,86 @@
+//! Rerolled ties in a sorted contest: the tied dice of each side are rolled again as
+//! a smaller sorted contest, and again while any pair ties.
+//!
+//! # Design decisions
+//! Let `R(t)` be the resolved outcome of `t` tied pairs. Rolling them again gives
+//! some decided pairs and `t'` new ties, which continue as `R(t')`. When all `t`
+//! pairs tie again (`t' = t`) the situation is exactly the one we started from, so
+//! that outcome is conditioned away instead of recursed into; every remaining branch
+//! has `t' < t` and the recursion is exact after at most `t` levels. (A depth cap
+//! equal to the pool size, as in the paper's notebook, gives the same answer.)
+//! Only tied pairs among the `min(a, b)` paired dice are rerolled; unpaired dice
+//! play no part.
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::One;
+
+use super::pairing::{PairCounts, SortedPairs};
+use super::wins::PairWins;
+use super::{Contest, ContestError, Side, TieRule};
+use crate::dice::budget::Meter;
+use crate::dice::die::{Die, DieError};
+use crate::dice::evaluator::engine::evaluate_by_pool_metered;
+use crate::dice::pool::Pool;
+
+/// The resolved pair wins of a sorted contest whose tied pairs are rerolled. The
+/// caller checked that each side is one kind of die.
+pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins, ContestError> {
+    let (die_a, size_a) = &contest.dice(Side::A)[0];
+    let (die_b, size_b) = &contest.dice(Side::B)[0];
+    let top = sorted(die_a, *size_a, die_b, *size_b, meter)?;
+    let most_ties = top.iter().map(|(p, _)| p.ties).max().unwrap_or(0);
+    // resolved[t]: the outcome of t tied pairs once every tie is settled.
+    let mut resolved = vec![PairWins::from_entries(0, vec![((0, 0), BigUint::one())])];
+    for t in 1..=most_ties {
+        let again = if *size_a == t && *size_b == t {
+            top.clone()
+        } else {
+            sorted(die_a, t, die_b, t, meter)?
+        };
+        // All t pairs tying again is where we started: condition it away.
+        let progress: Vec<(PairCounts, BigUint)> =
+            again.into_iter().filter(|(p, _)| p.ties < t).collect();
+        if progress.is_empty() {
+            return Err(DieError::RerollsEverything.into());
+        }
+        resolved.push(settle(t, progress, &resolved));
+    }
+    Ok(settle(contest.pairs(), top, &resolved))
+}
+
+/// A sorted contest of `n_a` dice `a` against `n_b` dice `b`, counting ties.
+fn sorted(
+    a: &Die,
+    n_a: u32,
+    b: &Die,
+    n_b: u32,
+    meter: &mut Meter,
+) -> Result<Vec<(PairCounts, BigUint)>, ContestError> {
+    let pool_a = Pool::new(a, u64::from(n_a))?;
+    let pool_b = Pool::new(b, u64::from(n_b))?;
+    let evaluator = SortedPairs::<PairCounts>::new(TieRule::Reroll);
+    Ok(evaluate_by_pool_metered(
+        &evaluator,
+        &[&pool_a, &pool_b],
+        meter,
+    )?)
+}
+
+/// Continues every outcome `(a, b, t)` of `counts` as `(a, b)` plus `resolved[t]`,
+/// bringing every continuation to a common total so the counts stay exact integers.
+fn settle(pairs: u32, counts: Vec<(PairCounts, BigUint)>, resolved: &[PairWins]) -> PairWins {
+    let totals: Vec<BigUint> = resolved.iter().map(PairWins::total).collect();
+    let common = counts
+        .iter()
+        .fold(BigUint::one(), |l, (p, _)| l.lcm(&totals[p.ties as usize]));
+    let mut entries = Vec::new();
+    for (p, count) in counts {
+        let t = p.ties as usize;
+        let scale = count * (&common / &totals[t]);
+        for (a, b, c) in resolved[t].iter() {
+            entries.push(((p.a_wins + a, p.b_wins + b), c * &scale));
+        }
+    }
+    PairWins::from_entries(pairs, entries).reduced()
+}
