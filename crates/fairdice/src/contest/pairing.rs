@@ -52,7 +52,7 @@ impl PairScore for NetScore {
 }
 
 /// The pairs won by each side and the pairs tied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct PairCounts {
     /// Pairs won by A.
     pub a_wins: u32,
@@ -60,6 +60,16 @@ pub struct PairCounts {
     pub b_wins: u32,
     /// Pairs tied.
     pub ties: u32,
+}
+
+/// One word to hash instead of three: equality still compares every field.
+impl Hash for PairCounts {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let packed = u64::from(self.a_wins)
+            ^ u64::from(self.b_wins).rotate_left(21)
+            ^ u64::from(self.ties).rotate_left(42);
+        state.write_u64(packed);
+    }
 }
 
 impl PairScore for PairCounts {
@@ -117,10 +127,28 @@ impl<S: PairScore> SortedPairs<S> {
 }
 
 /// A fold state: the advantage (dice of A seen minus dice of B seen) and the score.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at the score only: the advantage follows from the dice
+/// seen so far, and the engine only compares states that have seen the same dice.
+#[derive(Debug, Clone)]
 pub struct PairState<S> {
     advantage: i64,
     score: S,
+}
+
+impl<S: PartialEq> PartialEq for PairState<S> {
+    fn eq(&self, other: &Self) -> bool {
+        debug_assert_eq!(self.advantage, other.advantage, "compared across buckets");
+        self.score == other.score
+    }
+}
+
+impl<S: Eq> Eq for PairState<S> {}
+
+impl<S: Hash> Hash for PairState<S> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.score.hash(state);
+    }
 }
 
 impl<S: PairScore> Evaluator for SortedPairs<S> {
@@ -140,7 +168,13 @@ impl<S: PairScore> Evaluator for SortedPairs<S> {
         outcome: Outcome,
         counts: &[u32],
     ) -> Result<Self::State, DieError> {
-        next_state_by_pool(self, state, outcome, counts)
+        let seen = [
+            u32::try_from(state.advantage.max(0)).unwrap_or(u32::MAX),
+            u32::try_from((-state.advantage).max(0)).unwrap_or(u32::MAX),
+        ];
+        // Only the difference matters to the order, so the advantage stands in for
+        // the dice seen.
+        next_state_by_pool(self, state, outcome, counts, &seen)
     }
 
     fn final_outcome(&self, state: &Self::State) -> Result<Final<S>, DieError> {
@@ -154,8 +188,8 @@ impl<S: PairScore> Evaluator for SortedPairs<S> {
 
 impl<S: PairScore> PoolByPool for SortedPairs<S> {
     /// The side that is behind goes first (B when level: either would do).
-    fn pool_order(&self, state: &Self::State, order: &mut [usize]) {
-        if state.advantage >= 0 {
+    fn pool_order(&self, seen: &[u32], order: &mut [usize]) {
+        if seen[0] >= seen[1] {
             order.reverse();
         }
     }

@@ -73,6 +73,11 @@ pub enum Final<T> {
 pub trait Evaluator {
     /// What is carried from outcome to outcome. States that compare equal merge, so
     /// keep it as small as the question allows.
+    ///
+    /// States only ever meet states whose rolls have assigned the same dice so far
+    /// (the same number of dice of every group, and in a pool-by-pool step the same
+    /// pool order), so a part of the state that follows from those — such as how
+    /// many dice each pool has shown — may be left out of equality and hashing.
     type State: Clone + Eq + Hash;
     /// The result of one roll.
     type Output: Clone + Ord;
@@ -105,24 +110,26 @@ pub trait Evaluator {
 }
 
 /// An evaluator that can take the dice of several pools at one outcome one pool at a
-/// time, in an order each state chooses.
+/// time.
 ///
 /// Stepping pool by pool lets the engine merge states between the pools, so an
-/// outcome costs the *sum* of the pools' branches rather than their product. Its
+/// outcome costs the *sum* of the pools' branches rather than their product. The
+/// order of the pools at an outcome may depend on how many dice each pool has shown
+/// so far (so every state that has seen the same dice shares it), and its
 /// [`next_state`](Evaluator::next_state) must agree with folding
-/// [`next_state_for_pool`](Self::next_state_for_pool) over the pools in
-/// [`pool_order`](Self::pool_order) — [`next_state_by_pool`] does exactly that and
-/// is the natural implementation.
+/// [`next_state_for_pool`](Self::next_state_for_pool) over the pools in that order —
+/// [`next_state_by_pool`] does exactly that.
 pub trait PoolByPool: Evaluator {
-    /// The order in which `state` sees the pools at its next outcome. `order` holds
-    /// `0, 1, …` on entry; permute it in place to change it (the default keeps pool
-    /// order).
-    fn pool_order(&self, state: &Self::State, order: &mut [usize]) {
-        let _ = (state, order);
+    /// The order in which the pools show their dice at the next outcome, where
+    /// `seen[p]` counted dice of pool `p` have shown at earlier outcomes. `order`
+    /// holds `0, 1, …` on entry; permute it in place to change it (the default keeps
+    /// pool order).
+    fn pool_order(&self, seen: &[u32], order: &mut [usize]) {
+        let _ = (seen, order);
     }
 
     /// The state after `count` counted dice of pool `pool` rolled `outcome`, `pool`
-    /// being the `position`-th pool (from 0) this state sees at this outcome.
+    /// being the `position`-th pool (from 0) shown at this outcome.
     ///
     /// # Errors
     /// Any error ends the evaluation with it.
@@ -137,7 +144,9 @@ pub trait PoolByPool: Evaluator {
 }
 
 /// [`Evaluator::next_state`] for a [`PoolByPool`] evaluator: its per-pool steps
-/// folded over the pools in the order the state chooses.
+/// folded over the pools in [`pool_order`](PoolByPool::pool_order), given how many
+/// counted dice each pool has shown before this outcome (`seen`), which the evaluator
+/// tracks in its state if its order depends on it.
 ///
 /// # Errors
 /// The first error of a per-pool step.
@@ -146,9 +155,10 @@ pub fn next_state_by_pool<E: PoolByPool>(
     state: &E::State,
     outcome: Outcome,
     counts: &[u32],
+    seen: &[u32],
 ) -> Result<E::State, DieError> {
     let mut order: smallvec::SmallVec<[usize; 4]> = (0..counts.len()).collect();
-    evaluator.pool_order(state, &mut order);
+    evaluator.pool_order(seen, &mut order);
     let mut state = state.clone();
     for (position, &pool) in order.iter().enumerate() {
         state = evaluator.next_state_for_pool(&state, outcome, pool, position, counts[pool])?;

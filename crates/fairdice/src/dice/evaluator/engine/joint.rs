@@ -3,8 +3,8 @@
 
 use smallvec::SmallVec;
 
-use super::plan::{Branch, Walk};
-use super::{Buckets, Remaining};
+use super::Buckets;
+use super::plan::{Code, Walk};
 use crate::dice::budget::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::DieError;
@@ -18,19 +18,19 @@ struct Move<C> {
     weight: Option<C>,
 }
 
-/// Every state of `buckets` sees the outcome at `step` with all pools at once.
+/// Every state of `current` sees the outcome at `step` with all pools at once.
 pub(super) fn step<C: Count, E: Evaluator>(
     evaluator: &E,
     walk: &mut Walk<C>,
     step: usize,
-    buckets: Buckets<E::State, C>,
+    current: &mut Buckets<E::State, C>,
+    next: &mut Buckets<E::State, C>,
     meter: &mut Meter,
-) -> Result<Buckets<E::State, C>, DieError> {
+) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
-    let mut next = Buckets::<E::State, C>::default();
-    for (remaining, states) in buckets.keys.into_iter().zip(buckets.states) {
-        let moves = moves(walk, &remaining, &mut next);
-        for (state, weight) in states {
+    for (key, states) in current.keys.iter().zip(&mut current.states) {
+        let moves = moves(walk, key.0, next);
+        for (state, weight) in states.drain() {
             for m in &moves {
                 meter.charge(1)?;
                 let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
@@ -42,43 +42,50 @@ pub(super) fn step<C: Count, E: Evaluator>(
             }
         }
     }
-    Ok(next)
+    current.clear();
+    std::mem::swap(current, next);
+    Ok(())
 }
 
-/// Every joint branch from the bucket `remaining` at the current step.
+/// Every joint branch from the bucket `code` at the current step.
 fn moves<S: Eq + std::hash::Hash, C: Count>(
     walk: &mut Walk<C>,
-    remaining: &Remaining,
+    code: Code,
     next: &mut Buckets<S, C>,
 ) -> Vec<Move<C>> {
     let pools = walk.pools();
-    for p in 0..pools {
-        walk.prepare(p, remaining);
-    }
-    let per_pool: Vec<&[Branch<C>]> = (0..pools).map(|p| walk.branches(p, remaining)).collect();
+    // (counted, assigned, weight) per branch of each pool.
+    let per_pool: Vec<Vec<(u32, Code, C)>> = (0..pools)
+        .map(|p| {
+            walk.branches(p, code)
+                .iter()
+                .map(|b| (b.counted, b.assigned, b.weight.clone()))
+                .collect()
+        })
+        .collect();
     let mut moves = Vec::new();
     if per_pool.iter().any(|b| b.is_empty()) {
         return moves;
     }
     let mut choice = vec![0usize; pools];
     loop {
-        let mut target = remaining.clone();
+        let mut target = code;
         let mut counts = SmallVec::new();
         let mut weight: Option<C> = None;
         for (p, branches) in per_pool.iter().enumerate() {
-            let branch = &branches[choice[p]];
-            counts.push(branch.counted);
-            target[walk.pool_groups(p)].copy_from_slice(&branch.remaining);
-            if !branch.weight.is_one() {
+            let (counted, assigned, w) = &branches[choice[p]];
+            counts.push(*counted);
+            target -= assigned;
+            if !w.is_one() {
                 weight = Some(match weight {
-                    Some(w) => w.times(&branch.weight),
-                    None => branch.weight.clone(),
+                    Some(acc) => acc.times(w),
+                    None => w.clone(),
                 });
             }
         }
         moves.push(Move {
             counts,
-            target: next.index(target),
+            target: next.index((target, 0)),
             weight,
         });
         // Advance the odometer over one branch per pool.

@@ -32,7 +32,6 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap as HashMap;
 
 use num_bigint::BigUint;
-use smallvec::SmallVec;
 
 use super::{Evaluator, Final, Order, PoolByPool};
 use crate::dice::budget::Meter;
@@ -40,12 +39,11 @@ use crate::dice::count::{Count, CountType};
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::pool::Pool;
 use crate::with_count_type;
-use plan::Walk;
+use plan::{Code, Walk};
 
-/// Unassigned dice per group of every pool, in pool order.
-type Remaining = SmallVec<[u32; 4]>;
-/// Unassigned dice per group of one pool.
-type PoolRemaining = SmallVec<[u32; 2]>;
+/// A bucket: the unassigned dice of every group (as a [`Code`]) and, between the
+/// pools of a pool-by-pool step, which pool order its states chose.
+type Key = (Code, u32);
 
 /// Evaluates over every possible roll of the pools: each distinct result with its
 /// exact count, ascending. Rerolled rolls are left out, so the counts sum to the
@@ -147,10 +145,15 @@ fn count_type(pools: &[&Pool]) -> CountType {
 
 /// Evaluator states grouped by the unassigned dice they share (and, between the
 /// pools of a pool-by-pool step, the order the state sees the pools in).
+///
+/// A walk keeps two of these and swaps them at every step; emptied maps are kept
+/// for reuse, so after the first few steps a walk allocates almost nothing.
 struct Buckets<S, C> {
-    keys: Vec<Remaining>,
+    keys: Vec<Key>,
     states: Vec<HashMap<S, C>>,
-    index: HashMap<Remaining, usize>,
+    index: HashMap<Key, usize>,
+    /// Empty maps with their capacity, ready for new buckets.
+    spare: Vec<HashMap<S, C>>,
 }
 
 impl<S, C> Default for Buckets<S, C> {
@@ -159,46 +162,65 @@ impl<S, C> Default for Buckets<S, C> {
             keys: Vec::new(),
             states: Vec::new(),
             index: HashMap::default(),
+            spare: Vec::new(),
         }
     }
 }
 
 impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
-    /// The bucket of `remaining`, created empty if new.
-    fn index(&mut self, remaining: Remaining) -> usize {
-        if let Some(&i) = self.index.get(&remaining) {
+    /// The bucket of `key`, created empty if new.
+    #[inline]
+    fn index(&mut self, key: Key) -> usize {
+        if let Some(&i) = self.index.get(&key) {
             return i;
         }
         let i = self.keys.len();
-        self.index.insert(remaining.clone(), i);
-        self.keys.push(remaining);
-        self.states.push(HashMap::default());
+        self.index.insert(key, i);
+        self.keys.push(key);
+        self.states.push(self.spare.pop().unwrap_or_default());
         i
     }
 
     /// Adds `weight` to `state` in bucket `bucket`.
     #[inline]
     fn add(&mut self, bucket: usize, state: S, weight: C) {
-        self.states[bucket]
-            .entry(state)
-            .and_modify(|acc| acc.add_assign(&weight))
-            .or_insert(weight);
+        add_to(&mut self.states[bucket], state, weight);
     }
 
     /// The number of states held.
     fn len(&self) -> u64 {
         self.states.iter().map(|b| b.len() as u64).sum()
     }
+
+    /// Forgets every bucket, keeping the storage. The maps must have been drained.
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.index.clear();
+        self.spare.extend(self.states.drain(..).inspect(|m| debug_assert!(m.is_empty())));
+    }
 }
 
-/// One step of the walk: every state of `buckets` sees the outcome at `step`.
+/// Adds `weight` to `state` in `states`.
+#[inline]
+fn add_to<S: Eq + std::hash::Hash, C: Count>(states: &mut HashMap<S, C>, state: S, weight: C) {
+    match states.entry(state) {
+        std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().add_assign(&weight),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(weight);
+        }
+    }
+}
+
+/// One step of the walk: every state of `current` sees the outcome at `step`; the
+/// result is left in `current`, and `spare` is scratch space.
 type Step<C, E> = fn(
     &E,
     &mut Walk<C>,
     usize,
-    Buckets<<E as Evaluator>::State, C>,
+    &mut Buckets<<E as Evaluator>::State, C>,
+    &mut Buckets<<E as Evaluator>::State, C>,
     &mut Meter,
-) -> Result<Buckets<<E as Evaluator>::State, C>, DieError>;
+) -> Result<(), DieError>;
 
 fn run<C: Count, E: Evaluator>(
     evaluator: &E,
@@ -206,22 +228,23 @@ fn run<C: Count, E: Evaluator>(
     meter: &mut Meter,
     step: Step<C, E>,
 ) -> Result<BTreeMap<E::Output, C>, DieError> {
-    let mut walk = Walk::<C>::new(pools, walk_order(evaluator.order(), pools));
+    let mut walk = Walk::<C>::new(pools, walk_order(evaluator.order(), pools))?;
     // States are kept in buckets by their unassigned dice: every state of a bucket
     // has the same branches, so those are worked out once per bucket and step.
     let (start, weight) = walk.start();
     let mut buckets = Buckets::<E::State, C>::default();
-    let first = buckets.index(start);
+    let mut spare = Buckets::<E::State, C>::default();
+    let first = buckets.index((start, 0));
     buckets.add(first, evaluator.initial_state(), weight);
     for s in 0..walk.outcomes.len() {
         meter.charge(buckets.len())?;
         walk.start_step(s);
-        buckets = step(evaluator, &mut walk, s, buckets, meter)?;
+        step(evaluator, &mut walk, s, &mut buckets, &mut spare, meter)?;
     }
 
     let mut results: BTreeMap<E::Output, C> = BTreeMap::new();
-    for (remaining, states) in buckets.keys.iter().zip(buckets.states) {
-        debug_assert!(remaining.iter().all(|&r| r == 0));
+    for (key, states) in buckets.keys.iter().zip(buckets.states) {
+        debug_assert_eq!(key.0, 0, "every die is assigned at the end");
         for (state, weight) in states {
             if let Final::Value(value) = evaluator.final_outcome(&state)? {
                 results
@@ -427,44 +450,59 @@ mod tests {
         assert_eq!(got, d(4).repeat_sum(2).unwrap().add(&d(6)).unwrap());
     }
 
-    /// An order-sensitive fold: what each pool contributes depends on when it is seen,
-    /// and states choose their pool order by parity.
+    /// An order-sensitive fold: what each pool contributes depends on when it is
+    /// shown, and the pool order depends on the dice shown so far (tracked in the
+    /// state for the joint path).
     struct Scrambled;
     impl Evaluator for Scrambled {
-        type State = i64;
+        type State = (i64, Vec<u32>);
         type Output = Outcome;
-        fn initial_state(&self) -> i64 {
-            0
+        fn initial_state(&self) -> Self::State {
+            (0, Vec::new())
         }
-        fn next_state(&self, s: &i64, o: Outcome, c: &[u32]) -> Result<i64, DieError> {
-            crate::dice::evaluator::next_state_by_pool(self, s, o, c)
+        fn next_state(
+            &self,
+            s: &Self::State,
+            o: Outcome,
+            c: &[u32],
+        ) -> Result<Self::State, DieError> {
+            let mut seen = s.1.clone();
+            seen.resize(c.len(), 0);
+            let s = (s.0, seen.clone());
+            crate::dice::evaluator::next_state_by_pool(self, &s, o, c, &seen)
         }
-        fn final_outcome(&self, s: &i64) -> Result<Final<Outcome>, DieError> {
-            Ok(Final::Value(*s))
+        fn final_outcome(&self, s: &Self::State) -> Result<Final<Outcome>, DieError> {
+            Ok(Final::Value(s.0))
         }
         fn order(&self) -> Order {
             Order::Descending
         }
     }
     impl PoolByPool for Scrambled {
-        fn pool_order(&self, s: &i64, order: &mut [usize]) {
-            if s % 2 == 1 {
+        fn pool_order(&self, seen: &[u32], order: &mut [usize]) {
+            let shown: u32 = seen.iter().sum();
+            if shown % 2 == 1 {
                 order.reverse();
             }
-            if s % 3 == 2 {
+            if seen[0] % 3 == 2 {
                 order.rotate_left(1);
             }
         }
         fn next_state_for_pool(
             &self,
-            s: &i64,
+            s: &Self::State,
             o: Outcome,
             pool: usize,
             position: usize,
             count: u32,
-        ) -> Result<i64, DieError> {
+        ) -> Result<Self::State, DieError> {
             let step = (pool as i64 + 1) * (position as i64 + 2) * i64::from(count) + o;
-            Ok((s * 3 + step).rem_euclid(23))
+            let mut seen = s.1.clone();
+            if seen.len() <= pool {
+                seen.resize(pool + 1, 0);
+            }
+            seen[pool] += count;
+            Ok(((s.0 * 3 + step).rem_euclid(23), seen))
         }
     }
 
@@ -478,7 +516,7 @@ mod tests {
         outcomes.sort_unstable_by(|a, b| b.cmp(a));
         outcomes.dedup();
         brute_force(&dice, |roll| {
-            let mut s = 0;
+            let mut s = Scrambled.initial_state();
             for &o in &outcomes {
                 let mut counts = vec![0u32; pools.len()];
                 for (x, &p) in roll.iter().zip(&owner) {
@@ -486,7 +524,7 @@ mod tests {
                 }
                 s = Scrambled.next_state(&s, o, &counts).unwrap();
             }
-            s
+            s.0
         })
     }
 

@@ -1,20 +1,28 @@
 //! The walk shared by both stepping modes: groups of identical dice with their
 //! weights in walk order, each pool's keep pattern, and the branches of a pool's
 //! unassigned dice at one outcome.
+//!
+//! # Design decisions
+//! The unassigned dice of every group are packed into one integer, a *code*: each
+//! pool owns a field of bits holding its groups in mixed radix (`Σ r_g · stride_g`).
+//! Buckets are keyed by it, a branch that assigns dice subtracts a precomputed
+//! amount from it, and a pool's part is a shift and a mask, so moving between
+//! buckets costs a few integer operations instead of hashing vectors.
 
 use num_bigint::BigUint;
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
-use rustc_hash::FxHashMap as HashMap;
-
-use super::{PoolRemaining, Remaining};
 use crate::dice::count::Count;
-use crate::dice::die::{Die, Outcome};
+use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::Order;
 use crate::dice::pool::Pool;
 
-/// A pool's branches at one step, by its unassigned dice.
-type BranchCache<C> = HashMap<PoolRemaining, Vec<Branch<C>>>;
+/// Unassigned dice of every group, packed into one integer.
+pub(super) type Code = u128;
+
+/// Unassigned dice per group of one pool.
+type PoolRemaining = SmallVec<[u32; 2]>;
 
 /// Everything about the pools that does not depend on the evaluator: the outcomes in
 /// walk order, the groups of identical dice and each pool's keep pattern.
@@ -22,14 +30,21 @@ pub(super) struct Walk<C> {
     /// The outcomes, in the order they are visited.
     pub(super) outcomes: Vec<Outcome>,
     groups: Vec<Group<C>>,
+    /// `strides[g]`: the weight of group `g`'s unassigned dice in its pool's field.
+    strides: Vec<Code>,
+    /// Per pool: where its field starts in a code, and the field's mask.
+    fields: Vec<(u32, Code)>,
     plans: Vec<PoolPlan>,
-    /// Per pool: its branches at the current step, by its unassigned dice.
-    cache: Vec<BranchCache<C>>,
+    /// Per pool: its branches at the current step, by the pool's part of the code.
+    cache: Vec<HashMap<Code, Vec<Branch<C>>>>,
     step: usize,
 }
 
 impl<C: Count> Walk<C> {
-    pub(super) fn new(pools: &[&Pool], order: Order) -> Self {
+    /// # Errors
+    /// [`DieError::TooManyKinds`] when the unassigned dice of every group do not fit
+    /// one code (well over a hundred different kinds of dice).
+    pub(super) fn new(pools: &[&Pool], order: Order) -> Result<Self, DieError> {
         let mut outcomes: Vec<Outcome> = pools
             .iter()
             .flat_map(|p| p.groups())
@@ -49,13 +64,38 @@ impl<C: Count> Walk<C> {
             }
             plans.push(PoolPlan::new(pool, order, start..groups.len()));
         }
-        Walk {
+        let too_many = DieError::TooManyKinds {
+            kinds: groups.len(),
+        };
+        let mut strides = Vec::with_capacity(groups.len());
+        let mut fields = Vec::with_capacity(plans.len());
+        let mut offset = 0u32;
+        for plan in &plans {
+            let mut stride: Code = 1;
+            for group in &groups[plan.groups.clone()] {
+                strides.push(stride);
+                stride = stride
+                    .checked_mul(Code::from(group.size) + 1)
+                    .ok_or(too_many.clone())?;
+            }
+            // The field holds every code below `stride`.
+            let bits = Code::BITS - (stride - 1).leading_zeros();
+            let mask = if bits == 0 { 0 } else { Code::MAX >> (Code::BITS - bits) };
+            fields.push((offset, mask));
+            offset += bits;
+            if offset > Code::BITS {
+                return Err(too_many);
+            }
+        }
+        Ok(Walk {
             outcomes,
             groups,
+            strides,
+            fields,
             cache: plans.iter().map(|_| HashMap::default()).collect(),
             plans,
             step: 0,
-        }
+        })
     }
 
     /// The number of pools.
@@ -63,21 +103,22 @@ impl<C: Count> Walk<C> {
         self.plans.len()
     }
 
-    /// The unassigned dice before the first outcome and the weight already settled:
-    /// a pool that counts none of its dice settles at once.
-    pub(super) fn start(&self) -> (Remaining, C) {
+    /// The code before the first outcome and the weight already settled: a pool
+    /// that counts none of its dice settles at once.
+    pub(super) fn start(&self) -> (Code, C) {
         let mut weight = C::one();
-        let mut remaining: Remaining = self.groups.iter().map(|g| g.size).collect();
-        for plan in &self.plans {
-            if plan.settles_after == 0 {
-                for g in plan.groups.clone() {
-                    let group = &self.groups[g];
+        let mut code: Code = 0;
+        for (plan, &(offset, _)) in self.plans.iter().zip(&self.fields) {
+            for g in plan.groups.clone() {
+                let group = &self.groups[g];
+                if plan.settles_after == 0 {
                     weight = weight.times(&group.total.pow(group.size));
-                    remaining[g] = 0;
+                } else {
+                    code += (Code::from(group.size) * self.strides[g]) << offset;
                 }
             }
         }
-        (remaining, weight)
+        (code, weight)
     }
 
     /// Moves to the outcome at `step`, forgetting the previous step's branches.
@@ -91,69 +132,88 @@ impl<C: Count> Walk<C> {
         }
     }
 
-    /// The entries of `remaining` that belong to pool `pool`.
-    pub(super) fn pool_groups(&self, pool: usize) -> std::ops::Range<usize> {
-        self.plans[pool].groups.clone()
+    /// Pool `pool`'s part of `code`: enough to tell its branches apart.
+    #[inline]
+    fn pool_code(&self, pool: usize, code: Code) -> Code {
+        let (offset, mask) = self.fields[pool];
+        code.checked_shr(offset).unwrap_or(0) & mask
     }
 
-    /// Makes sure the branches of pool `pool` from `remaining` (all pools' entries)
-    /// at the current step are computed.
-    pub(super) fn prepare(&mut self, pool: usize, remaining: &[u32]) {
+    /// The branches of pool `pool` from the bucket `code` at the current step.
+    pub(super) fn branches(&mut self, pool: usize, code: Code) -> &[Branch<C>] {
+        let key = self.pool_code(pool, code);
         let plan = &self.plans[pool];
-        let key: PoolRemaining = remaining[plan.groups.clone()].iter().copied().collect();
         if !self.cache[pool].contains_key(&key) {
-            let branches = plan.branches(&mut self.groups, self.step, &key);
+            let remaining: PoolRemaining = plan
+                .groups
+                .clone()
+                .map(|g| self.remaining(g, key))
+                .collect();
+            let strides = &self.strides[plan.groups.clone()];
+            let offset = self.fields[pool].0;
+            let branches =
+                plan.branches(&mut self.groups, strides, offset, self.step, &remaining);
             self.cache[pool].insert(key, branches);
+        }
+        &self.cache[pool][&key]
+    }
+
+    /// How many counted dice each pool has shown in the bucket `code`.
+    pub(super) fn seen(&self, code: Code, seen: &mut Vec<u32>) {
+        seen.clear();
+        for (pool, plan) in self.plans.iter().enumerate() {
+            let key = self.pool_code(pool, code);
+            let left: u32 = plan.groups.clone().map(|g| self.remaining(g, key)).sum();
+            seen.push(plan.kept_before[(plan.size - left) as usize]);
         }
     }
 
-    /// The branches of pool `pool` from `remaining`, computed by
-    /// [`prepare`](Self::prepare).
-    pub(super) fn branches(&self, pool: usize, remaining: &[u32]) -> &[Branch<C>] {
-        let key: PoolRemaining = remaining[self.plans[pool].groups.clone()]
-            .iter()
-            .copied()
-            .collect();
-        &self.cache[pool][&key]
+    /// The unassigned dice of group `g` in its pool's part of a code.
+    fn remaining(&self, g: usize, code: Code) -> u32 {
+        let radix = Code::from(self.groups[g].size) + 1;
+        ((code / self.strides[g]) % radix) as u32
     }
 }
 
 /// One group of identical dice, with its weights laid out in walk order.
-pub(super) struct Group<C> {
-    pub(super) size: u32,
+struct Group<C> {
+    size: u32,
     /// Weight of each outcome (zero where the die cannot show it).
-    pub(super) weights: Vec<C>,
+    weights: Vec<C>,
     /// `tails[t]`: total weight of the outcomes after step `t`.
-    pub(super) tails: Vec<C>,
+    tails: Vec<C>,
     /// The group's total weight (for a pool that counts none of its dice).
-    pub(super) total: C,
+    total: C,
     /// `w^c` for the current step's weight `w`, `c = 0..=size`.
-    pub(super) shown_powers: Vec<C>,
+    shown_powers: Vec<C>,
     /// `tail^j` for the current step's tail, `j = 0..=size`.
-    pub(super) tail_powers: Vec<C>,
+    tail_powers: Vec<C>,
     /// Rows of Pascal's triangle, filled on first use.
-    pub(super) binomial_rows: Vec<Vec<C>>,
+    binomial_rows: Vec<Vec<C>>,
 }
 
 /// A pool's keep pattern in walk order.
-pub(super) struct PoolPlan {
-    pub(super) groups: std::ops::Range<usize>,
-    pub(super) size: u32,
+struct PoolPlan {
+    groups: std::ops::Range<usize>,
+    size: u32,
     /// `kept_before[i]`: how many of the first `i` ranks in walk order count.
-    pub(super) kept_before: Vec<u32>,
+    kept_before: Vec<u32>,
     /// Ranks consumed after which no further die counts.
-    pub(super) settles_after: u32,
+    settles_after: u32,
 }
 
 /// One way a pool's unassigned dice can show the current outcome.
 pub(super) struct Branch<C> {
-    pub(super) remaining: PoolRemaining,
+    /// How much the bucket code drops: the dice this branch assigns (or settles).
+    pub(super) assigned: Code,
+    /// How many of the dice showing the outcome count.
     pub(super) counted: u32,
+    /// `Π C(r, c)·w^c` over the groups, times any settled tail.
     pub(super) weight: C,
 }
 
 impl<C: Count> Group<C> {
-    pub(super) fn new(die: &Die, size: u32, outcomes: &[Outcome]) -> Self {
+    fn new(die: &Die, size: u32, outcomes: &[Outcome]) -> Self {
         let counts: Vec<C> = die.generic_counts();
         let weights: Vec<C> = outcomes
             .iter()
@@ -185,7 +245,7 @@ impl<C: Count> Group<C> {
 }
 
 impl PoolPlan {
-    pub(super) fn new(pool: &Pool, order: Order, groups: std::ops::Range<usize>) -> Self {
+    fn new(pool: &Pool, order: Order, groups: std::ops::Range<usize>) -> Self {
         let mut pattern = pool.keep_pattern();
         if order == Order::Ascending {
             pattern.reverse();
@@ -206,9 +266,11 @@ impl PoolPlan {
 
     /// Every way this pool's unassigned dice (`remaining`, one entry per group) can
     /// show the outcome at `step`, merged by result.
-    pub(super) fn branches<C: Count>(
+    fn branches<C: Count>(
         &self,
         groups: &mut [Group<C>],
+        strides: &[Code],
+        offset: u32,
         step: usize,
         remaining: &[u32],
     ) -> Vec<Branch<C>> {
@@ -254,13 +316,20 @@ impl PoolPlan {
                 }
             }
             if feasible && !weight.is_zero() {
+                let assigned: Code = remaining
+                    .iter()
+                    .zip(&left)
+                    .zip(strides)
+                    .map(|((r, l), s)| Code::from(r - l) * s)
+                    .sum::<Code>()
+                    << offset;
                 match merged
                     .iter_mut()
-                    .find(|b| b.counted == counted && b.remaining == left)
+                    .find(|b| b.counted == counted && b.assigned == assigned)
                 {
                     Some(b) => b.weight.add_assign(&weight),
                     None => merged.push(Branch {
-                        remaining: left,
+                        assigned,
                         counted,
                         weight,
                     }),
@@ -284,7 +353,7 @@ impl PoolPlan {
 
 impl<C: Count> Group<C> {
     /// Prepares the powers of this step's weights, once per step.
-    pub(super) fn start_step(&mut self, step: usize) {
+    fn start_step(&mut self, step: usize) {
         let powers = |base: &C| {
             let mut v = Vec::with_capacity(self.size as usize + 1);
             let mut p = C::one();
