@@ -151,7 +151,7 @@ fn count_type(pools: &[&Pool]) -> CountType {
 struct Buckets<S, C> {
     keys: Vec<Key>,
     states: Vec<HashMap<S, C>>,
-    index: HashMap<Key, usize>,
+    index: KeyIndex,
     /// Empty maps with their capacity, ready for new buckets.
     spare: Vec<HashMap<S, C>>,
 }
@@ -161,8 +161,74 @@ impl<S, C> Default for Buckets<S, C> {
         Buckets {
             keys: Vec::new(),
             states: Vec::new(),
-            index: HashMap::default(),
+            index: KeyIndex::default(),
             spare: Vec::new(),
+        }
+    }
+}
+
+/// Finds a bucket by its key: a direct table for small keys, stamped so that
+/// forgetting every bucket costs nothing, and a map for the rest.
+struct KeyIndex {
+    /// `(stamp, bucket)` by `code · TABLE_ORDERS + order`.
+    table: Vec<(u32, u32)>,
+    map: HashMap<Key, usize>,
+    stamp: u32,
+}
+
+/// Keys with a code below this and an order below [`TABLE_ORDERS`] use the table.
+const TABLE_CODES: Code = 1 << 14;
+const TABLE_ORDERS: u32 = 4;
+
+impl Default for KeyIndex {
+    fn default() -> Self {
+        // Stamps start at 1: table slots start at 0, so they read as unused.
+        KeyIndex {
+            table: Vec::new(),
+            map: HashMap::default(),
+            stamp: 1,
+        }
+    }
+}
+
+impl KeyIndex {
+    #[inline]
+    fn slot(key: Key) -> Option<usize> {
+        (key.0 < TABLE_CODES && key.1 < TABLE_ORDERS)
+            .then(|| key.0 as usize * TABLE_ORDERS as usize + key.1 as usize)
+    }
+
+    #[inline]
+    fn get(&self, key: Key) -> Option<usize> {
+        match KeyIndex::slot(key) {
+            Some(slot) => match self.table.get(slot) {
+                Some(&(stamp, bucket)) if stamp == self.stamp => Some(bucket as usize),
+                _ => None,
+            },
+            None => self.map.get(&key).copied(),
+        }
+    }
+
+    fn insert(&mut self, key: Key, bucket: usize) {
+        match KeyIndex::slot(key) {
+            Some(slot) => {
+                if slot >= self.table.len() {
+                    self.table.resize((slot + 1).next_power_of_two(), (0, 0));
+                }
+                self.table[slot] = (self.stamp, bucket as u32);
+            }
+            None => {
+                self.map.insert(key, bucket);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.map.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.table.clear();
+            self.stamp = 1;
         }
     }
 }
@@ -171,7 +237,7 @@ impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
     /// The bucket of `key`, created empty if new.
     #[inline]
     fn index(&mut self, key: Key) -> usize {
-        if let Some(&i) = self.index.get(&key) {
+        if let Some(i) = self.index.get(key) {
             return i;
         }
         let i = self.keys.len();

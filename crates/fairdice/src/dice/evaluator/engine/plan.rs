@@ -36,7 +36,7 @@ pub(super) struct Walk<C> {
     fields: Vec<(u32, Code)>,
     plans: Vec<PoolPlan>,
     /// Per pool: its branches at the current step, by the pool's part of the code.
-    cache: Vec<HashMap<Code, Vec<Branch<C>>>>,
+    cache: Vec<BranchCache<C>>,
     step: usize,
 }
 
@@ -92,7 +92,7 @@ impl<C: Count> Walk<C> {
             groups,
             strides,
             fields,
-            cache: plans.iter().map(|_| HashMap::default()).collect(),
+            cache: plans.iter().map(|_| BranchCache::default()).collect(),
             plans,
             step: 0,
         })
@@ -128,7 +128,7 @@ impl<C: Count> Walk<C> {
             group.start_step(step);
         }
         for cache in &mut self.cache {
-            cache.clear();
+            cache.forget();
         }
     }
 
@@ -142,20 +142,33 @@ impl<C: Count> Walk<C> {
     /// The branches of pool `pool` from the bucket `code` at the current step.
     pub(super) fn branches(&mut self, pool: usize, code: Code) -> &[Branch<C>] {
         let key = self.pool_code(pool, code);
-        let plan = &self.plans[pool];
-        if !self.cache[pool].contains_key(&key) {
-            let remaining: PoolRemaining = plan
-                .groups
-                .clone()
-                .map(|g| self.remaining(g, key))
-                .collect();
-            let strides = &self.strides[plan.groups.clone()];
-            let offset = self.fields[pool].0;
-            let branches =
-                plan.branches(&mut self.groups, strides, offset, self.step, &remaining);
-            self.cache[pool].insert(key, branches);
-        }
-        &self.cache[pool][&key]
+        let range = match self.cache[pool].find(key) {
+            Some(range) => range,
+            None => {
+                let plan = &self.plans[pool];
+                let remaining: PoolRemaining = plan
+                    .groups
+                    .clone()
+                    .map(|g| self.remaining(g, key))
+                    .collect();
+                let strides = &self.strides[plan.groups.clone()];
+                let offset = self.fields[pool].0;
+                let cache = &mut self.cache[pool];
+                let start = cache.arena.len();
+                plan.branches(
+                    &mut self.groups,
+                    strides,
+                    offset,
+                    self.step,
+                    &remaining,
+                    &mut cache.arena,
+                );
+                let range = (start as u32, cache.arena.len() as u32);
+                cache.remember(key, range);
+                range
+            }
+        };
+        &self.cache[pool].arena[range.0 as usize..range.1 as usize]
     }
 
     /// How many counted dice each pool has shown in the bucket `code`.
@@ -172,6 +185,66 @@ impl<C: Count> Walk<C> {
     fn remaining(&self, g: usize, code: Code) -> u32 {
         let radix = Code::from(self.groups[g].size) + 1;
         ((code / self.strides[g]) % radix) as u32
+    }
+}
+
+/// One pool's branches at the current step, by its part of the code: a direct table
+/// for small codes (stamped with the step, so nothing needs clearing), a map beyond.
+struct BranchCache<C> {
+    arena: Vec<Branch<C>>,
+    /// `(step stamp, start, end)` by pool code.
+    table: Vec<(u32, u32, u32)>,
+    map: HashMap<Code, (u32, u32)>,
+    /// Marks the table slots filled at the current step.
+    stamp: u32,
+}
+
+impl<C> Default for BranchCache<C> {
+    fn default() -> Self {
+        BranchCache {
+            arena: Vec::new(),
+            table: Vec::new(),
+            map: HashMap::default(),
+            // Stamps start at 1: table slots start at 0, so they read as unused.
+            stamp: 1,
+        }
+    }
+}
+
+/// Pool codes below this use the direct table.
+const TABLE_CODES: Code = 1 << 12;
+
+impl<C> BranchCache<C> {
+    /// Forgets every branch, keeping the storage.
+    fn forget(&mut self) {
+        self.arena.clear();
+        self.map.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.table.clear();
+            self.stamp = 1;
+        }
+    }
+
+    fn find(&self, key: Code) -> Option<(u32, u32)> {
+        if key < TABLE_CODES {
+            let &(stamp, start, end) = self.table.get(key as usize)?;
+            (stamp == self.stamp).then_some((start, end))
+        } else {
+            self.map.get(&key).copied()
+        }
+    }
+
+    fn remember(&mut self, key: Code, range: (u32, u32)) {
+        if key < TABLE_CODES {
+            let key = key as usize;
+            if key >= self.table.len() {
+                self.table.resize(key + 1, (0, 0, 0));
+            }
+            self.table[key] = (self.stamp, range.0, range.1);
+        } else {
+            self.map.insert(key, range);
+        }
     }
 }
 
@@ -273,8 +346,14 @@ impl PoolPlan {
         offset: u32,
         step: usize,
         remaining: &[u32],
-    ) -> Vec<Branch<C>> {
+        out: &mut Vec<Branch<C>>,
+    ) {
         let consumed = self.size - remaining.iter().sum::<u32>();
+        if let [r] = *remaining {
+            self.single_group_branches(&mut groups[self.groups.start], offset, step, r, out);
+            return;
+        }
+        let first = out.len();
         // Per group: (c, C(r, c)·w^c) for each feasible c.
         let per_group: Vec<Vec<(u32, C)>> = groups[self.groups.clone()]
             .iter_mut()
@@ -282,10 +361,9 @@ impl PoolPlan {
             .map(|(g, &r)| g.choices(step, r))
             .collect();
         let group_slice = &groups[self.groups.clone()];
-        let mut merged: Vec<Branch<C>> = Vec::new();
         let mut choice = vec![0usize; per_group.len()];
         if per_group.iter().any(Vec::is_empty) {
-            return merged;
+            return;
         }
         loop {
             let mut weight = C::one();
@@ -323,12 +401,12 @@ impl PoolPlan {
                     .map(|((r, l), s)| Code::from(r - l) * s)
                     .sum::<Code>()
                     << offset;
-                match merged
+                match out[first..]
                     .iter_mut()
                     .find(|b| b.counted == counted && b.assigned == assigned)
                 {
                     Some(b) => b.weight.add_assign(&weight),
-                    None => merged.push(Branch {
+                    None => out.push(Branch {
                         assigned,
                         counted,
                         weight,
@@ -338,7 +416,7 @@ impl PoolPlan {
             let mut i = 0;
             loop {
                 if i == choice.len() {
-                    return merged;
+                    return;
                 }
                 choice[i] += 1;
                 if choice[i] < per_group[i].len() {
@@ -351,20 +429,68 @@ impl PoolPlan {
     }
 }
 
+impl PoolPlan {
+    /// [`branches`](Self::branches) for a pool of one kind of die, the common case,
+    /// without intermediate vectors.
+    fn single_group_branches<C: Count>(
+        &self,
+        group: &mut Group<C>,
+        offset: u32,
+        step: usize,
+        r: u32,
+        out: &mut Vec<Branch<C>>,
+    ) {
+        let consumed = self.size - r;
+        let can_show = r > 0 && !group.weights[step].is_zero();
+        let last = if can_show { r } else { 0 };
+        let more_to_come = !group.tails[step].is_zero();
+        if can_show {
+            group.binomials(r);
+        }
+        for c in 0..=last {
+            let mut weight = if can_show {
+                group.binomial_rows[r as usize][c as usize].times(&group.shown_powers[c as usize])
+            } else {
+                C::one()
+            };
+            let after = consumed + c;
+            let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
+            let mut left = r - c;
+            if after >= self.settles_after {
+                // No later rank counts: settle the rest on the outcomes still to come.
+                if left > 0 {
+                    weight = weight.times(&group.tail_powers[left as usize]);
+                    left = 0;
+                }
+            } else if left > 0 && !more_to_come {
+                continue;
+            }
+            if !weight.is_zero() {
+                out.push(Branch {
+                    assigned: Code::from(r - left) << offset,
+                    counted,
+                    weight,
+                });
+            }
+        }
+    }
+}
+
 impl<C: Count> Group<C> {
     /// Prepares the powers of this step's weights, once per step.
     fn start_step(&mut self, step: usize) {
-        let powers = |base: &C| {
-            let mut v = Vec::with_capacity(self.size as usize + 1);
+        let powers = |v: &mut Vec<C>, base: &C, size: u32| {
+            v.clear();
             let mut p = C::one();
-            for _ in 0..=self.size {
-                v.push(p.clone());
-                p = p.times(base);
+            for _ in 0..size {
+                let next = p.times(base);
+                v.push(p);
+                p = next;
             }
-            v
+            v.push(p);
         };
-        self.shown_powers = powers(&self.weights[step]);
-        self.tail_powers = powers(&self.tails[step]);
+        powers(&mut self.shown_powers, &self.weights[step], self.size);
+        powers(&mut self.tail_powers, &self.tails[step], self.size);
     }
 
     /// `C(r, c)` for `c = 0..=r`, computed once per `r`.
