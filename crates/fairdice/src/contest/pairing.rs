@@ -34,6 +34,12 @@ pub enum PairResult {
 pub trait PairScore: Clone + Eq + Hash + Ord + Default + Debug {
     /// Records `pairs` pairs that ended in `result`.
     fn record(&mut self, result: PairResult, pairs: u32);
+
+    /// A small number naming this score among the scores of rolls that have seen
+    /// the same dice (see [`Evaluator::state_index`]); `None` if there is none.
+    fn index(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Only the net score: pairs won by A minus pairs won by B.
@@ -48,6 +54,16 @@ impl PairScore for NetScore {
             PairResult::Won(Side::B) => self.0 -= i64::from(pairs),
             PairResult::Tie => {}
         }
+    }
+
+    /// 0, −1, 1, −2, 2, … numbered 0, 1, 2, 3, 4, …
+    fn index(&self) -> Option<usize> {
+        let zigzag = if self.0 >= 0 {
+            self.0.checked_mul(2)
+        } else {
+            self.0.checked_mul(-2).map(|x| x - 1)
+        };
+        zigzag.and_then(|z| usize::try_from(z).ok())
     }
 }
 
@@ -80,6 +96,14 @@ impl PairScore for PairCounts {
             PairResult::Won(Side::B) => self.b_wins += pairs,
             PairResult::Tie => self.ties += pairs,
         }
+    }
+
+    /// Numbers `(a_wins, b_wins)` along diagonals. Ties are left out: rolls that have
+    /// seen the same dice have decided the same number of pairs, so the ties follow.
+    fn index(&self) -> Option<usize> {
+        let (a, b) = (self.a_wins as usize, self.b_wins as usize);
+        let diagonal = a + b;
+        Some(diagonal * (diagonal + 1) / 2 + b)
     }
 }
 
@@ -183,6 +207,10 @@ impl<S: PairScore> Evaluator for SortedPairs<S> {
 
     fn order(&self) -> Order {
         Order::Descending
+    }
+
+    fn state_index(&self, state: &Self::State) -> Option<usize> {
+        state.score.index()
     }
 }
 

@@ -107,6 +107,16 @@ pub trait Evaluator {
     fn order(&self) -> Order {
         Order::Any
     }
+
+    /// Optionally numbers the states with small integers, so the engine can merge
+    /// them in arrays instead of hash maps (much faster). Two states that can meet
+    /// (see [`State`](Self::State)) must get the same number exactly when they are
+    /// equal. Return `None` (the default) for states without a numbering; the engine
+    /// then hashes, as it also does past a thousand or so.
+    fn state_index(&self, state: &Self::State) -> Option<usize> {
+        let _ = state;
+        None
+    }
 }
 
 /// An evaluator that can take the dice of several pools at one outcome one pool at a

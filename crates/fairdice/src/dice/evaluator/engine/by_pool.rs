@@ -11,7 +11,7 @@
 use smallvec::SmallVec;
 
 use super::plan::Walk;
-use super::{Buckets, add_to};
+use super::Buckets;
 use crate::dice::budget::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::DieError;
@@ -35,6 +35,7 @@ pub(super) fn step<C: Count, E: PoolByPool>(
     let mut orders: Vec<PoolOrder> = Vec::new();
     let mut seen = Vec::with_capacity(pools);
     let mut targets: Vec<usize> = Vec::new();
+    let mut scratch = Vec::new();
     for position in 0..pools {
         let last = position + 1 == pools;
         for (&(code, stored), states) in current.keys.iter().zip(&mut current.states) {
@@ -60,7 +61,8 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                     .iter()
                     .map(|b| next.index((code - b.assigned, if last { 0 } else { id }))),
             );
-            for (state, weight) in states.drain() {
+            states.drain_into(&mut scratch);
+            for (state, weight) in scratch.drain(..) {
                 for (branch, &target) in branches.iter().zip(&targets) {
                     let new_state = evaluator.next_state_for_pool(
                         &state,
@@ -74,7 +76,7 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                     } else {
                         weight.times(&branch.weight)
                     };
-                    add_to(&mut next.states[target], new_state, w);
+                    next.add(evaluator, target, new_state, w);
                 }
             }
         }

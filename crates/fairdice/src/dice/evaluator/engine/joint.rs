@@ -28,9 +28,11 @@ pub(super) fn step<C: Count, E: Evaluator>(
     meter: &mut Meter,
 ) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
+    let mut scratch = Vec::new();
     for (key, states) in current.keys.iter().zip(&mut current.states) {
         let moves = moves(walk, key.0, next);
-        for (state, weight) in states.drain() {
+        states.drain_into(&mut scratch);
+        for (state, weight) in scratch.drain(..) {
             for m in &moves {
                 meter.charge(1)?;
                 let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
@@ -38,7 +40,7 @@ pub(super) fn step<C: Count, E: Evaluator>(
                     Some(factor) => weight.times(factor),
                     None => weight.clone(),
                 };
-                next.add(m.target, new_state, w);
+                next.add(evaluator, m.target, new_state, w);
             }
         }
     }

@@ -26,6 +26,7 @@
 mod by_pool;
 mod joint;
 mod plan;
+mod states;
 
 use std::collections::BTreeMap;
 
@@ -40,6 +41,7 @@ use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::pool::Pool;
 use crate::with_count_type;
 use plan::{Code, Walk};
+use states::StateSet;
 
 /// A bucket: the unassigned dice of every group (as a [`Code`]) and, between the
 /// pools of a pool-by-pool step, which pool order its states chose.
@@ -150,21 +152,12 @@ fn count_type(pools: &[&Pool]) -> CountType {
 /// for reuse, so after the first few steps a walk allocates almost nothing.
 struct Buckets<S, C> {
     keys: Vec<Key>,
-    states: Vec<HashMap<S, C>>,
+    states: Vec<StateSet<S, C>>,
     index: KeyIndex,
-    /// Empty maps with their capacity, ready for new buckets.
-    spare: Vec<HashMap<S, C>>,
-}
-
-impl<S, C> Default for Buckets<S, C> {
-    fn default() -> Self {
-        Buckets {
-            keys: Vec::new(),
-            states: Vec::new(),
-            index: KeyIndex::default(),
-            spare: Vec::new(),
-        }
-    }
+    /// Empty sets with their capacity, ready for new buckets.
+    spare: Vec<StateSet<S, C>>,
+    /// Whether new sets index states by the evaluator's numbering.
+    indexed: bool,
 }
 
 /// Finds a bucket by its key: a direct table for small keys, stamped so that
@@ -234,6 +227,16 @@ impl KeyIndex {
 }
 
 impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
+    fn new(indexed: bool) -> Self {
+        Buckets {
+            keys: Vec::new(),
+            states: Vec::new(),
+            index: KeyIndex::default(),
+            spare: Vec::new(),
+            indexed,
+        }
+    }
+
     /// The bucket of `key`, created empty if new.
     #[inline]
     fn index(&mut self, key: Key) -> usize {
@@ -243,14 +246,18 @@ impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
         let i = self.keys.len();
         self.index.insert(key, i);
         self.keys.push(key);
-        self.states.push(self.spare.pop().unwrap_or_default());
+        let set = self
+            .spare
+            .pop()
+            .unwrap_or_else(|| StateSet::new(self.indexed));
+        self.states.push(set);
         i
     }
 
     /// Adds `weight` to `state` in bucket `bucket`.
     #[inline]
-    fn add(&mut self, bucket: usize, state: S, weight: C) {
-        add_to(&mut self.states[bucket], state, weight);
+    fn add<E: Evaluator<State = S>>(&mut self, evaluator: &E, bucket: usize, state: S, weight: C) {
+        self.states[bucket].add(evaluator, state, weight);
     }
 
     /// The number of states held.
@@ -258,22 +265,12 @@ impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
         self.states.iter().map(|b| b.len() as u64).sum()
     }
 
-    /// Forgets every bucket, keeping the storage. The maps must have been drained.
+    /// Forgets every bucket, keeping the storage. The sets must have been drained.
     fn clear(&mut self) {
         self.keys.clear();
         self.index.clear();
-        self.spare.extend(self.states.drain(..).inspect(|m| debug_assert!(m.is_empty())));
-    }
-}
-
-/// Adds `weight` to `state` in `states`.
-#[inline]
-fn add_to<S: Eq + std::hash::Hash, C: Count>(states: &mut HashMap<S, C>, state: S, weight: C) {
-    match states.entry(state) {
-        std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().add_assign(&weight),
-        std::collections::hash_map::Entry::Vacant(e) => {
-            e.insert(weight);
-        }
+        self.spare
+            .extend(self.states.drain(..).inspect(|s| debug_assert_eq!(s.len(), 0)));
     }
 }
 
@@ -298,10 +295,12 @@ fn run<C: Count, E: Evaluator>(
     // States are kept in buckets by their unassigned dice: every state of a bucket
     // has the same branches, so those are worked out once per bucket and step.
     let (start, weight) = walk.start();
-    let mut buckets = Buckets::<E::State, C>::default();
-    let mut spare = Buckets::<E::State, C>::default();
+    let initial = evaluator.initial_state();
+    let indexed = evaluator.state_index(&initial).is_some();
+    let mut buckets = Buckets::<E::State, C>::new(indexed);
+    let mut spare = Buckets::<E::State, C>::new(indexed);
     let first = buckets.index((start, 0));
-    buckets.add(first, evaluator.initial_state(), weight);
+    buckets.add(evaluator, first, initial, weight);
     for s in 0..walk.outcomes.len() {
         meter.charge(buckets.len())?;
         walk.start_step(s);
@@ -309,9 +308,11 @@ fn run<C: Count, E: Evaluator>(
     }
 
     let mut results: BTreeMap<E::Output, C> = BTreeMap::new();
-    for (key, states) in buckets.keys.iter().zip(buckets.states) {
+    let mut last = Vec::new();
+    for (key, mut states) in buckets.keys.iter().zip(buckets.states) {
         debug_assert_eq!(key.0, 0, "every die is assigned at the end");
-        for (state, weight) in states {
+        states.drain_into(&mut last);
+        for (state, weight) in last.drain(..) {
             if let Final::Value(value) = evaluator.final_outcome(&state)? {
                 results
                     .entry(value)

@@ -1,0 +1,106 @@
+//! [`StateSet`]: the states of one bucket with their weights — in an array indexed
+//! by the evaluator's own numbering when it has one, in a hash map otherwise.
+//!
+//! # Design decisions
+//! Merging equal states is the innermost operation of every walk. A hash map pays
+//! for hashing and probing on every merge; an evaluator whose states are small
+//! numbers (a bounded score, a count of wins) can say so through
+//! [`Evaluator::state_index`], and its states then merge by indexing an array. A set
+//! falls back to a map for good as soon as one index is missing or too large, so a
+//! numbering only has to be right, never complete.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::dice::count::Count;
+use crate::dice::evaluator::Evaluator;
+
+/// Indices at or above this fall back to a map (an array that large would be mostly
+/// empty).
+const MAX_INDEX: usize = 1 << 10;
+
+/// The states of one bucket and their weights.
+pub(super) enum StateSet<S, C> {
+    /// States merged by hashing.
+    Hashed(HashMap<S, C>),
+    /// States merged by their index; `used` lists the filled slots.
+    Indexed {
+        slots: Vec<Option<(S, C)>>,
+        used: Vec<u32>,
+    },
+}
+
+impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
+    /// An empty set, indexed if the evaluator numbers its states.
+    pub(super) fn new(indexed: bool) -> Self {
+        if indexed {
+            StateSet::Indexed {
+                slots: Vec::new(),
+                used: Vec::new(),
+            }
+        } else {
+            StateSet::Hashed(HashMap::default())
+        }
+    }
+
+    /// Adds `weight` to `state`.
+    #[inline]
+    pub(super) fn add<E: Evaluator<State = S>>(&mut self, evaluator: &E, state: S, weight: C) {
+        match self {
+            StateSet::Indexed { slots, used } => {
+                match evaluator.state_index(&state).filter(|&i| i < MAX_INDEX) {
+                    Some(i) => {
+                        if i >= slots.len() {
+                            slots.resize_with(i + 1, || None);
+                        }
+                        match &mut slots[i] {
+                            Some((_, acc)) => acc.add_assign(&weight),
+                            slot @ None => {
+                                *slot = Some((state, weight));
+                                used.push(i as u32);
+                            }
+                        }
+                    }
+                    None => {
+                        self.to_hashed();
+                        self.add(evaluator, state, weight);
+                    }
+                }
+            }
+            StateSet::Hashed(map) => match map.entry(state) {
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    e.get_mut().add_assign(&weight);
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(weight);
+                }
+            },
+        }
+    }
+
+    /// The number of states.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            StateSet::Hashed(map) => map.len(),
+            StateSet::Indexed { used, .. } => used.len(),
+        }
+    }
+
+    /// Moves every state into `out`, leaving the set empty.
+    pub(super) fn drain_into(&mut self, out: &mut Vec<(S, C)>) {
+        match self {
+            StateSet::Hashed(map) => out.extend(map.drain()),
+            StateSet::Indexed { slots, used } => {
+                out.extend(used.drain(..).filter_map(|i| slots[i as usize].take()));
+            }
+        }
+    }
+
+    /// Moves every state into a map (once an index is missing or too large).
+    fn to_hashed(&mut self) {
+        let mut states = Vec::new();
+        self.drain_into(&mut states);
+        let mut map = HashMap::default();
+        map.extend(states);
+        *self = StateSet::Hashed(map);
+    }
+}
