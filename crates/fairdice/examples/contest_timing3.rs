@@ -1,17 +1,31 @@
-use fairdice::contest::{NetScore, PairCounts, SortedPairs, TieRule};
-use fairdice::dice::budget::Meter;
-use fairdice::dice::evaluator::engine::evaluate_by_pool_metered;
-use fairdice::{Die, Pool};
+use fairdice::contest::{Contest, Pairing, TieRule};
+use fairdice::Die;
+fn cpu_ns() -> u64 {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
+    s.split_whitespace().next().unwrap().parse().unwrap()
+}
+fn d(s: u64) -> Die { Die::standard(s).unwrap() }
 fn main() {
-    let mut total = 0;
-    for sides in [2u64, 4, 6, 8, 10] {
-        let p = Pool::new(&Die::standard(sides).unwrap(), 5).unwrap();
-        let mut m = Meter::unlimited();
-        evaluate_by_pool_metered(&SortedPairs::<NetScore>::new(TieRule::Stand), &[&p, &p], &mut m).unwrap();
-        let mut m2 = Meter::unlimited();
-        evaluate_by_pool_metered(&SortedPairs::<PairCounts>::new(TieRule::Stand), &[&p, &p], &mut m2).unwrap();
-        println!("5d{sides}: net {} pairs {}", m.used(), m2.used());
-        total += m.used();
+    let reps = 300;
+    let cases: Vec<(String, Vec<(Die,u64)>, Vec<(Die,u64)>, Pairing, TieRule)> = {
+        let mut v = vec![];
+        for (p, t, name) in [(Pairing::Sorted, TieRule::Stand, "3.1"), (Pairing::Sorted, TieRule::AWins, "5.1"), (Pairing::Sorted, TieRule::Reroll, "8.1"), (Pairing::Unsorted, TieRule::Stand, "3.2"), (Pairing::Unsorted, TieRule::Reroll, "8.2")] {
+            for s in [2,4,6,8,10] { v.push((format!("{name} 5d{s}"), vec![(d(s),5)], vec![(d(s),5)], p, t)); }
+            for n in 1..=5 { v.push((format!("{name} {n}d6"), vec![(d(6),n)], vec![(d(6),n)], p, t)); }
+        }
+        for n in 2..=5 { v.push((format!("6 {n}v5"), vec![(d(6),n)], vec![(d(6),5)], Pairing::Sorted, TieRule::AWins)); }
+        for k in 0..=5 { v.push((format!("7.1 {k}d8"), vec![(d(6),5)], vec![(d(6),5-k),(d(8),k)], Pairing::Sorted, TieRule::AWins)); }
+        v.push(("7.1 3/1/1".into(), vec![(d(6),5)], vec![(d(6),3),(d(8),1),(d(10),1)], Pairing::Sorted, TieRule::AWins));
+        v
+    };
+    let mut total = 0.0;
+    for (name, a, b, p, t) in cases {
+        let c = Contest::from_dice(a, b).unwrap().pairing(p).ties(t);
+        let t0 = cpu_ns();
+        for _ in 0..reps { std::hint::black_box(c.evaluate().unwrap()); }
+        let us = (cpu_ns() - t0) as f64 / 1e3 / reps as f64;
+        total += us;
+        println!("{name:14} {us:8.1} us");
     }
-    println!("total net {total}");
+    println!("total {total:.0} us");
 }

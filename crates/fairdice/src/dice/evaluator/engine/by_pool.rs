@@ -11,14 +11,11 @@
 use smallvec::SmallVec;
 
 use super::plan::Walk;
-use super::Buckets;
+use super::{Buckets, Scratch};
 use crate::dice::budget::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::DieError;
 use crate::dice::evaluator::PoolByPool;
-
-/// A pool order: pool indices, first shown first.
-type PoolOrder = SmallVec<[usize; 4]>;
 
 /// Every state of `current` sees the outcome at `step`, one pool at a time.
 pub(super) fn step<C: Count, E: PoolByPool>(
@@ -27,43 +24,45 @@ pub(super) fn step<C: Count, E: PoolByPool>(
     step: usize,
     current: &mut Buckets<E::State, C>,
     next: &mut Buckets<E::State, C>,
+    scratch: &mut Scratch<E::State, C>,
     meter: &mut Meter,
 ) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
     let pools = walk.pools();
-    // The pool orders chosen at this step; a bucket key names one by its index.
-    let mut orders: Vec<PoolOrder> = Vec::new();
-    let mut seen = Vec::with_capacity(pools);
-    let mut targets: Vec<usize> = Vec::new();
-    let mut scratch = Vec::new();
+    // A bucket key names the pool order its step started with by index.
+    scratch.orders.clear();
+    let mut order: SmallVec<[usize; 4]> = SmallVec::new();
     for position in 0..pools {
         let last = position + 1 == pools;
         for (&(code, stored), states) in current.keys.iter().zip(&mut current.states) {
             let id = if position == 0 {
-                walk.seen(code, &mut seen);
-                let mut order: PoolOrder = (0..pools).collect();
-                evaluator.pool_order(&seen, &mut order);
+                walk.seen(code, &mut scratch.seen);
+                order.clear();
+                order.extend(0..pools);
+                evaluator.pool_order(&scratch.seen, &mut order);
                 debug_assert!(is_permutation(&order), "{order:?} is not a pool order");
+                let orders = &mut scratch.orders;
                 let id = orders.iter().position(|o| *o == order).unwrap_or_else(|| {
-                    orders.push(order);
+                    orders.push(order.clone());
                     orders.len() - 1
                 });
                 id as u32
             } else {
                 stored
             };
-            let pool = orders[id as usize][position];
+            let pool = scratch.orders[id as usize][position];
             let branches = walk.branches(pool, code);
             meter.charge((states.len() * branches.len()) as u64)?;
+            let targets = &mut scratch.targets;
             targets.clear();
             targets.extend(
                 branches
                     .iter()
                     .map(|b| next.index((code - b.assigned, if last { 0 } else { id }))),
             );
-            states.drain_into(&mut scratch);
-            for (state, weight) in scratch.drain(..) {
-                for (branch, &target) in branches.iter().zip(&targets) {
+            states.drain_into(&mut scratch.states);
+            for (state, weight) in scratch.states.drain(..) {
+                for (branch, &target) in branches.iter().zip(targets.iter()) {
                     let new_state = evaluator.next_state_for_pool(
                         &state,
                         outcome,

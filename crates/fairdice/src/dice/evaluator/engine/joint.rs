@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::Buckets;
+use super::{Buckets, Scratch};
 use super::plan::{Code, Walk};
 use crate::dice::budget::Meter;
 use crate::dice::count::Count;
@@ -25,14 +25,14 @@ pub(super) fn step<C: Count, E: Evaluator>(
     step: usize,
     current: &mut Buckets<E::State, C>,
     next: &mut Buckets<E::State, C>,
+    scratch: &mut Scratch<E::State, C>,
     meter: &mut Meter,
 ) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
-    let mut scratch = Vec::new();
     for (key, states) in current.keys.iter().zip(&mut current.states) {
         let moves = moves(walk, key.0, next);
-        states.drain_into(&mut scratch);
-        for (state, weight) in scratch.drain(..) {
+        states.drain_into(&mut scratch.states);
+        for (state, weight) in scratch.states.drain(..) {
             for m in &moves {
                 meter.charge(1)?;
                 let new_state = evaluator.next_state(&state, outcome, &m.counts)?;

@@ -33,6 +33,7 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap as HashMap;
 
 use num_bigint::BigUint;
+use smallvec::SmallVec;
 
 use super::{Evaluator, Final, Order, PoolByPool};
 use crate::dice::budget::Meter;
@@ -274,6 +275,29 @@ impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
     }
 }
 
+/// Work space reused by every step of a walk, so steps allocate nothing.
+struct Scratch<S, C> {
+    /// The states of the bucket being stepped.
+    states: Vec<(S, C)>,
+    /// The target bucket of each branch.
+    targets: Vec<usize>,
+    /// Counted dice shown so far, per pool.
+    seen: Vec<u32>,
+    /// The pool orders chosen at the current step, named by index.
+    orders: Vec<SmallVec<[usize; 4]>>,
+}
+
+impl<S, C> Default for Scratch<S, C> {
+    fn default() -> Self {
+        Scratch {
+            states: Vec::new(),
+            targets: Vec::new(),
+            seen: Vec::new(),
+            orders: Vec::new(),
+        }
+    }
+}
+
 /// One step of the walk: every state of `current` sees the outcome at `step`; the
 /// result is left in `current`, and `spare` is scratch space.
 type Step<C, E> = fn(
@@ -282,6 +306,7 @@ type Step<C, E> = fn(
     usize,
     &mut Buckets<<E as Evaluator>::State, C>,
     &mut Buckets<<E as Evaluator>::State, C>,
+    &mut Scratch<<E as Evaluator>::State, C>,
     &mut Meter,
 ) -> Result<(), DieError>;
 
@@ -299,20 +324,28 @@ fn run<C: Count, E: Evaluator>(
     let indexed = evaluator.state_index(&initial).is_some();
     let mut buckets = Buckets::<E::State, C>::new(indexed);
     let mut spare = Buckets::<E::State, C>::new(indexed);
+    let mut scratch = Scratch::default();
     let first = buckets.index((start, 0));
     buckets.add(evaluator, first, initial, weight);
     for s in 0..walk.outcomes.len() {
         meter.charge(buckets.len())?;
         walk.start_step(s);
-        step(evaluator, &mut walk, s, &mut buckets, &mut spare, meter)?;
+        step(
+            evaluator,
+            &mut walk,
+            s,
+            &mut buckets,
+            &mut spare,
+            &mut scratch,
+            meter,
+        )?;
     }
 
     let mut results: BTreeMap<E::Output, C> = BTreeMap::new();
-    let mut last = Vec::new();
     for (key, mut states) in buckets.keys.iter().zip(buckets.states) {
         debug_assert_eq!(key.0, 0, "every die is assigned at the end");
-        states.drain_into(&mut last);
-        for (state, weight) in last.drain(..) {
+        states.drain_into(&mut scratch.states);
+        for (state, weight) in scratch.states.drain(..) {
             if let Final::Value(value) = evaluator.final_outcome(&state)? {
                 results
                     .entry(value)

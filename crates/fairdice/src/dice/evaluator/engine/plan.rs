@@ -183,8 +183,12 @@ impl<C: Count> Walk<C> {
 
     /// The unassigned dice of group `g` in its pool's part of a code.
     fn remaining(&self, g: usize, code: Code) -> u32 {
-        let radix = Code::from(self.groups[g].size) + 1;
-        ((code / self.strides[g]) % radix) as u32
+        let radix = u64::from(self.groups[g].size) + 1;
+        // Machine-word division when it fits: 128-bit division is a library call.
+        match (u64::try_from(code), u64::try_from(self.strides[g])) {
+            (Ok(code), Ok(stride)) => ((code / stride) % radix) as u32,
+            _ => ((code / self.strides[g]) % Code::from(radix)) as u32,
+        }
     }
 }
 
@@ -497,10 +501,19 @@ impl<C: Count> Group<C> {
     fn binomials(&mut self, r: u32) -> &[C] {
         let row = &mut self.binomial_rows[r as usize];
         if row.is_empty() {
-            let mut b = BigUint::from(1u32);
-            for c in 0..=r {
-                row.push(C::from_big(&b));
-                b = b * (r - c) / (c + 1);
+            if r <= 62 {
+                // C(r, c) < 2^62 and C(r, c)·(r − c) < 2^128: exact in machine words.
+                let mut b: u128 = 1;
+                for c in 0..=r {
+                    row.push(C::from_u64(b as u64));
+                    b = b * u128::from(r - c) / u128::from(c + 1);
+                }
+            } else {
+                let mut b = BigUint::from(1u32);
+                for c in 0..=r {
+                    row.push(C::from_big(&b));
+                    b = b * (r - c) / (c + 1);
+                }
             }
         }
         row
