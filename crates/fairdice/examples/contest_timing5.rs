@@ -19,6 +19,10 @@ fn main() {
                     std::hint::black_box(Contest::from_dice([(d.clone(), 5)], [(d, 5)]).unwrap().pairing(Pairing::Sorted).ties(ties).evaluate().unwrap());
                 }
             }
+            "5d10" => {
+                let d = Die::standard(10).unwrap();
+                std::hint::black_box(Contest::from_dice([(d.clone(), 5)], [(d, 5)]).unwrap().evaluate().unwrap());
+            }
             "tiny" => {
                 let d = Die::standard(2).unwrap();
                 std::hint::black_box(Contest::from_dice([(d.clone(), 1)], [(d, 1)]).unwrap().evaluate().unwrap());

@@ -222,6 +222,11 @@ impl<S: PairScore> PoolByPool for SortedPairs<S> {
         }
     }
 
+    /// No dice, no pairs, no change.
+    fn empty_pool_keeps_state(&self) -> bool {
+        true
+    }
+
     fn next_state_for_pool(
         &self,
         state: &Self::State,

@@ -138,6 +138,14 @@ pub trait PoolByPool: Evaluator {
         let _ = (seen, order);
     }
 
+    /// Whether a pool that shows no counted dice leaves every state unchanged (that
+    /// is, `next_state_for_pool` with `count == 0` returns an equal state). The
+    /// engine then moves such states wholesale instead of one by one. The default,
+    /// `false`, is always correct.
+    fn empty_pool_keeps_state(&self) -> bool {
+        false
+    }
+
     /// The state after `count` counted dice of pool `pool` rolled `outcome`, `pool`
     /// being the `position`-th pool (from 0) shown at this outcome.
     ///

@@ -59,6 +59,11 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
 
 /// A sum does not care which pool a die belongs to, so pools can come one at a time.
 impl<F: Fn(Outcome) -> Outcome> PoolByPool for SumOf<F> {
+    /// Adding no dice adds nothing.
+    fn empty_pool_keeps_state(&self) -> bool {
+        true
+    }
+
     fn next_state_for_pool(
         &self,
         sum: &Outcome,

@@ -32,9 +32,17 @@ pub(super) fn step<C: Count, E: PoolByPool>(
     // A bucket key names the pool order its step started with by index.
     scratch.orders.clear();
     let mut order: SmallVec<[usize; 4]> = SmallVec::new();
+    let keeps = evaluator.empty_pool_keeps_state();
     for position in 0..pools {
         let last = position + 1 == pools;
-        for (&(code, stored), states) in current.keys.iter().zip(&mut current.states) {
+        // Fewest dice left first: a bucket only sends states to buckets with fewer
+        // dice left, so the bucket it keeps its states in is still empty.
+        scratch.visit.clear();
+        scratch.visit.extend(0..current.keys.len());
+        scratch.visit.sort_unstable_by_key(|&b| current.keys[b]);
+        for &bucket in &scratch.visit {
+            let (code, stored) = current.keys[bucket];
+            let states = &mut current.states[bucket];
             let id = if position == 0 {
                 walk.seen(code, &mut scratch.seen);
                 order.clear();
@@ -60,11 +68,22 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                     .iter()
                     .map(|b| next.index((code - b.assigned, if last { 0 } else { id }))),
             );
-            states.drain_into(&mut scratch.states);
-            for (state, weight) in scratch.states.drain(..) {
-                for (branch, &target) in branches.iter().zip(targets.iter()) {
+            // No dice shown, nothing settled: the states carry over unchanged, and
+            // if nothing has reached their bucket yet they move there wholesale.
+            let carried = keeps
+                .then(|| {
+                    branches.iter().zip(targets.iter()).position(|(b, &t)| {
+                        b.assigned == 0 && b.weight.is_one() && next.states[t].len() == 0
+                    })
+                })
+                .flatten();
+            for (state, weight) in states.iter() {
+                for (i, (branch, &target)) in branches.iter().zip(targets.iter()).enumerate() {
+                    if Some(i) == carried {
+                        continue;
+                    }
                     let new_state = evaluator.next_state_for_pool(
-                        &state,
+                        state,
                         outcome,
                         pool,
                         position,
@@ -77,6 +96,10 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                     };
                     next.add(evaluator, target, new_state, w);
                 }
+            }
+            match carried {
+                Some(i) => std::mem::swap(states, &mut next.states[targets[i]]),
+                None => states.clear(),
             }
         }
         current.clear();

@@ -285,6 +285,8 @@ struct Scratch<S, C> {
     seen: Vec<u32>,
     /// The pool orders chosen at the current step, named by index.
     orders: Vec<SmallVec<[usize; 4]>>,
+    /// The order in which to visit the buckets of a layer.
+    visit: Vec<usize>,
 }
 
 impl<S, C> Default for Scratch<S, C> {
@@ -294,6 +296,7 @@ impl<S, C> Default for Scratch<S, C> {
             targets: Vec::new(),
             seen: Vec::new(),
             orders: Vec::new(),
+            visit: Vec::new(),
         }
     }
 }

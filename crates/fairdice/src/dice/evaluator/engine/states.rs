@@ -95,6 +95,29 @@ impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         }
     }
 
+    /// Every state with its weight.
+    pub(super) fn iter(&self) -> StateIter<'_, S, C> {
+        match self {
+            StateSet::Hashed(map) => StateIter::Hashed(map.iter()),
+            StateSet::Indexed { slots, used } => StateIter::Indexed {
+                slots,
+                used: used.iter(),
+            },
+        }
+    }
+
+    /// Forgets every state, keeping the storage.
+    pub(super) fn clear(&mut self) {
+        match self {
+            StateSet::Hashed(map) => map.clear(),
+            StateSet::Indexed { slots, used } => {
+                for i in used.drain(..) {
+                    slots[i as usize] = None;
+                }
+            }
+        }
+    }
+
     /// Moves every state into a map (once an index is missing or too large).
     fn to_hashed(&mut self) {
         let mut states = Vec::new();
@@ -102,5 +125,29 @@ impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         let mut map = HashMap::default();
         map.extend(states);
         *self = StateSet::Hashed(map);
+    }
+}
+
+/// The states of a [`StateSet`] with their weights.
+pub(super) enum StateIter<'a, S, C> {
+    Hashed(std::collections::hash_map::Iter<'a, S, C>),
+    Indexed {
+        slots: &'a [Option<(S, C)>],
+        used: std::slice::Iter<'a, u32>,
+    },
+}
+
+impl<'a, S, C> Iterator for StateIter<'a, S, C> {
+    type Item = (&'a S, &'a C);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            StateIter::Hashed(iter) => iter.next(),
+            StateIter::Indexed { slots, used } => {
+                let &i = used.next()?;
+                slots[i as usize].as_ref().map(|(s, c)| (s, c))
+            }
+        }
     }
 }
