@@ -6,7 +6,7 @@ fn cpu_ns() -> u64 {
 }
 fn d(s: u64) -> Die { Die::standard(s).unwrap() }
 fn main() {
-    let reps = 300;
+    let reps = 2000;
     let cases: Vec<(String, Vec<(Die,u64)>, Vec<(Die,u64)>, Pairing, TieRule)> = {
         let mut v = vec![];
         for (p, t, name) in [(Pairing::Sorted, TieRule::Stand, "3.1"), (Pairing::Sorted, TieRule::AWins, "5.1"), (Pairing::Sorted, TieRule::Reroll, "8.1"), (Pairing::Unsorted, TieRule::Stand, "3.2"), (Pairing::Unsorted, TieRule::Reroll, "8.2")] {

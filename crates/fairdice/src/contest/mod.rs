@@ -299,7 +299,7 @@ impl Contest {
         let mut meter = self.meter();
         let net = match (self.pairing, self.ties) {
             (Pairing::Unsorted, _) => unsorted::net(self)?,
-            (Pairing::Sorted, TieRule::Reroll) => reroll::pair_wins(self, &mut meter)?.net(),
+            (Pairing::Sorted, TieRule::Reroll) => reroll::net(self, &mut meter)?,
             (Pairing::Sorted, ties) => {
                 let (a, b) = (self.pool(Side::A)?, self.pool(Side::B)?);
                 let results = evaluate_by_pool_metered(

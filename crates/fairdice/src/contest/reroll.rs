@@ -13,7 +13,7 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::One;
+use num_traits::{One, Zero};
 
 use super::pairing::{PairCounts, SortedPairs};
 use super::wins::PairWins;
@@ -23,15 +23,60 @@ use crate::dice::die::{Die, DieError};
 use crate::dice::evaluator::engine::evaluate_by_pool_metered;
 use crate::dice::pool::Pool;
 
-/// The resolved pair wins of a sorted contest whose tied pairs are rerolled. The
+/// What a resolved distribution is kept over.
+trait Tally: Copy + Ord {
+    /// The tally of the decided pairs of an outcome.
+    fn of(counts: &PairCounts) -> Self;
+    /// Two tallies together.
+    fn plus(self, other: Self) -> Self;
+    /// Nothing decided.
+    const ZERO: Self;
+}
+
+/// The net score: cheaper to mix than the wins of each side, and all that the
+/// contest metrics need.
+impl Tally for i64 {
+    fn of(counts: &PairCounts) -> Self {
+        i64::from(counts.a_wins) - i64::from(counts.b_wins)
+    }
+    fn plus(self, other: Self) -> Self {
+        self + other
+    }
+    const ZERO: Self = 0;
+}
+
+/// Pairs won by A and by B.
+impl Tally for (u32, u32) {
+    fn of(counts: &PairCounts) -> Self {
+        (counts.a_wins, counts.b_wins)
+    }
+    fn plus(self, other: Self) -> Self {
+        (self.0 + other.0, self.1 + other.1)
+    }
+    const ZERO: Self = (0, 0);
+}
+
+/// The resolved net score of a sorted contest whose tied pairs are rerolled. The
 /// caller checked that each side is one kind of die.
+pub(super) fn net(contest: &Contest, meter: &mut Meter) -> Result<Die, ContestError> {
+    Ok(Die::new(resolve::<i64>(contest, meter)?)?)
+}
+
+/// The resolved pair wins of a sorted contest whose tied pairs are rerolled.
 pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins, ContestError> {
+    Ok(PairWins::from_entries(
+        contest.pairs(),
+        resolve::<(u32, u32)>(contest, meter)?,
+    ))
+}
+
+fn resolve<K: Tally>(contest: &Contest, meter: &mut Meter) -> Result<Vec<(K, BigUint)>, ContestError> {
     let (die_a, size_a) = &contest.dice(Side::A)[0];
     let (die_b, size_b) = &contest.dice(Side::B)[0];
     let top = sorted(die_a, *size_a, die_b, *size_b, meter)?;
     let most_ties = top.iter().map(|(p, _)| p.ties).max().unwrap_or(0);
     // resolved[t]: the outcome of t tied pairs once every tie is settled.
-    let mut resolved = vec![PairWins::from_entries(0, vec![((0, 0), BigUint::one())])];
+    let mut resolved = vec![vec![(K::ZERO, BigUint::one())]];
     for t in 1..=most_ties {
         let again = if *size_a == t && *size_b == t {
             top.clone()
@@ -44,9 +89,9 @@ pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins
         if progress.is_empty() {
             return Err(DieError::RerollsEverything.into());
         }
-        resolved.push(settle(t, progress, &resolved));
+        resolved.push(settle(progress, &resolved));
     }
-    Ok(settle(contest.pairs(), top, &resolved))
+    Ok(settle(top, &resolved))
 }
 
 /// A sorted contest of `n_a` dice `a` against `n_b` dice `b`, counting ties.
@@ -67,20 +112,40 @@ fn sorted(
     )?)
 }
 
-/// Continues every outcome `(a, b, t)` of `counts` as `(a, b)` plus `resolved[t]`,
-/// bringing every continuation to a common total so the counts stay exact integers.
-fn settle(pairs: u32, counts: Vec<(PairCounts, BigUint)>, resolved: &[PairWins]) -> PairWins {
-    let totals: Vec<BigUint> = resolved.iter().map(PairWins::total).collect();
+/// Continues every outcome of `counts` with its `t` ties as `resolved[t]`, bringing
+/// every continuation to a common total so the counts stay exact integers; the
+/// result is sorted, merged and reduced by the common factor of its counts.
+fn settle<K: Tally>(
+    counts: Vec<(PairCounts, BigUint)>,
+    resolved: &[Vec<(K, BigUint)>],
+) -> Vec<(K, BigUint)> {
+    let totals: Vec<BigUint> = resolved
+        .iter()
+        .map(|r| r.iter().map(|(_, c)| c).sum())
+        .collect();
     let common = counts
         .iter()
         .fold(BigUint::one(), |l, (p, _)| l.lcm(&totals[p.ties as usize]));
     let mut entries = Vec::new();
     for (p, count) in counts {
         let t = p.ties as usize;
+        let decided = K::of(&p);
         let scale = count * (&common / &totals[t]);
-        for (a, b, c) in resolved[t].iter() {
-            entries.push(((p.a_wins + a, p.b_wins + b), c * &scale));
+        for (k, c) in &resolved[t] {
+            entries.push((decided.plus(*k), c * &scale));
         }
     }
-    PairWins::from_entries(pairs, entries).reduced()
+    entries.sort_by_key(|(k, _)| *k);
+    let mut merged: Vec<(K, BigUint)> = Vec::with_capacity(entries.len());
+    for (k, c) in entries {
+        match merged.last_mut() {
+            Some((last, acc)) if *last == k => *acc += c,
+            _ => merged.push((k, c)),
+        }
+    }
+    let gcd = merged.iter().fold(BigUint::zero(), |g, (_, c)| g.gcd(c));
+    for (_, c) in &mut merged {
+        *c /= &gcd;
+    }
+    merged
 }

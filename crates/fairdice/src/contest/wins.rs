@@ -2,7 +2,6 @@
 //! contest — what a battle needs (losses on both sides), not just who came out ahead.
 
 use num_bigint::BigUint;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -119,21 +118,5 @@ impl PairWins {
                 .map(|((a, b), c)| (f(*a, *b), c.clone())),
         )
         .expect("a contest has at least one roll")
-    }
-
-    /// The same probabilities with counts divided by their greatest common divisor.
-    pub(crate) fn reduced(self) -> PairWins {
-        let gcd = self
-            .entries
-            .iter()
-            .fold(BigUint::zero(), |g, (_, c)| g.gcd(c));
-        PairWins {
-            pairs: self.pairs,
-            entries: self
-                .entries
-                .into_iter()
-                .map(|(k, c)| (k, c / &gcd))
-                .collect(),
-        }
     }
 }
