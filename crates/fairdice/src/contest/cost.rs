@@ -78,15 +78,19 @@ fn sorted(a: &[(Die, u32)], b: &[(Die, u32)], joint: bool) -> Cost {
             .product::<f64>()
     };
     let (buckets_a, buckets_b): (f64, f64) = (buckets(a), buckets(b));
+    // Scores per bucket, on average over the buckets.
     let scores = if joint {
-        (pairs + 1.0) * (pairs + 2.0) / 2.0
+        (pairs + 1.0) * (pairs + 2.0) / 4.0
     } else {
-        2.0 * pairs + 1.0
+        pairs + 1.0
     };
     let states = buckets_a * buckets_b * scores;
     let per_state: f64 = branches(a) + branches(b);
+    // The first outcome starts from one state; at the last every die left must
+    // show it, one branch per pool; in between every bucket may be reached.
+    let between = (outcomes.len() as f64 - 2.0).max(0.0);
     Cost {
-        steps: outcomes.len() as f64 * states * per_state,
+        steps: buckets_a + buckets_b + between * states * per_state + 2.0 * states,
         outcomes: states,
     }
 }

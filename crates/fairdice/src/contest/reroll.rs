@@ -70,7 +70,10 @@ pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins
     ))
 }
 
-fn resolve<K: Tally>(contest: &Contest, meter: &mut Meter) -> Result<Vec<(K, BigUint)>, ContestError> {
+fn resolve<K: Tally>(
+    contest: &Contest,
+    meter: &mut Meter,
+) -> Result<Vec<(K, BigUint)>, ContestError> {
     let (die_a, size_a) = &contest.dice(Side::A)[0];
     let (die_b, size_b) = &contest.dice(Side::B)[0];
     let top = sorted(die_a, *size_a, die_b, *size_b, meter)?;

@@ -3,8 +3,8 @@
 
 use smallvec::SmallVec;
 
-use super::{Buckets, Scratch};
 use super::plan::{Code, Walk};
+use super::{Buckets, Scratch};
 use crate::dice::budget::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::DieError;

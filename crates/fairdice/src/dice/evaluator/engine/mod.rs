@@ -270,8 +270,11 @@ impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
     fn clear(&mut self) {
         self.keys.clear();
         self.index.clear();
-        self.spare
-            .extend(self.states.drain(..).inspect(|s| debug_assert_eq!(s.len(), 0)));
+        self.spare.extend(
+            self.states
+                .drain(..)
+                .inspect(|s| debug_assert_eq!(s.len(), 0)),
+        );
     }
 }
 
@@ -678,5 +681,59 @@ mod tests {
             evaluate(&sum, &pools).unwrap(),
             evaluate_by_pool(&sum, &pools).unwrap()
         );
+    }
+
+    /// A sum forced to walk in a given order.
+    struct SumIn(Order);
+    impl Evaluator for SumIn {
+        type State = Outcome;
+        type Output = Outcome;
+        fn initial_state(&self) -> Outcome {
+            0
+        }
+        fn next_state(&self, s: &Outcome, o: Outcome, c: &[u32]) -> Result<Outcome, DieError> {
+            SumOf::identity().next_state(s, o, c)
+        }
+        fn final_outcome(&self, s: &Outcome) -> Result<Final<Outcome>, DieError> {
+            Ok(Final::Value(*s))
+        }
+        fn order(&self) -> Order {
+            self.0
+        }
+        fn state_index(&self, s: &Outcome) -> Option<usize> {
+            usize::try_from(*s).ok()
+        }
+    }
+    impl PoolByPool for SumIn {
+        fn next_state_for_pool(
+            &self,
+            s: &Outcome,
+            o: Outcome,
+            _: usize,
+            _: usize,
+            c: u32,
+        ) -> Result<Outcome, DieError> {
+            self.next_state(s, o, &[c])
+        }
+        fn empty_pool_keeps_state(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn kept_sums_of_several_pools_match_brute_force_in_both_orders() {
+        // 2d4 keep the highest, plus 1d3 + 1d5 keep the lowest: by enumeration.
+        let (d3, d4, d5) = (d(3), d(4), d(5));
+        let expected = brute_force(&[&d4, &d4, &d3, &d5], |v| v[0].max(v[1]) + v[2].min(v[3]));
+        let a = Pool::new(&d4, 2).unwrap().keep_highest(1);
+        let b = Pool::mixed([(d3.clone(), 1), (d5.clone(), 1)])
+            .unwrap()
+            .keep_lowest(1);
+        for order in [Order::Ascending, Order::Descending] {
+            let joint = as_die(evaluate(&SumIn(order), &[&a, &b]).unwrap());
+            let by_pool = as_die(evaluate_by_pool(&SumIn(order), &[&a, &b]).unwrap());
+            assert_eq!(joint, expected, "{order:?}");
+            assert_eq!(by_pool, expected, "{order:?}");
+        }
     }
 }

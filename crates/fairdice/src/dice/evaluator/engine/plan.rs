@@ -80,7 +80,11 @@ impl<C: Count> Walk<C> {
             }
             // The field holds every code below `stride`.
             let bits = Code::BITS - (stride - 1).leading_zeros();
-            let mask = if bits == 0 { 0 } else { Code::MAX >> (Code::BITS - bits) };
+            let mask = if bits == 0 {
+                0
+            } else {
+                Code::MAX >> (Code::BITS - bits)
+            };
             fields.push((offset, mask));
             offset += bits;
             if offset > Code::BITS {
