@@ -27,6 +27,8 @@ enum Command {
     Dist(commands::dist::Args),
     /// Roll a dice expression, showing each die.
     Roll(commands::roll::Args),
+    /// Two pools rolled against each other, die paired with die (e.g. `5d6 3d6+2d8`).
+    Contest(commands::contest::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Dist(args) => commands::dist::run(args),
         Command::Roll(args) => commands::roll::run(args),
+        Command::Contest(args) => commands::contest::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per subcommand: its flags (`Args`) and its `run` function.
 
+pub mod contest;
 pub mod dist;
 pub mod roll;
 
