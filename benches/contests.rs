@@ -75,7 +75,9 @@ fn time_ours(case: &str) -> (f64, Option<f64>) {
         calls += 1;
     }
     let wall = start.elapsed().as_secs_f64() / f64::from(calls);
-    let cpu = cpu.zip(cpu_ns()).map(|(a, b)| (b - a) as f64 * 1e-9 / f64::from(calls));
+    let cpu = cpu
+        .zip(cpu_ns())
+        .map(|(a, b)| (b - a) as f64 * 1e-9 / f64::from(calls));
     (wall, cpu)
 }
 
@@ -83,7 +85,10 @@ fn time_ours(case: &str) -> (f64, Option<f64>) {
 fn time_icepool(python: &Path, script: &Path, case: &str) -> Option<(f64, f64)> {
     let output = Command::new(python).arg(script).arg(case).output().ok()?;
     if !output.status.success() {
-        eprintln!("icepool failed on {case}: {}", String::from_utf8_lossy(&output.stderr));
+        eprintln!(
+            "icepool failed on {case}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         return None;
     }
     let text = String::from_utf8_lossy(&output.stdout);

@@ -51,9 +51,15 @@ fn json_has_exact_fractions_beside_floats() {
     let value = json(&["contest", "5d6", "5d6", "--ties", "a-wins"]);
     assert_eq!(value["pairing"], "sorted");
     assert_eq!(value["ties"], "a-wins");
-    assert_eq!(format!("{:.2}", value["win_bias"].as_f64().unwrap()), "38.21");
+    assert_eq!(
+        format!("{:.2}", value["win_bias"].as_f64().unwrap()),
+        "38.21"
+    );
     assert_eq!(value["tie_percent"].as_f64().unwrap(), 0.0);
-    assert_eq!(format!("{:.3}", value["closeness"].as_f64().unwrap()), "0.282");
+    assert_eq!(
+        format!("{:.3}", value["closeness"].as_f64().unwrap()),
+        "0.282"
+    );
     assert_eq!(value["p_tie_exact"], "0/1");
     assert_eq!(value["total"], "60466176");
     let net = value["net"].as_array().unwrap();
@@ -62,7 +68,10 @@ fn json_has_exact_fractions_beside_floats() {
         .map(|row| row["count"].as_str().unwrap().parse::<u64>().unwrap())
         .sum();
     assert_eq!(total, 60466176);
-    let p: f64 = net.iter().map(|row| row["probability"].as_f64().unwrap()).sum();
+    let p: f64 = net
+        .iter()
+        .map(|row| row["probability"].as_f64().unwrap())
+        .sum();
     assert!((p - 1.0).abs() < 1e-12);
     let a_wins: f64 = net
         .iter()
@@ -93,9 +102,15 @@ fn mixed_pools_pair_as_written_when_unsorted() {
         "--ties",
         "a-wins",
     ]);
-    assert_eq!(format!("{:.2}", unsorted["win_bias"].as_f64().unwrap()), "2.97");
+    assert_eq!(
+        format!("{:.2}", unsorted["win_bias"].as_f64().unwrap()),
+        "2.97"
+    );
     let sorted = json(&["contest", "5d6", "3d6+1d8+1d10", "--ties", "a-wins"]);
-    assert_eq!(format!("{:.2}", sorted["win_bias"].as_f64().unwrap()), "2.67");
+    assert_eq!(
+        format!("{:.2}", sorted["win_bias"].as_f64().unwrap()),
+        "2.67"
+    );
 }
 
 #[test]
@@ -113,8 +128,16 @@ fn rerolled_ties_are_exact() {
 #[test]
 fn pools_that_are_not_dice_are_refused_with_a_caret() {
     for (a, b, fragment) in [
-        ("3d6+2", "5d6", "a constant cannot be part of a contest pool"),
-        ("5d6", "4d6kh3", "keeping, dropping or counting dice is not allowed"),
+        (
+            "3d6+2",
+            "5d6",
+            "a constant cannot be part of a contest pool",
+        ),
+        (
+            "5d6",
+            "4d6kh3",
+            "keeping, dropping or counting dice is not allowed",
+        ),
         ("(d4)d6", "2d6", "needs a fixed number of dice"),
         ("2d6-1d6", "2d6", "`-` cannot be part of a contest pool"),
         ("3d6+", "2d6", "unexpected end of input"),
@@ -147,7 +170,10 @@ fn contests_that_cannot_be_computed_say_why() {
     let output = fairdice(&["contest", "300d6", "300d6"]);
     assert_eq!(output.status.code(), Some(3));
     let message = stderr(&output);
-    assert!(message.contains("too large to compute exactly"), "{message}");
+    assert!(
+        message.contains("too large to compute exactly"),
+        "{message}"
+    );
     assert!(message.contains("steps (the limit is 2.0e9)"), "{message}");
 }
 

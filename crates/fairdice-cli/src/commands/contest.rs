@@ -6,8 +6,8 @@ use std::io::Write;
 use anyhow::Context;
 use fairdice::contest::written::{PoolTextError, parse_pool};
 use fairdice::contest::{Contest, ContestError, ContestResult, Pairing, Side, TieRule};
-use fairdice::dice::notation::{NotationError, Options};
 use fairdice::dice::notation::options::DEFAULT_MAX_STEPS;
+use fairdice::dice::notation::{NotationError, Options};
 use fairdice::{Die, DieError};
 use num_rational::BigRational;
 use serde_json::json;
@@ -177,7 +177,8 @@ impl Report<'_> {
             TiesArg::BWins => "B wins ties",
             TiesArg::Reroll => "tied dice rerolled",
         };
-        let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let count =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut out = format!(
             "A: {}  vs  B: {}\n{} pairing, {ties}; {} against {}, {} per roll\n\n",
             self.a,

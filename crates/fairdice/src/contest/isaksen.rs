@@ -3,6 +3,10 @@
 //!
 //! Shared by `examples/isaksen.rs`, which prints them, and by the test that checks
 //! all 78 rows to the printed digits, so the test checks what the example prints.
+//! Several games appear in more than one table (5d6 against 5d6 with A winning ties
+//! is in three); each distinct contest is computed once.
+
+use std::collections::HashMap;
 
 use super::{Contest, ContestError, ContestResult, Pairing, TieRule};
 use crate::dice::die::{Die, DieError};
@@ -72,30 +76,64 @@ impl Section {
 pub fn sections() -> Result<Vec<Section>, ContestError> {
     use Pairing::{Sorted, Unsorted};
     use TieRule::{AWins, Reroll, Stand};
+    let mut games = Games::default();
+    let g = &mut games;
     Ok(vec![
-        by_size_and_count("3.1", "Sorted pairs, ties stand", Sorted, Stand)?,
-        by_size_and_count("3.2", "Unsorted pairs, ties stand", Unsorted, Stand)?,
+        both("3.1", "Sorted pairs, ties stand", g, Sorted, Stand)?,
+        both("3.2", "Unsorted pairs, ties stand", g, Unsorted, Stand)?,
         Section {
             number: "5.1",
             title: "Sorted pairs, A wins ties",
-            tables: vec![by_size(Sorted, AWins)?],
+            tables: vec![by_size(g, Sorted, AWins)?],
         },
         Section {
             number: "5.2",
             title: "Unsorted pairs, A wins ties",
-            tables: vec![by_size(Unsorted, AWins)?],
+            tables: vec![by_size(g, Unsorted, AWins)?],
         },
-        fewer_dice()?,
-        mixed("7.1", "Mixed dice, sorted pairs, A wins ties", Sorted)?,
-        mixed("7.2", "Mixed dice, unsorted pairs, A wins ties", Unsorted)?,
-        by_size_and_count("8.1", "Sorted pairs, tied dice rerolled", Sorted, Reroll)?,
-        by_size_and_count(
+        fewer_dice(g)?,
+        mixed("7.1", "Mixed dice, sorted pairs, A wins ties", g, Sorted)?,
+        mixed(
+            "7.2",
+            "Mixed dice, unsorted pairs, A wins ties",
+            g,
+            Unsorted,
+        )?,
+        both("8.1", "Sorted pairs, tied dice rerolled", g, Sorted, Reroll)?,
+        both(
             "8.2",
             "Unsorted pairs, tied pairs rerolled",
+            g,
             Unsorted,
             Reroll,
         )?,
     ])
+}
+
+/// A contest as the tables name it: each side's dice as written, pairing, ties.
+type Game = (Vec<(Die, u64)>, Vec<(Die, u64)>, Pairing, TieRule);
+
+/// The contests computed so far, so that a game in several tables is computed once.
+#[derive(Default)]
+struct Games(HashMap<Game, ContestResult>);
+
+impl Games {
+    /// A row of the table: the game's name and its result.
+    fn row(&mut self, name: String, game: Game) -> Result<Row, ContestError> {
+        let result = match self.0.get(&game) {
+            Some(result) => result.clone(),
+            None => {
+                let (a, b, pairing, ties) = game.clone();
+                let result = Contest::from_dice(a, b)?
+                    .pairing(pairing)
+                    .ties(ties)
+                    .evaluate()?;
+                self.0.insert(game, result.clone());
+                result
+            }
+        };
+        Ok(Row { game: name, result })
+    }
 }
 
 /// `n` dice of `sides` sides.
@@ -103,74 +141,57 @@ fn dice(sides: u64, n: u64) -> Result<(Die, u64), DieError> {
     Ok((Die::standard(sides)?, n))
 }
 
-/// A row from dice runs as written.
-fn row(
-    game: String,
-    a: Vec<(Die, u64)>,
-    b: Vec<(Die, u64)>,
-    pairing: Pairing,
-    ties: TieRule,
-) -> Result<Row, ContestError> {
-    let result = Contest::from_dice(a, b)?
-        .pairing(pairing)
-        .ties(ties)
-        .evaluate()?;
-    Ok(Row { game, result })
-}
-
 /// Five dice against five, for d2, d4, d6, d8 and d10.
-fn by_size(pairing: Pairing, ties: TieRule) -> Result<Vec<Row>, ContestError> {
+fn by_size(g: &mut Games, pairing: Pairing, ties: TieRule) -> Result<Vec<Row>, ContestError> {
     [2, 4, 6, 8, 10]
         .into_iter()
         .map(|sides| {
             let side = vec![dice(sides, 5)?];
-            row(format!("5d{sides}"), side.clone(), side, pairing, ties)
+            g.row(format!("5d{sides}"), (side.clone(), side, pairing, ties))
         })
         .collect()
 }
 
 /// One to five d6 against as many.
-fn by_count(pairing: Pairing, ties: TieRule) -> Result<Vec<Row>, ContestError> {
+fn by_count(g: &mut Games, pairing: Pairing, ties: TieRule) -> Result<Vec<Row>, ContestError> {
     (1..=5)
         .map(|n| {
             let side = vec![dice(6, n)?];
-            row(format!("{n}d6"), side.clone(), side, pairing, ties)
+            g.row(format!("{n}d6"), (side.clone(), side, pairing, ties))
         })
         .collect()
 }
 
-fn by_size_and_count(
+/// A section with both tables: by die size, then by number of dice.
+fn both(
     number: &'static str,
     title: &'static str,
+    g: &mut Games,
     pairing: Pairing,
     ties: TieRule,
 ) -> Result<Section, ContestError> {
     Ok(Section {
         number,
         title,
-        tables: vec![by_size(pairing, ties)?, by_count(pairing, ties)?],
+        tables: vec![by_size(g, pairing, ties)?, by_count(g, pairing, ties)?],
     })
 }
 
 /// Section 6: the side that wins ties rolls fewer dice.
-fn fewer_dice() -> Result<Section, ContestError> {
-    let game = |a: u64, b: u64| -> Result<Row, ContestError> {
-        let name = format!("{a}d6 v {b}d6");
-        row(
-            name,
-            vec![dice(6, a)?],
-            vec![dice(6, b)?],
-            Pairing::Sorted,
-            TieRule::AWins,
+fn fewer_dice(g: &mut Games) -> Result<Section, ContestError> {
+    let mut game = |a: u64, b: u64| -> Result<Row, ContestError> {
+        let (sorted, ties) = (Pairing::Sorted, TieRule::AWins);
+        g.row(
+            format!("{a}d6 v {b}d6"),
+            (vec![dice(6, a)?], vec![dice(6, b)?], sorted, ties),
         )
     };
+    let against_five = (2..=5).map(|a| game(a, 5)).collect::<Result<_, _>>()?;
+    let one_fewer = (1..=4).map(|a| game(a, a + 1)).collect::<Result<_, _>>()?;
     Ok(Section {
         number: "6",
         title: "Fewer dice for the side that wins ties",
-        tables: vec![
-            (2..=5).map(|a| game(a, 5)).collect::<Result<_, _>>()?,
-            (1..=4).map(|a| game(a, a + 1)).collect::<Result<_, _>>()?,
-        ],
+        tables: vec![against_five, one_fewer],
     })
 }
 
@@ -178,14 +199,16 @@ fn fewer_dice() -> Result<Section, ContestError> {
 fn mixed(
     number: &'static str,
     title: &'static str,
+    g: &mut Games,
     pairing: Pairing,
 ) -> Result<Section, ContestError> {
-    let game = |name: String, b: &[(u64, u64)]| -> Result<Row, ContestError> {
+    let mut game = |name: String, b: &[(u64, u64)]| -> Result<Row, ContestError> {
         let b = b
             .iter()
+            .filter(|&&(_, n)| n > 0)
             .map(|&(sides, n)| dice(sides, n))
             .collect::<Result<_, _>>()?;
-        row(name, vec![dice(6, 5)?], b, pairing, TieRule::AWins)
+        g.row(name, (vec![dice(6, 5)?], b, pairing, TieRule::AWins))
     };
     let swap = (0..=5)
         .map(|d8| game(format!("{}d6/{d8}d8", 5 - d8), &[(6, 5 - d8), (8, d8)]))
