@@ -1,19 +1,30 @@
 use fairdice::Die;
 use fairdice::contest::{Contest, Pairing, TieRule};
 fn main() {
-    let ties = match std::env::args().nth(1).as_deref() {
-        Some("stand") => TieRule::Stand,
+    let args: Vec<String> = std::env::args().collect();
+    let reps: u32 = args[1].parse().unwrap();
+    let ties = match args[2].as_str() {
+        "stand" => TieRule::Stand,
+        "awins" => TieRule::AWins,
         _ => TieRule::Reroll,
     };
-    for _ in 0..300 {
-        for sides in [2u64, 4, 6, 8, 10] {
-            let d = Die::standard(sides).unwrap();
-            Contest::from_dice([(d.clone(), 5)], [(d, 5)])
-                .unwrap()
-                .pairing(Pairing::Sorted)
-                .ties(ties)
-                .evaluate()
-                .unwrap();
-        }
+    let side = |s: &str| -> Vec<(Die, u64)> {
+        s.split('+')
+            .map(|t| {
+                let (n, d) = t.split_once('d').unwrap();
+                (
+                    Die::standard(d.parse().unwrap()).unwrap(),
+                    n.parse().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (side(&args[3]), side(&args[4]));
+    for _ in 0..reps {
+        let c = Contest::from_dice(a.clone(), b.clone())
+            .unwrap()
+            .pairing(Pairing::Sorted)
+            .ties(ties);
+        std::hint::black_box(c.evaluate().unwrap());
     }
 }

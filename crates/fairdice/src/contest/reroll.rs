@@ -13,7 +13,7 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, Zero};
+use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive};
 
 use super::pairing::{PairCounts, SortedPairs};
 use super::wins::PairWins;
@@ -117,38 +117,74 @@ fn sorted(
 
 /// Continues every outcome of `counts` with its `t` ties as `resolved[t]`, bringing
 /// every continuation to a common total so the counts stay exact integers; the
-/// result is sorted, merged and reduced by the common factor of its counts.
+/// result is sorted, merged and reduced by the common factor of its counts. Runs in
+/// machine words while the numbers fit, in big integers beyond.
 fn settle<K: Tally>(
     counts: Vec<(PairCounts, BigUint)>,
     resolved: &[Vec<(K, BigUint)>],
 ) -> Vec<(K, BigUint)> {
-    let totals: Vec<BigUint> = resolved
+    let small = |v: &BigUint| v.to_u128();
+    let narrow_counts: Option<Vec<(PairCounts, u128)>> =
+        counts.iter().map(|(p, c)| Some((*p, small(c)?))).collect();
+    let narrow_resolved: Option<Vec<Vec<(K, u128)>>> = resolved
         .iter()
-        .map(|r| r.iter().map(|(_, c)| c).sum())
+        .map(|r| r.iter().map(|(k, c)| Some((*k, small(c)?))).collect())
         .collect();
-    let common = counts
-        .iter()
-        .fold(BigUint::one(), |l, (p, _)| l.lcm(&totals[p.ties as usize]));
+    if let (Some(counts), Some(resolved)) = (narrow_counts, narrow_resolved) {
+        if let Some(merged) = settle_in(&counts, &resolved) {
+            return merged
+                .into_iter()
+                .map(|(k, c)| (k, BigUint::from(c)))
+                .collect();
+        }
+    }
+    settle_in(&counts, resolved).expect("big integers do not overflow")
+}
+
+/// [`settle`] in the integer type `N`; `None` if it overflows.
+fn settle_in<K: Tally, N>(
+    counts: &[(PairCounts, N)],
+    resolved: &[Vec<(K, N)>],
+) -> Option<Vec<(K, N)>>
+where
+    N: Integer + Clone + CheckedAdd + CheckedMul,
+{
+    let mut totals: Vec<N> = Vec::with_capacity(resolved.len());
+    for r in resolved {
+        let mut total = N::zero();
+        for (_, c) in r {
+            total = total.checked_add(c)?;
+        }
+        totals.push(total);
+    }
+    let mut common = N::one();
+    for (p, _) in counts {
+        let total = &totals[p.ties as usize];
+        // lcm(a, b) = a / gcd(a, b) · b, checked.
+        common = (common.clone() / common.gcd(total)).checked_mul(total)?;
+    }
     let mut entries = Vec::new();
     for (p, count) in counts {
         let t = p.ties as usize;
-        let decided = K::of(&p);
-        let scale = count * (&common / &totals[t]);
+        let decided = K::of(p);
+        let scale = count.checked_mul(&(common.clone() / totals[t].clone()))?;
         for (k, c) in &resolved[t] {
-            entries.push((decided.plus(*k), c * &scale));
+            entries.push((decided.plus(*k), c.checked_mul(&scale)?));
         }
     }
     entries.sort_by_key(|(k, _)| *k);
-    let mut merged: Vec<(K, BigUint)> = Vec::with_capacity(entries.len());
+    let mut merged: Vec<(K, N)> = Vec::with_capacity(entries.len());
     for (k, c) in entries {
         match merged.last_mut() {
-            Some((last, acc)) if *last == k => *acc += c,
+            Some((last, acc)) if *last == k => *acc = acc.checked_add(&c)?,
             _ => merged.push((k, c)),
         }
     }
-    let gcd = merged.iter().fold(BigUint::zero(), |g, (_, c)| g.gcd(c));
-    for (_, c) in &mut merged {
-        *c /= &gcd;
-    }
-    merged
+    let gcd = merged.iter().fold(N::zero(), |g, (_, c)| g.gcd(c));
+    Some(
+        merged
+            .into_iter()
+            .map(|(k, c)| (k, c / gcd.clone()))
+            .collect(),
+    )
 }

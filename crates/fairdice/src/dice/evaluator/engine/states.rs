@@ -18,6 +18,9 @@ use crate::dice::evaluator::Evaluator;
 /// empty).
 const MAX_INDEX: usize = 1 << 10;
 
+/// Slots an indexed set starts with.
+const FIRST_SLOTS: usize = 32;
+
 /// The states of one bucket and their weights.
 pub(super) enum StateSet<S, C> {
     /// States merged by hashing.
@@ -33,9 +36,12 @@ impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     /// An empty set, indexed if the evaluator numbers its states.
     pub(super) fn new(indexed: bool) -> Self {
         if indexed {
+            // Room for typical scores from the start: growing costs more than space.
+            let mut slots = Vec::with_capacity(FIRST_SLOTS);
+            slots.resize_with(FIRST_SLOTS, || None);
             StateSet::Indexed {
-                slots: Vec::new(),
-                used: Vec::new(),
+                slots,
+                used: Vec::with_capacity(FIRST_SLOTS),
             }
         } else {
             StateSet::Hashed(HashMap::default())
@@ -50,7 +56,7 @@ impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
                 match evaluator.state_index(&state).filter(|&i| i < MAX_INDEX) {
                     Some(i) => {
                         if i >= slots.len() {
-                            slots.resize_with(i + 1, || None);
+                            slots.resize_with((i + 1).next_power_of_two(), || None);
                         }
                         match &mut slots[i] {
                             Some((_, acc)) => acc.add_assign(&weight),
