@@ -67,7 +67,7 @@ impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
                         }
                     }
                     None => {
-                        self.to_hashed();
+                        self.switch_to_hashing();
                         self.add(evaluator, state, weight);
                     }
                 }
@@ -125,7 +125,7 @@ impl<S: Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     }
 
     /// Moves every state into a map (once an index is missing or too large).
-    fn to_hashed(&mut self) {
+    fn switch_to_hashing(&mut self) {
         let mut states = Vec::new();
         self.drain_into(&mut states);
         let mut map = HashMap::default();
