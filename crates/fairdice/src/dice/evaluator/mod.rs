@@ -1,9 +1,9 @@
-//! Evaluators: folds over the outcomes of one or more [`Pool`]s.
+//! Evaluators: folds over the outcomes of one or more [`Pool`](crate::Pool)s.
 //!
 //! An evaluator sees the outcomes one at a time, in an order it may choose, and for
 //! each outcome learns how many (counted) dice of each pool rolled it. It carries a
 //! state of its own and ends in a value, or asks for the whole roll to be rerolled.
-//! The [engine](engine) runs it over every possible roll at once by dynamic
+//! The [`engine`] runs it over every possible roll at once by dynamic
 //! programming, so its cost grows with the number of distinct states, not rolls.
 //!
 //! Sums, keep-highest, success counting and opposed contests are all evaluators (or
