@@ -91,7 +91,7 @@ impl KeyIndex {
     }
 }
 
-impl<S: Eq + std::hash::Hash, C: Count> Buckets<S, C> {
+impl<S: Clone + Eq + std::hash::Hash, C: Count> Buckets<S, C> {
     pub(super) fn new(indexed: bool) -> Self {
         Buckets {
             keys: Vec::new(),

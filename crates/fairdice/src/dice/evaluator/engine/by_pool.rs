@@ -78,15 +78,12 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                 })
                 .flatten();
             // Branch by branch, so each target set stays at hand while it fills.
-            scratch
-                .states
-                .extend(states.iter().map(|(s, w)| (s.clone(), w.clone())));
             for (i, (branch, &target)) in branches.iter().zip(targets.iter()).enumerate() {
                 if Some(i) == carried {
                     continue;
                 }
                 let into = &mut next.states[target];
-                for (state, weight) in &scratch.states {
+                for (state, weight) in states.entries() {
                     let new_state = evaluator.next_state_for_pool(
                         state,
                         outcome,
@@ -102,7 +99,6 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                     into.add(evaluator, new_state, w);
                 }
             }
-            scratch.states.clear();
             match carried {
                 Some(i) => std::mem::swap(states, &mut next.states[targets[i]]),
                 None => states.clear(),

@@ -50,7 +50,7 @@ pub(super) fn step<C: Count, E: Evaluator>(
 }
 
 /// Every joint branch from the bucket `code` at the current step.
-fn moves<S: Eq + std::hash::Hash, C: Count>(
+fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
     walk: &mut Walk<C>,
     code: Code,
     next: &mut Buckets<S, C>,
