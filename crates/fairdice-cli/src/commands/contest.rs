@@ -223,13 +223,16 @@ impl Report<'_> {
             ]);
         }
         out.push_str(&table.render());
+        let total = abbreviate(net.total().to_string());
         out.push_str(&match self.ties {
-            TiesArg::Reroll => format!(
-                "exact: counts out of {} (rerolls condition the rolls)\n",
-                net.total()
-            ),
-            _ => format!("exact: {} equally likely rolls\n", net.total()),
+            TiesArg::Reroll => {
+                format!("exact: counts out of {total} (rerolls condition the rolls)\n")
+            }
+            _ => format!("exact: {total} equally likely rolls\n"),
         });
+        if net.total().to_string().len() > MAX_TABLE_DIGITS {
+            out.push_str("long counts are abbreviated; --json prints them exactly\n");
+        }
         out
     }
 

@@ -64,7 +64,7 @@ use crate::dice::notation::{Cost, TooBig};
 use crate::dice::pool::Pool;
 
 pub use metrics::ContestResult;
-pub use pairing::{NetScore, PairCounts, PairResult, PairScore, SortedPairs};
+pub use pairing::{NetScore, PairCounts, PairResult, PairScore, PairState, SortedPairs};
 pub use wins::PairWins;
 
 /// How the dice of the two sides are paired.
