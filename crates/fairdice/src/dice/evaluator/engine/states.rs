@@ -23,9 +23,6 @@ const MAX_INDEX: usize = 1 << 10;
 /// States a new set has room for.
 const FIRST_ROOM: usize = 16;
 
-/// Marks a number with no state in a set.
-const ABSENT: u32 = u32::MAX;
-
 /// The states of one bucket and their weights.
 pub(super) struct StateSet<S, C> {
     /// The states with their weights, in the order they arrived.
@@ -38,11 +35,12 @@ pub(super) struct StateSet<S, C> {
 enum Find<S> {
     /// By hashing.
     Hashed(HashMap<S, u32>),
-    /// By the evaluator's number: `position[number]` is the entry's position or
-    /// [`ABSENT`]; `numbers[i]` is the number of entry `i`.
+    /// By the evaluator's number: `position[number]` is `(stamp, position)`, which
+    /// counts only if the stamp is the set's current one, so forgetting every
+    /// position is a new stamp.
     Indexed {
-        position: Vec<u32>,
-        numbers: Vec<u32>,
+        position: Vec<(u32, u32)>,
+        stamp: u32,
     },
 }
 
@@ -52,8 +50,8 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         // Room for typical buckets from the start: growing costs more than space.
         let find = if indexed {
             Find::Indexed {
-                position: vec![ABSENT; 2 * FIRST_ROOM],
-                numbers: Vec::with_capacity(FIRST_ROOM),
+                position: vec![(0, 0); 2 * FIRST_ROOM],
+                stamp: 1,
             }
         } else {
             Find::Hashed(HashMap::default())
@@ -68,19 +66,20 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     #[inline]
     pub(super) fn add<E: Evaluator<State = S>>(&mut self, evaluator: &E, state: S, weight: C) {
         match &mut self.find {
-            Find::Indexed { position, numbers } => {
+            Find::Indexed { position, stamp } => {
                 match evaluator.state_index(&state).filter(|&i| i < MAX_INDEX) {
                     Some(i) => {
                         if i >= position.len() {
-                            position.resize((i + 1).next_power_of_two(), ABSENT);
+                            position.resize((i + 1).next_power_of_two(), (0, 0));
                         }
                         match position[i] {
-                            ABSENT => {
-                                position[i] = self.entries.len() as u32;
-                                numbers.push(i as u32);
+                            (s, at) if s == *stamp => {
+                                self.entries[at as usize].1.add_assign(&weight);
+                            }
+                            _ => {
+                                position[i] = (*stamp, self.entries.len() as u32);
                                 self.entries.push((state, weight));
                             }
-                            at => self.entries[at as usize].1.add_assign(&weight),
                         }
                     }
                     None => {
@@ -127,9 +126,11 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     fn forget_positions(&mut self) {
         match &mut self.find {
             Find::Hashed(map) => map.clear(),
-            Find::Indexed { position, numbers } => {
-                for i in numbers.drain(..) {
-                    position[i as usize] = ABSENT;
+            Find::Indexed { position, stamp } => {
+                *stamp = stamp.wrapping_add(1);
+                if *stamp == 0 {
+                    position.fill((0, 0));
+                    *stamp = 1;
                 }
             }
         }
