@@ -445,3 +445,16 @@ fn the_estimate_is_an_order_of_magnitude() {
         assert!(estimate <= used * 300.0, "{n}d{sides}: {estimate} ≫ {used}");
     }
 }
+
+#[test]
+fn many_pairs_agree_between_net_and_pair_wins() {
+    // Fifty pairs number their win counts past the engine's direct tables, so the
+    // pair wins fall back to hashed states; the net score stays in tables.
+    let pool = Pool::new(&d(2), 50).unwrap();
+    for rule in [TieRule::Stand, TieRule::BWins] {
+        let contest = Contest::new(&pool, &pool).unwrap().ties(rule);
+        let wins = contest.pair_wins().unwrap();
+        assert_eq!(wins.net(), contest.evaluate().unwrap().net().clone());
+        assert_eq!(wins.total(), num_bigint::BigUint::from(2u64).pow(100));
+    }
+}
