@@ -180,7 +180,12 @@ impl<C: Count> Walk<C> {
         seen.clear();
         for (pool, plan) in self.plans.iter().enumerate() {
             let key = self.pool_code(pool, code);
-            let left: u32 = plan.groups.clone().map(|g| self.remaining(g, key)).sum();
+            let left: u32 = if plan.groups.len() == 1 {
+                // One group: its part of the code is its count.
+                key as u32
+            } else {
+                plan.groups.clone().map(|g| self.remaining(g, key)).sum()
+            };
             seen.push(plan.kept_before[(plan.size - left) as usize]);
         }
     }
