@@ -44,6 +44,8 @@ enum Command {
     Analyze(commands::analyze::Args),
     /// The fairest parameters of each randomizer system above an entropy threshold.
     Tune(commands::tune::Args),
+    /// Two pools rolled against each other, die paired with die (e.g. `5d6 3d6+2d8`).
+    Contest(commands::contest::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
+        Command::Contest(args) => commands::contest::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

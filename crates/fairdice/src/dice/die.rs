@@ -51,6 +51,14 @@ pub enum DieError {
     /// The computation was cancelled (e.g. a time limit ran out).
     #[error("the computation was cancelled")]
     Cancelled,
+    /// An evaluation over more different kinds of dice than the engine can track.
+    #[error(
+        "an evaluation can track at most about a hundred different kinds of dice at once, got {kinds}"
+    )]
+    TooManyKinds {
+        /// Groups of identical dice across all pools.
+        kinds: usize,
+    },
     /// A repetition or pool larger than the engine allows.
     #[error("{count} dice is more than the {max} a pool may hold")]
     TooManyDice {

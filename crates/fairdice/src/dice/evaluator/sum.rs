@@ -1,7 +1,7 @@
 //! [`SumOf`]: the sum over counted dice of a value per outcome — the pool's total,
 //! the number of successes, or successes minus failures.
 
-use super::{Evaluator, Final};
+use super::{Evaluator, Final, PoolByPool};
 use crate::dice::die::{DieError, Outcome};
 
 /// Adds up `value(outcome)` over every counted die of every pool.
@@ -54,5 +54,24 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
 
     fn final_outcome(&self, sum: &Outcome) -> Result<Final<Outcome>, DieError> {
         Ok(Final::Value(*sum))
+    }
+}
+
+/// A sum does not care which pool a die belongs to, so pools can come one at a time.
+impl<F: Fn(Outcome) -> Outcome> PoolByPool for SumOf<F> {
+    /// Adding no dice adds nothing.
+    fn empty_pool_keeps_state(&self) -> bool {
+        true
+    }
+
+    fn next_state_for_pool(
+        &self,
+        sum: &Outcome,
+        outcome: Outcome,
+        _pool: usize,
+        _position: usize,
+        count: u32,
+    ) -> Result<Outcome, DieError> {
+        self.next_state(sum, outcome, &[count])
     }
 }

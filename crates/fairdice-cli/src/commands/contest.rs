@@ -1,0 +1,305 @@
+//! `fairdice contest`: two pools rolled against each other, die paired with die —
+//! who wins, how often it ties, how close it is, and the net score distribution.
+
+use std::io::Write;
+
+use anyhow::Context;
+use fairdice::contest::written::{PoolTextError, parse_pool};
+use fairdice::contest::{Contest, ContestError, ContestResult, Pairing, Side, TieRule};
+use fairdice::dice::notation::options::DEFAULT_MAX_STEPS;
+use fairdice::dice::notation::{NotationError, Options};
+use fairdice::{Die, DieError};
+use num_rational::BigRational;
+use serde_json::json;
+
+use super::notation_failure;
+use crate::failure::UserError;
+use fairdice::dice::die::ratio_to_f64 as decimal;
+use fairdice::dice::report::{fraction, percent};
+
+use crate::output::{Table, bar};
+
+/// Flags of `fairdice contest`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = CONTEST_HELP)]
+pub struct Args {
+    /// Pool A, e.g. `5d6` or `3d6+1d8+1d10`.
+    pub a: String,
+    /// Pool B, written the same way.
+    pub b: String,
+    /// How dice are paired: highest with highest, or in the order written.
+    #[arg(long, value_enum, default_value_t = PairingArg::Sorted)]
+    pub pairing: PairingArg,
+    /// What a tied pair does.
+    #[arg(long, value_enum, default_value_t = TiesArg::Stand)]
+    pub ties: TiesArg,
+    /// Print JSON instead of a report.
+    #[arg(long)]
+    pub json: bool,
+    /// Refuse exact computations estimated above this many steps.
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    pub max_steps: u64,
+}
+
+/// `--pairing`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PairingArg {
+    /// Sort both rolls; highest meets highest, and so on down.
+    Sorted,
+    /// The i-th die of A meets the i-th die of B, as written.
+    Unsorted,
+}
+
+/// `--ties`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TiesArg {
+    /// A tied pair scores nothing.
+    Stand,
+    /// A wins tied pairs.
+    AWins,
+    /// B wins tied pairs.
+    BWins,
+    /// Tied dice are rolled again until they differ.
+    Reroll,
+}
+
+/// How contests are scored, shown under `--help`.
+pub const CONTEST_HELP: &str = "\
+Pools:
+  5d6, 3d6+1d8+1d10, 2d6+d{1,1,2,3}, 4dF    in a contest `+` joins dice into one pool
+                                           (it does not add them up); dice keep the
+                                           order written. Only dice: no constants,
+                                           keep/drop or success counting.
+Scoring:
+  Each die of A is paired with a die of B and the pair scores +1 for the higher die
+  (0 for a tie); the net score is A's pairs won minus B's. Pools of different sizes
+  pair min(a, b) dice: the highest ones when sorted, the first written when unsorted.
+  --ties reroll: sorted, the tied dice of both sides are rolled again as a smaller
+  contest until no pair ties; unsorted, each tied pair is rolled again until it
+  differs.
+Measures (Isaksen et al., 2016):
+  win bias  = 100·(P(A wins) − P(B wins))     0 is fair, +100 means A always wins
+  tie %     = 100·P(net score = 0)
+  closeness = 1 / sqrt(E[net²])               higher means closer games";
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let options = Options {
+        max_steps: args.max_steps,
+        ..Options::default()
+    };
+    let a = pool("A", &args.a, &options)?;
+    let b = pool("B", &args.b, &options)?;
+    let pairing = match args.pairing {
+        PairingArg::Sorted => Pairing::Sorted,
+        PairingArg::Unsorted => Pairing::Unsorted,
+    };
+    let ties = match args.ties {
+        TiesArg::Stand => TieRule::Stand,
+        TiesArg::AWins => TieRule::AWins,
+        TiesArg::BWins => TieRule::BWins,
+        TiesArg::Reroll => TieRule::Reroll,
+    };
+    let contest = Contest::from_dice(a, b)
+        .map_err(contest_failure)?
+        .pairing(pairing)
+        .ties(ties)
+        .max_steps(args.max_steps);
+    let result = contest.evaluate().map_err(contest_failure)?;
+    let report = Report {
+        a: &args.a,
+        b: &args.b,
+        pairing: args.pairing,
+        ties: args.ties,
+        contest: &contest,
+        result: &result,
+    };
+    let mut out = std::io::stdout().lock();
+    let printed = if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report.json())?)
+    } else {
+        write!(out, "{}", report.text())
+    };
+    printed.context("could not write the output")
+}
+
+/// A pool's dice, or the error with the pool on its own line and a caret under the
+/// part at fault.
+fn pool(side: &str, text: &str, options: &Options) -> anyhow::Result<Vec<(Die, u64)>> {
+    parse_pool(text, options).map_err(|error| match error {
+        PoolTextError::Notation(e @ NotationError::TooBig(_)) => notation_failure(e, text),
+        error => UserError::input(format!("in pool {side}:\n{}", error.render(text))),
+    })
+}
+
+/// The user-facing error of a contest that cannot be computed.
+fn contest_failure(error: ContestError) -> anyhow::Error {
+    match error {
+        ContestError::TooBig(_) => UserError::too_big(format!(
+            "{error}\nhint: fewer dice, fewer kinds of dice per side, or --pairing unsorted are cheaper"
+        )),
+        ContestError::Die(DieError::BudgetExceeded { .. } | DieError::Cancelled) => {
+            UserError::too_big(error.to_string())
+        }
+        error => UserError::input(error.to_string()),
+    }
+}
+
+/// Everything printed about one contest.
+struct Report<'a> {
+    a: &'a str,
+    b: &'a str,
+    pairing: PairingArg,
+    ties: TiesArg,
+    contest: &'a Contest,
+    result: &'a ContestResult,
+}
+
+impl Report<'_> {
+    fn pairing_name(&self) -> &'static str {
+        match self.pairing {
+            PairingArg::Sorted => "sorted",
+            PairingArg::Unsorted => "unsorted",
+        }
+    }
+
+    fn ties_name(&self) -> &'static str {
+        match self.ties {
+            TiesArg::Stand => "stand",
+            TiesArg::AWins => "a-wins",
+            TiesArg::BWins => "b-wins",
+            TiesArg::Reroll => "reroll",
+        }
+    }
+
+    fn text(&self) -> String {
+        let (contest, result) = (self.contest, self.result);
+        let ties = match self.ties {
+            TiesArg::Stand => "ties stand",
+            TiesArg::AWins => "A wins ties",
+            TiesArg::BWins => "B wins ties",
+            TiesArg::Reroll => "tied dice rerolled",
+        };
+        let count =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut out = format!(
+            "A: {}  vs  B: {}\n{} pairing, {ties}; {} against {}, {} per roll\n\n",
+            self.a,
+            self.b,
+            self.pairing_name(),
+            count(contest.size(Side::A), "die", "dice"),
+            count(contest.size(Side::B), "die", "dice"),
+            count(contest.pairs(), "pair", "pairs"),
+        );
+        let mut odds = Table::new(&["", "probability", "exact"], &[false, true, true]);
+        for (name, p) in [
+            ("A wins", result.p_a_wins()),
+            ("tie", result.p_tie()),
+            ("B wins", result.p_b_wins()),
+        ] {
+            odds.row(vec![name.to_string(), percent(decimal(&p)), exact(&p)]);
+        }
+        out.push_str(&odds.render());
+        out.push_str(&format!(
+            "\nwin bias {:.2}, tie % {:.2}, closeness {}\n\n",
+            result.win_bias(),
+            result.tie_percent(),
+            closeness(result.closeness()),
+        ));
+        let net = result.net();
+        let probabilities = net.probabilities();
+        let peak = probabilities.iter().copied().fold(0.0, f64::max);
+        let mut table = Table::new(
+            &["net score", "count", "probability", ""],
+            &[true, true, true, false],
+        );
+        for (i, (score, count)) in net.iter().enumerate() {
+            table.row(vec![
+                if score == 0 {
+                    "0".to_string()
+                } else {
+                    format!("{score:+}")
+                },
+                abbreviate(count.to_string()),
+                percent(probabilities[i]),
+                bar(probabilities[i] / peak, 30),
+            ]);
+        }
+        out.push_str(&table.render());
+        let total = abbreviate(net.total().to_string());
+        out.push_str(&match self.ties {
+            TiesArg::Reroll => {
+                format!("exact: counts out of {total} (rerolls condition the rolls)\n")
+            }
+            _ => format!("exact: {total} equally likely rolls\n"),
+        });
+        if net.total().to_string().len() > MAX_TABLE_DIGITS {
+            out.push_str("long counts are abbreviated; --json prints them exactly\n");
+        }
+        out
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let (contest, result) = (self.contest, self.result);
+        let net = result.net();
+        let probabilities = net.probabilities();
+        let rows: Vec<serde_json::Value> = net
+            .iter()
+            .zip(&probabilities)
+            .map(|((score, count), p)| {
+                json!({"score": score, "count": count.to_string(), "probability": p})
+            })
+            .collect();
+        let closeness = result.closeness();
+        json!({
+            "a": self.a,
+            "b": self.b,
+            "pairing": self.pairing_name(),
+            "ties": self.ties_name(),
+            "pairs": contest.pairs(),
+            "win_bias": result.win_bias(),
+            "tie_percent": result.tie_percent(),
+            "closeness": closeness.is_finite().then_some(closeness),
+            "p_a_wins": decimal(&result.p_a_wins()),
+            "p_a_wins_exact": fraction(&result.p_a_wins()),
+            "p_tie": decimal(&result.p_tie()),
+            "p_tie_exact": fraction(&result.p_tie()),
+            "p_b_wins": decimal(&result.p_b_wins()),
+            "p_b_wins_exact": fraction(&result.p_b_wins()),
+            "mean_square_exact": fraction(&result.mean_square()),
+            "net": rows,
+            "total": net.total().to_string(),
+        })
+    }
+}
+
+/// A fraction for the report: `p/q`, or `0` and `1` as they are; very long ones
+/// abbreviated (JSON prints them in full).
+fn exact(r: &BigRational) -> String {
+    if r.is_integer() {
+        r.numer().to_string()
+    } else if r.numer().to_string().len() + r.denom().to_string().len() > 40 {
+        "(see --json)".to_string()
+    } else {
+        fraction(r)
+    }
+}
+
+/// Counts longer than this many digits are abbreviated in the table.
+const MAX_TABLE_DIGITS: usize = 24;
+
+fn abbreviate(count: String) -> String {
+    if count.len() > MAX_TABLE_DIGITS {
+        format!("{}.{}e{}", &count[..1], &count[1..4], count.len() - 1)
+    } else {
+        count
+    }
+}
+
+fn closeness(c: f64) -> String {
+    if c.is_finite() {
+        format!("{c:.3}")
+    } else {
+        "infinite (the net score is always 0)".to_string()
+    }
+}

@@ -1,0 +1,141 @@
+//! Contest pools written in dice notation: `5d6`, `3d6+1d8+1d10`, `4dF`, `2d6+d8!`.
+//!
+//! In a contest a `+` joins dice into one pool instead of adding their values; the
+//! dice keep the order written, which is the order an unsorted contest pairs them
+//! in. A pool holds only dice: a fixed count of any die (`d6`, `3d%`, `2d{1,1,2}`,
+//! with per-die modifiers such as `!` or `r1`), joined by `+`. Constants, other
+//! operators, keep/drop, success counting and random counts are refused with the
+//! span at fault.
+
+use thiserror::Error;
+
+use crate::dice::arithmetic::BinaryOp;
+use crate::dice::die::Die;
+use crate::dice::notation::ast::{Dice, Expr, ExprKind, Span};
+use crate::dice::notation::error::underline;
+use crate::dice::notation::{NotationError, Options, evaluate_expr, parse};
+
+/// Why text is not a contest pool.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum PoolTextError {
+    /// The text is not valid dice notation, or a die in it is invalid.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// Valid notation, but not something a contest can pair.
+    #[error("{reason}")]
+    NotAPool {
+        /// The part at fault.
+        span: Span,
+        /// Why it cannot be part of a pool, and what can.
+        reason: String,
+    },
+}
+
+impl PoolTextError {
+    /// The message with the text and a caret line under the part at fault.
+    pub fn render(&self, source: &str) -> String {
+        match self {
+            PoolTextError::Notation(e) => e.render(source),
+            PoolTextError::NotAPool { span, reason } => underline(source, span, reason),
+        }
+    }
+}
+
+/// What a pool may hold, appended to every refusal.
+const ACCEPTED: &str = "a contest pool is dice joined by `+`, such as `5d6` or `3d6+1d8+1d10`";
+
+/// Parses a contest pool into runs `(die, how many)` in the order written.
+///
+/// # Example
+/// ```
+/// use fairdice::contest::written::parse_pool;
+/// use fairdice::dice::notation::Options;
+///
+/// let runs = parse_pool("3d6+1d8+1d10", &Options::default())?;
+/// let sizes: Vec<(i64, u64)> = runs.iter().map(|(d, n)| (d.max_outcome(), *n)).collect();
+/// assert_eq!(sizes, [(6, 3), (8, 1), (10, 1)]);
+/// assert!(parse_pool("3d6+2", &Options::default()).is_err());
+/// # Ok::<(), fairdice::contest::written::PoolTextError>(())
+/// ```
+///
+/// # Errors
+/// [`PoolTextError::Notation`] for text that does not parse or a die that is
+/// invalid; [`PoolTextError::NotAPool`] for anything but dice joined by `+`.
+pub fn parse_pool(text: &str, options: &Options) -> Result<Vec<(Die, u64)>, PoolTextError> {
+    let expr = parse(text).map_err(NotationError::from)?;
+    let mut terms = Vec::new();
+    collect_terms(&expr, &mut terms)?;
+    terms
+        .into_iter()
+        .map(|(dice, span)| term(dice, span, options))
+        .collect()
+}
+
+/// The dice terms of a sum, left to right.
+fn collect_terms<'a>(
+    expr: &'a Expr,
+    terms: &mut Vec<(&'a Dice, Span)>,
+) -> Result<(), PoolTextError> {
+    let refuse = |what: &str| PoolTextError::NotAPool {
+        span: expr.span.clone(),
+        reason: format!("{what} cannot be part of a contest pool; {ACCEPTED}"),
+    };
+    match &expr.kind {
+        ExprKind::Binary {
+            op: BinaryOp::Add,
+            left,
+            right,
+        } => {
+            collect_terms(left, terms)?;
+            collect_terms(right, terms)
+        }
+        ExprKind::Dice(dice) => {
+            terms.push((dice, expr.span.clone()));
+            Ok(())
+        }
+        ExprKind::Number(_) => Err(refuse("a constant")),
+        ExprKind::Negate(_) => Err(refuse("a negated term")),
+        ExprKind::Binary { op, .. } => Err(refuse(&format!("`{}`", op.symbol()))),
+    }
+}
+
+/// One term: its die (modifiers applied) and how many of it.
+fn term(dice: &Dice, span: Span, options: &Options) -> Result<(Die, u64), PoolTextError> {
+    if let Some(modifier) = dice.pool_modifiers.first() {
+        let span = match modifier {
+            crate::dice::notation::ast::PoolModifier::Keep { span, .. }
+            | crate::dice::notation::ast::PoolModifier::CountSuccesses { span, .. }
+            | crate::dice::notation::ast::PoolModifier::DeductFailures { span, .. } => span,
+        };
+        return Err(PoolTextError::NotAPool {
+            span: span.clone(),
+            reason: format!(
+                "keeping, dropping or counting dice is not allowed here, because a contest pairs every die rolled; {ACCEPTED}"
+            ),
+        });
+    }
+    let count = match dice.count.as_deref() {
+        None => 1,
+        Some(Expr {
+            kind: ExprKind::Number(n),
+            span,
+        }) => u64::try_from(*n).map_err(|_| PoolTextError::NotAPool {
+            span: span.clone(),
+            reason: format!("a pool cannot hold a negative number of dice; {ACCEPTED}"),
+        })?,
+        Some(count) => {
+            return Err(PoolTextError::NotAPool {
+                span: count.span.clone(),
+                reason: format!("a contest pool needs a fixed number of dice; {ACCEPTED}"),
+            });
+        }
+    };
+    let one = Expr {
+        kind: ExprKind::Dice(Dice {
+            count: None,
+            ..dice.clone()
+        }),
+        span,
+    };
+    Ok((evaluate_expr(&one, options)?, count))
+}

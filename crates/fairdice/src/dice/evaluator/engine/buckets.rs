@@ -1,0 +1,175 @@
+//! [`Buckets`]: a layer of the walk — evaluator states grouped by the unassigned dice
+//! they share — and the scratch space a step reuses.
+
+use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
+
+use super::Key;
+use super::plan::Code;
+use super::states::StateSet;
+use crate::dice::count::Count;
+use crate::dice::evaluator::Evaluator;
+
+/// Evaluator states grouped by the unassigned dice they share (and, between the
+/// pools of a pool-by-pool step, the order the state sees the pools in).
+///
+/// A walk keeps two of these and swaps them at every step; emptied maps are kept
+/// for reuse, so after the first few steps a walk allocates almost nothing.
+pub(super) struct Buckets<S, C> {
+    pub(super) keys: Vec<Key>,
+    pub(super) states: Vec<StateSet<S, C>>,
+    index: KeyIndex,
+    /// Empty sets with their capacity, ready for new buckets.
+    spare: Vec<StateSet<S, C>>,
+    /// Whether new sets index states by the evaluator's numbering.
+    indexed: bool,
+}
+
+/// Finds a bucket by its key: a direct table for small keys, stamped so that
+/// forgetting every bucket costs nothing, and a map for the rest.
+struct KeyIndex {
+    /// `(stamp, bucket)` by `code · TABLE_ORDERS + order`.
+    table: Vec<(u32, u32)>,
+    map: HashMap<Key, usize>,
+    stamp: u32,
+}
+
+/// Keys with a code below this and an order below [`TABLE_ORDERS`] use the table.
+const TABLE_CODES: Code = 1 << 14;
+const TABLE_ORDERS: u32 = 4;
+
+impl Default for KeyIndex {
+    fn default() -> Self {
+        // Stamps start at 1: table slots start at 0, so they read as unused.
+        KeyIndex {
+            table: Vec::new(),
+            map: HashMap::default(),
+            stamp: 1,
+        }
+    }
+}
+
+impl KeyIndex {
+    #[inline]
+    fn slot(key: Key) -> Option<usize> {
+        (key.0 < TABLE_CODES && key.1 < TABLE_ORDERS)
+            .then(|| key.0 as usize * TABLE_ORDERS as usize + key.1 as usize)
+    }
+
+    #[inline]
+    fn get(&self, key: Key) -> Option<usize> {
+        match KeyIndex::slot(key) {
+            Some(slot) => match self.table.get(slot) {
+                Some(&(stamp, bucket)) if stamp == self.stamp => Some(bucket as usize),
+                _ => None,
+            },
+            None => self.map.get(&key).copied(),
+        }
+    }
+
+    fn insert(&mut self, key: Key, bucket: usize) {
+        match KeyIndex::slot(key) {
+            Some(slot) => {
+                if slot >= self.table.len() {
+                    self.table.resize((slot + 1).next_power_of_two(), (0, 0));
+                }
+                self.table[slot] = (self.stamp, bucket as u32);
+            }
+            None => {
+                self.map.insert(key, bucket);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.map.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.table.clear();
+            self.stamp = 1;
+        }
+    }
+}
+
+impl<S: Clone + Eq + std::hash::Hash, C: Count> Buckets<S, C> {
+    pub(super) fn new(indexed: bool) -> Self {
+        Buckets {
+            keys: Vec::new(),
+            states: Vec::new(),
+            index: KeyIndex::default(),
+            spare: Vec::new(),
+            indexed,
+        }
+    }
+
+    /// The bucket of `key`, created empty if new.
+    #[inline]
+    pub(super) fn index(&mut self, key: Key) -> usize {
+        if let Some(i) = self.index.get(key) {
+            return i;
+        }
+        let i = self.keys.len();
+        self.index.insert(key, i);
+        self.keys.push(key);
+        let set = self
+            .spare
+            .pop()
+            .unwrap_or_else(|| StateSet::new(self.indexed));
+        self.states.push(set);
+        i
+    }
+
+    /// Adds `weight` to `state` in bucket `bucket`.
+    #[inline]
+    pub(super) fn add<E: Evaluator<State = S>>(
+        &mut self,
+        evaluator: &E,
+        bucket: usize,
+        state: S,
+        weight: C,
+    ) {
+        self.states[bucket].add(evaluator, state, weight);
+    }
+
+    /// The number of states held.
+    pub(super) fn len(&self) -> u64 {
+        self.states.iter().map(|b| b.len() as u64).sum()
+    }
+
+    /// Forgets every bucket, keeping the storage. The sets must have been drained.
+    pub(super) fn clear(&mut self) {
+        self.keys.clear();
+        self.index.clear();
+        self.spare.extend(
+            self.states
+                .drain(..)
+                .inspect(|s| debug_assert_eq!(s.len(), 0)),
+        );
+    }
+}
+
+/// Work space reused by every step of a walk, so steps allocate nothing.
+pub(super) struct Scratch<S, C> {
+    /// The states of the bucket being stepped.
+    pub(super) states: Vec<(S, C)>,
+    /// The target bucket of each branch.
+    pub(super) targets: Vec<usize>,
+    /// Counted dice shown so far, per pool.
+    pub(super) seen: Vec<u32>,
+    /// The pool orders chosen at the current step, named by index.
+    pub(super) orders: Vec<SmallVec<[usize; 4]>>,
+    /// The order in which to visit the buckets of a layer.
+    pub(super) visit: Vec<usize>,
+}
+
+impl<S, C> Default for Scratch<S, C> {
+    fn default() -> Self {
+        Scratch {
+            states: Vec::new(),
+            targets: Vec::new(),
+            seen: Vec::new(),
+            orders: Vec::new(),
+            visit: Vec::new(),
+        }
+    }
+}

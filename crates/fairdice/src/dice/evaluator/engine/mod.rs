@@ -1,0 +1,228 @@
+//! The evaluation engine: a dynamic programme over outcomes, not over rolls.
+//!
+//! # Design decisions
+//! Outcomes are visited one at a time. For every group of identical dice with `r`
+//! dice still unassigned, the engine branches on how many `c` of them show the
+//! current outcome, with weight `C(r, c)·w^c`; the evaluator folds the counted dice
+//! into its state, and equal `(state, unassigned dice)` pairs merge. The work is
+//! therefore polynomial in the pool size.
+//!
+//! Keep patterns make this cheap for keep-highest and friends: once a pool has
+//! consumed every rank that counts, its remaining dice can only show later outcomes
+//! and no longer matter to the evaluator, so they are settled at once with weight
+//! `tail^r` (the total weight of the outcomes still to come). Which outcomes a pool
+//! produces at a step depends only on its unassigned dice, never on the evaluator's
+//! state, so those branches are computed once per step and shared by every state.
+//!
+//! With several pools, a plain [`Evaluator`] sees all their counts at once, so one
+//! step costs the *product* of the pools' branches per state. An evaluator that also
+//! implements [`PoolByPool`] is stepped one pool at a time
+//! ([`evaluate_by_pool`]): states merge between the pools, and a step costs the
+//! *sum* of their branches. That is what makes two opposed pools of twenty dice cheap.
+//!
+//! The count type (u64, u128 or big integers) is chosen once from a bound on the
+//! total: every path weight is at most the product of the pool totals.
+
+mod buckets;
+mod by_pool;
+mod joint;
+mod plan;
+mod states;
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigUint;
+
+use super::{Evaluator, Final, Order, PoolByPool};
+use crate::dice::budget::Meter;
+use crate::dice::count::{Count, CountType};
+use crate::dice::die::{Die, DieError, Outcome};
+use crate::dice::pool::Pool;
+use crate::with_count_type;
+use buckets::{Buckets, Scratch};
+use plan::{Code, Walk};
+
+/// A bucket: the unassigned dice of every group (as a [`Code`]) and, between the
+/// pools of a pool-by-pool step, which pool order its states chose.
+type Key = (Code, u32);
+
+/// Evaluates over every possible roll of the pools: each distinct result with its
+/// exact count, ascending. Rerolled rolls are left out, so the counts sum to the
+/// weight of the rolls that were kept.
+///
+/// # Errors
+/// Whatever the evaluator returns; [`DieError::Empty`] if every roll is rerolled.
+pub fn evaluate<E: Evaluator>(
+    evaluator: &E,
+    pools: &[&Pool],
+) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    evaluate_metered(evaluator, pools, &mut Meter::unlimited())
+}
+
+/// [`evaluate`] under a work budget that can also be cancelled.
+///
+/// # Errors
+/// As [`evaluate`], plus the meter's budget and cancellation errors.
+pub fn evaluate_metered<E: Evaluator>(
+    evaluator: &E,
+    pools: &[&Pool],
+    meter: &mut Meter,
+) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    with_count_type!(count_type(pools), C => {
+        to_big(run::<C, E>(evaluator, pools, meter, joint::step::<C, E>)?)
+    })
+}
+
+/// [`evaluate`] for an evaluator that takes the pools one at a time at each outcome:
+/// the same results, but a step costs the sum of the pools' branches instead of
+/// their product.
+///
+/// # Errors
+/// As [`evaluate`].
+pub fn evaluate_by_pool<E: PoolByPool>(
+    evaluator: &E,
+    pools: &[&Pool],
+) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    evaluate_by_pool_metered(evaluator, pools, &mut Meter::unlimited())
+}
+
+/// [`evaluate_by_pool`] under a work budget that can also be cancelled.
+///
+/// # Errors
+/// As [`evaluate_metered`].
+pub fn evaluate_by_pool_metered<E: PoolByPool>(
+    evaluator: &E,
+    pools: &[&Pool],
+    meter: &mut Meter,
+) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    with_count_type!(count_type(pools), C => {
+        to_big(run::<C, E>(evaluator, pools, meter, by_pool::step::<C, E>)?)
+    })
+}
+
+/// [`evaluate`] for evaluators whose results are outcomes: the result as a [`Die`].
+///
+/// # Errors
+/// As [`evaluate`].
+pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
+    evaluator: &E,
+    pools: &[&Pool],
+) -> Result<Die, DieError> {
+    evaluate_die_metered(evaluator, pools, &mut Meter::unlimited())
+}
+
+/// [`evaluate_die`] under a work budget.
+///
+/// # Errors
+/// As [`evaluate_metered`].
+pub fn evaluate_die_metered<E: Evaluator<Output = Outcome>>(
+    evaluator: &E,
+    pools: &[&Pool],
+    meter: &mut Meter,
+) -> Result<Die, DieError> {
+    with_count_type!(count_type(pools), C => {
+        Die::from_sorted_generic(run::<C, E>(evaluator, pools, meter, joint::step::<C, E>)?)
+    })
+}
+
+/// Results in big integers; an empty result means every roll was rerolled.
+fn to_big<T, C: Count>(results: BTreeMap<T, C>) -> Result<Vec<(T, BigUint)>, DieError> {
+    if results.is_empty() {
+        return Err(DieError::Empty);
+    }
+    Ok(results.into_iter().map(|(o, c)| (o, c.to_big())).collect())
+}
+
+/// A bound on the total: the product of the totals of every die rolled, and at least
+/// `2^n` so that binomial coefficients fit too.
+fn count_type(pools: &[&Pool]) -> CountType {
+    let bits: u64 = pools
+        .iter()
+        .flat_map(|p| p.groups())
+        .map(|(die, n)| u64::from(*n) * die.total().bits().max(1))
+        .sum();
+    CountType::for_bits(bits + 1)
+}
+
+/// One step of the walk: every state of `current` sees the outcome at `step`; the
+/// result is left in `current`, and `spare` is scratch space.
+type Step<C, E> = fn(
+    &E,
+    &mut Walk<C>,
+    usize,
+    &mut Buckets<<E as Evaluator>::State, C>,
+    &mut Buckets<<E as Evaluator>::State, C>,
+    &mut Scratch<<E as Evaluator>::State, C>,
+    &mut Meter,
+) -> Result<(), DieError>;
+
+fn run<C: Count, E: Evaluator>(
+    evaluator: &E,
+    pools: &[&Pool],
+    meter: &mut Meter,
+    step: Step<C, E>,
+) -> Result<BTreeMap<E::Output, C>, DieError> {
+    let mut walk = Walk::<C>::new(pools, walk_order(evaluator.order(), pools))?;
+    // States are kept in buckets by their unassigned dice: every state of a bucket
+    // has the same branches, so those are worked out once per bucket and step.
+    let (start, weight) = walk.start();
+    let initial = evaluator.initial_state();
+    let indexed = evaluator.state_index(&initial).is_some();
+    let mut buckets = Buckets::<E::State, C>::new(indexed);
+    let mut spare = Buckets::<E::State, C>::new(indexed);
+    let mut scratch = Scratch::default();
+    let first = buckets.index((start, 0));
+    buckets.add(evaluator, first, initial, weight);
+    for s in 0..walk.outcomes.len() {
+        meter.charge(buckets.len())?;
+        walk.start_step(s);
+        step(
+            evaluator,
+            &mut walk,
+            s,
+            &mut buckets,
+            &mut spare,
+            &mut scratch,
+            meter,
+        )?;
+    }
+
+    let mut results: BTreeMap<E::Output, C> = BTreeMap::new();
+    for (key, mut states) in buckets.keys.iter().zip(buckets.states) {
+        debug_assert_eq!(key.0, 0, "every die is assigned at the end");
+        states.drain_into(&mut scratch.states);
+        for (state, weight) in scratch.states.drain(..) {
+            if let Final::Value(value) = evaluator.final_outcome(&state)? {
+                results
+                    .entry(value)
+                    .and_modify(|acc| acc.add_assign(&weight))
+                    .or_insert(weight);
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// Resolves [`Order::Any`]: walk from the side where the counted ranks are, so pools
+/// settle early.
+fn walk_order(preferred: Order, pools: &[&Pool]) -> Order {
+    if preferred != Order::Any {
+        return preferred;
+    }
+    let consumed = |pattern: &[bool]| pattern.iter().rposition(|&k| k).map_or(0, |i| i + 1);
+    let (mut from_top, mut from_bottom) = (0, 0);
+    for pool in pools {
+        let mut pattern = pool.keep_pattern();
+        from_top += consumed(&pattern);
+        pattern.reverse();
+        from_bottom += consumed(&pattern);
+    }
+    if from_bottom < from_top {
+        Order::Ascending
+    } else {
+        Order::Descending
+    }
+}
+
+#[cfg(test)]
+mod tests;

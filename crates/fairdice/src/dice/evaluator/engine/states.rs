@@ -1,0 +1,149 @@
+//! [`StateSet`]: the states of one bucket with their weights — found through the
+//! evaluator's own numbering when it has one, through a hash map otherwise.
+//!
+//! # Design decisions
+//! Merging equal states is the innermost operation of every walk. A hash map pays
+//! for hashing and probing on every merge; an evaluator whose states are small
+//! numbers (a bounded score, a count of wins) can say so through
+//! [`Evaluator::state_index`], and its states then merge through a table from number
+//! to position. The states themselves stay packed in a vector in both cases, so a
+//! step reads them in order. A set falls back to a map for good as soon as one
+//! number is missing or too large, so a numbering only has to be right, never
+//! complete.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::dice::count::Count;
+use crate::dice::evaluator::Evaluator;
+
+/// Numbers at or above this fall back to a map (a table that large would be mostly
+/// empty).
+const MAX_INDEX: usize = 1 << 10;
+
+/// States a new set has room for.
+const FIRST_ROOM: usize = 16;
+
+/// The states of one bucket and their weights.
+pub(super) struct StateSet<S, C> {
+    /// The states with their weights, in the order they arrived.
+    entries: Vec<(S, C)>,
+    /// How an arriving state finds its entry.
+    find: Find<S>,
+}
+
+/// How a state finds its entry in a [`StateSet`].
+enum Find<S> {
+    /// By hashing.
+    Hashed(HashMap<S, u32>),
+    /// By the evaluator's number: `position[number]` is `(stamp, position)`, which
+    /// counts only if the stamp is the set's current one, so forgetting every
+    /// position is a new stamp.
+    Indexed {
+        position: Vec<(u32, u32)>,
+        stamp: u32,
+    },
+}
+
+impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
+    /// An empty set, indexed if the evaluator numbers its states.
+    pub(super) fn new(indexed: bool) -> Self {
+        // Room for typical buckets from the start: growing costs more than space.
+        let find = if indexed {
+            Find::Indexed {
+                position: vec![(0, 0); 2 * FIRST_ROOM],
+                stamp: 1,
+            }
+        } else {
+            Find::Hashed(HashMap::default())
+        };
+        StateSet {
+            entries: Vec::with_capacity(FIRST_ROOM),
+            find,
+        }
+    }
+
+    /// Adds `weight` to `state`.
+    #[inline]
+    pub(super) fn add<E: Evaluator<State = S>>(&mut self, evaluator: &E, state: S, weight: C) {
+        match &mut self.find {
+            Find::Indexed { position, stamp } => {
+                match evaluator.state_index(&state).filter(|&i| i < MAX_INDEX) {
+                    Some(i) => {
+                        if i >= position.len() {
+                            position.resize((i + 1).next_power_of_two(), (0, 0));
+                        }
+                        match position[i] {
+                            (s, at) if s == *stamp => {
+                                self.entries[at as usize].1.add_assign(&weight);
+                            }
+                            _ => {
+                                position[i] = (*stamp, self.entries.len() as u32);
+                                self.entries.push((state, weight));
+                            }
+                        }
+                    }
+                    None => {
+                        self.switch_to_hashing();
+                        self.add(evaluator, state, weight);
+                    }
+                }
+            }
+            Find::Hashed(map) => match map.entry(state) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    self.entries[*e.get() as usize].1.add_assign(&weight);
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let state = e.key().clone();
+                    e.insert(self.entries.len() as u32);
+                    self.entries.push((state, weight));
+                }
+            },
+        }
+    }
+
+    /// The number of states.
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Every state with its weight.
+    pub(super) fn entries(&self) -> &[(S, C)] {
+        &self.entries
+    }
+
+    /// Moves every state into `out`, leaving the set empty.
+    pub(super) fn drain_into(&mut self, out: &mut Vec<(S, C)>) {
+        self.forget_positions();
+        out.append(&mut self.entries);
+    }
+
+    /// Forgets every state, keeping the storage.
+    pub(super) fn clear(&mut self) {
+        self.forget_positions();
+        self.entries.clear();
+    }
+
+    fn forget_positions(&mut self) {
+        match &mut self.find {
+            Find::Hashed(map) => map.clear(),
+            Find::Indexed { position, stamp } => {
+                *stamp = stamp.wrapping_add(1);
+                if *stamp == 0 {
+                    position.fill((0, 0));
+                    *stamp = 1;
+                }
+            }
+        }
+    }
+
+    /// Finds states by hashing from now on (once a number is missing or too large).
+    fn switch_to_hashing(&mut self) {
+        let map = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, (s, _))| (s.clone(), i as u32))
+            .collect();
+        self.find = Find::Hashed(map);
+    }
+}

@@ -1,0 +1,343 @@
+//! Engine tests: brute-force oracles for keep patterns, both walk orders, rerolls,
+//! several pools, and pool-by-pool steps against joint steps.
+
+use super::*;
+use crate::dice::evaluator::SumOf;
+use crate::dice::testing::{brute_force, d};
+
+/// Keep-by-rank oracle: sort each roll descending and add the kept ranks.
+fn keep_oracle(dice: &[&Die], pattern: &[bool]) -> Die {
+    brute_force(dice, |v| {
+        let mut v = v.to_vec();
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        v.iter()
+            .zip(pattern)
+            .filter(|(_, k)| **k)
+            .map(|(x, _)| x)
+            .sum()
+    })
+}
+
+#[test]
+fn every_keep_pattern_of_four_dice_matches_brute_force() {
+    let odd = Die::new([(-1, 2u32), (0, 1), (3, 1)]).unwrap();
+    for die in [d(4), odd] {
+        let dice = [&die, &die, &die, &die];
+        for mask in 0..16u32 {
+            let pattern: Vec<bool> = (0..4).map(|i| mask & (1 << i) != 0).collect();
+            let pool = Pool::new(&die, 4)
+                .unwrap()
+                .with_keep_pattern(pattern.clone())
+                .unwrap();
+            let got = evaluate_die(&SumOf::identity(), &[&pool]).unwrap();
+            assert_eq!(got, keep_oracle(&dice, &pattern), "{pattern:?}");
+        }
+    }
+}
+
+#[test]
+fn mixed_pools_match_brute_force_in_both_orders() {
+    let (d4, d6) = (d(4), d(6));
+    let dice = [&d4, &d4, &d6];
+    for (k, pattern) in [(2, vec![true, true, false]), (1, vec![false, false, true])] {
+        let pool = Pool::mixed([(d4.clone(), 2), (d6.clone(), 1)]).unwrap();
+        let pool = if k == 2 {
+            pool.keep_highest(2)
+        } else {
+            pool.keep_lowest(1)
+        };
+        assert_eq!(pool.keep_pattern(), pattern);
+        let got = evaluate_die(&SumOf::identity(), &[&pool]).unwrap();
+        assert_eq!(got, keep_oracle(&dice, &pattern));
+    }
+}
+
+/// Sees outcomes in a fixed order and records them, to test both walks.
+struct Ordered(Order);
+impl Evaluator for Ordered {
+    type State = Vec<(Outcome, u32)>;
+    type Output = Outcome;
+    fn initial_state(&self) -> Self::State {
+        Vec::new()
+    }
+    fn next_state(&self, s: &Self::State, o: Outcome, c: &[u32]) -> Result<Self::State, DieError> {
+        let mut s = s.clone();
+        s.push((o, c[0]));
+        Ok(s)
+    }
+    fn final_outcome(&self, s: &Self::State) -> Result<Final<Outcome>, DieError> {
+        // Encode "highest die minus lowest die" computed from the sequence.
+        let shown: Vec<Outcome> = s.iter().filter(|(_, c)| *c > 0).map(|(o, _)| *o).collect();
+        let ascending = self.0 == Order::Ascending;
+        let (lo, hi) = if ascending {
+            (shown[0], shown[shown.len() - 1])
+        } else {
+            (shown[shown.len() - 1], shown[0])
+        };
+        Ok(Final::Value(hi - lo))
+    }
+    fn order(&self) -> Order {
+        self.0
+    }
+}
+
+#[test]
+fn both_orders_see_every_outcome_in_turn() {
+    let d5 = d(5);
+    let expected = brute_force(&[&d5, &d5, &d5], |v| {
+        v.iter().max().unwrap() - v.iter().min().unwrap()
+    });
+    for order in [Order::Ascending, Order::Descending] {
+        let pool = Pool::new(&d5, 3).unwrap();
+        assert_eq!(
+            evaluate_die(&Ordered(order), &[&pool]).unwrap(),
+            expected,
+            "{order:?}"
+        );
+    }
+}
+
+/// Rerolls any roll whose dice all match: conditioning.
+struct NoDoubles;
+impl Evaluator for NoDoubles {
+    type State = (Outcome, u32);
+    type Output = Outcome;
+    fn initial_state(&self) -> (Outcome, u32) {
+        (0, 0)
+    }
+    fn next_state(
+        &self,
+        s: &(Outcome, u32),
+        o: Outcome,
+        c: &[u32],
+    ) -> Result<(Outcome, u32), DieError> {
+        Ok((s.0 + o * i64::from(c[0]), s.1.max(c[0])))
+    }
+    fn final_outcome(&self, s: &(Outcome, u32)) -> Result<Final<Outcome>, DieError> {
+        Ok(if s.1 >= 2 {
+            Final::Reroll
+        } else {
+            Final::Value(s.0)
+        })
+    }
+}
+
+#[test]
+fn rerolls_condition_the_result() {
+    let d6 = d(6);
+    let pool = Pool::new(&d6, 2).unwrap();
+    let got = evaluate_die(&NoDoubles, &[&pool]).unwrap();
+    let expected = brute_force(&[&d6, &d6], |v| v[0] + v[1])
+        .reroll(|_| false)
+        .unwrap();
+    // Conditioned on no doubles: remove the six doubles from 2d6.
+    assert_eq!(got.total(), BigUint::from(30u32));
+    assert_eq!(got.count(7), expected.count(7));
+    assert_eq!(got.count(2), BigUint::from(0u32));
+    assert_eq!(got.count(4), BigUint::from(2u32));
+}
+
+#[test]
+fn large_keep_highest_is_exact() {
+    // 4d6 drop lowest: mean 15869/1296.
+    let pool = Pool::new(&d(6), 4).unwrap().drop_lowest(1);
+    assert_eq!(pool.sum().unwrap().mean().to_string(), "15869/1296");
+    // 100d10 keep 10 highest runs in big integers and sums to 10^100.
+    let pool = Pool::new(&d(10), 100).unwrap().keep_highest(10);
+    let die = pool.sum().unwrap();
+    assert_eq!(die.total(), num_traits::pow(BigUint::from(10u32), 100));
+    assert_eq!(die.max_outcome(), 100);
+    assert_eq!(die.min_outcome(), 10);
+    assert_eq!(die.count(10), BigUint::from(1u32));
+}
+
+#[test]
+fn pools_that_count_nothing_settle_at_once() {
+    let pool = Pool::new(&d(6), 3).unwrap().keep_highest(0);
+    assert_eq!(pool.sum().unwrap(), Die::new([(0, 216u32)]).unwrap());
+}
+
+#[test]
+fn two_pools_are_evaluated_jointly() {
+    // Sum of a 2d4 pool and a 1d6 pool equals the convolution.
+    let a = Pool::new(&d(4), 2).unwrap();
+    let b = Pool::new(&d(6), 1).unwrap();
+    let got = evaluate_die(&SumOf::identity(), &[&a, &b]).unwrap();
+    assert_eq!(got, d(4).repeat_sum(2).unwrap().add(&d(6)).unwrap());
+}
+
+/// An order-sensitive fold: what each pool contributes depends on when it is
+/// shown, and the pool order depends on the dice shown so far (tracked in the
+/// state for the joint path).
+struct Scrambled;
+impl Evaluator for Scrambled {
+    type State = (i64, Vec<u32>);
+    type Output = Outcome;
+    fn initial_state(&self) -> Self::State {
+        (0, Vec::new())
+    }
+    fn next_state(&self, s: &Self::State, o: Outcome, c: &[u32]) -> Result<Self::State, DieError> {
+        let mut seen = s.1.clone();
+        seen.resize(c.len(), 0);
+        let s = (s.0, seen.clone());
+        crate::dice::evaluator::next_state_by_pool(self, &s, o, c, &seen)
+    }
+    fn final_outcome(&self, s: &Self::State) -> Result<Final<Outcome>, DieError> {
+        Ok(Final::Value(s.0))
+    }
+    fn order(&self) -> Order {
+        Order::Descending
+    }
+}
+impl PoolByPool for Scrambled {
+    fn pool_order(&self, seen: &[u32], order: &mut [usize]) {
+        let shown: u32 = seen.iter().sum();
+        if shown % 2 == 1 {
+            order.reverse();
+        }
+        if seen[0] % 3 == 2 {
+            order.rotate_left(1);
+        }
+    }
+    fn next_state_for_pool(
+        &self,
+        s: &Self::State,
+        o: Outcome,
+        pool: usize,
+        position: usize,
+        count: u32,
+    ) -> Result<Self::State, DieError> {
+        let step = (pool as i64 + 1) * (position as i64 + 2) * i64::from(count) + o;
+        let mut seen = s.1.clone();
+        if seen.len() <= pool {
+            seen.resize(pool + 1, 0);
+        }
+        seen[pool] += count;
+        Ok(((s.0 * 3 + step).rem_euclid(23), seen))
+    }
+}
+
+/// The fold of [`Scrambled`] over every roll, by brute force.
+fn scrambled_oracle(pools: &[Vec<Die>]) -> Die {
+    let dice: Vec<&Die> = pools.iter().flatten().collect();
+    let owner: Vec<usize> = (0..pools.len())
+        .flat_map(|p| std::iter::repeat_n(p, pools[p].len()))
+        .collect();
+    let mut outcomes: Vec<Outcome> = dice.iter().flat_map(|d| d.outcomes().to_vec()).collect();
+    outcomes.sort_unstable_by(|a, b| b.cmp(a));
+    outcomes.dedup();
+    brute_force(&dice, |roll| {
+        let mut s = Scrambled.initial_state();
+        for &o in &outcomes {
+            let mut counts = vec![0u32; pools.len()];
+            for (x, &p) in roll.iter().zip(&owner) {
+                counts[p] += u32::from(*x == o);
+            }
+            s = Scrambled.next_state(&s, o, &counts).unwrap();
+        }
+        s.0
+    })
+}
+
+fn as_die(results: Vec<(Outcome, BigUint)>) -> Die {
+    Die::new(results).unwrap()
+}
+
+#[test]
+fn pool_by_pool_steps_match_brute_force() {
+    let (d3, d4) = (d(3), d(4));
+    let odd = Die::new([(0, 2u32), (2, 1), (5, 1)]).unwrap();
+    let cases = [
+        vec![vec![d4.clone(), d4.clone()], vec![d3.clone(), d4.clone()]],
+        vec![
+            vec![d3.clone()],
+            vec![odd.clone(), odd.clone()],
+            vec![d4.clone()],
+        ],
+        vec![vec![odd.clone(), d3.clone(), d3.clone()]],
+    ];
+    for dice in cases {
+        let pools: Vec<Pool> = dice
+            .iter()
+            .map(|p| Pool::mixed(p.iter().map(|d| (d.clone(), 1))).unwrap())
+            .collect();
+        let refs: Vec<&Pool> = pools.iter().collect();
+        let expected = scrambled_oracle(&dice);
+        assert_eq!(as_die(evaluate(&Scrambled, &refs).unwrap()), expected);
+        assert_eq!(
+            as_die(evaluate_by_pool(&Scrambled, &refs).unwrap()),
+            expected
+        );
+    }
+}
+
+#[test]
+fn pool_by_pool_agrees_with_joint_steps_under_keep_patterns() {
+    let a = Pool::mixed([(d(4), 2), (d(6), 1)]).unwrap().keep_highest(2);
+    let b = Pool::new(&d(5), 3).unwrap().drop_highest(1);
+    let c = Pool::new(&d(3), 2).unwrap().keep_lowest(1);
+    let pools = [&a, &b, &c];
+    assert_eq!(
+        evaluate(&Scrambled, &pools).unwrap(),
+        evaluate_by_pool(&Scrambled, &pools).unwrap()
+    );
+    let sum = SumOf::identity();
+    assert_eq!(
+        evaluate(&sum, &pools).unwrap(),
+        evaluate_by_pool(&sum, &pools).unwrap()
+    );
+}
+
+/// A sum forced to walk in a given order.
+struct SumIn(Order);
+impl Evaluator for SumIn {
+    type State = Outcome;
+    type Output = Outcome;
+    fn initial_state(&self) -> Outcome {
+        0
+    }
+    fn next_state(&self, s: &Outcome, o: Outcome, c: &[u32]) -> Result<Outcome, DieError> {
+        SumOf::identity().next_state(s, o, c)
+    }
+    fn final_outcome(&self, s: &Outcome) -> Result<Final<Outcome>, DieError> {
+        Ok(Final::Value(*s))
+    }
+    fn order(&self) -> Order {
+        self.0
+    }
+    fn state_index(&self, s: &Outcome) -> Option<usize> {
+        usize::try_from(*s).ok()
+    }
+}
+impl PoolByPool for SumIn {
+    fn next_state_for_pool(
+        &self,
+        s: &Outcome,
+        o: Outcome,
+        _: usize,
+        _: usize,
+        c: u32,
+    ) -> Result<Outcome, DieError> {
+        self.next_state(s, o, &[c])
+    }
+    fn empty_pool_keeps_state(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn kept_sums_of_several_pools_match_brute_force_in_both_orders() {
+    // 2d4 keep the highest, plus 1d3 + 1d5 keep the lowest: by enumeration.
+    let (d3, d4, d5) = (d(3), d(4), d(5));
+    let expected = brute_force(&[&d4, &d4, &d3, &d5], |v| v[0].max(v[1]) + v[2].min(v[3]));
+    let a = Pool::new(&d4, 2).unwrap().keep_highest(1);
+    let b = Pool::mixed([(d3.clone(), 1), (d5.clone(), 1)])
+        .unwrap()
+        .keep_lowest(1);
+    for order in [Order::Ascending, Order::Descending] {
+        let joint = as_die(evaluate(&SumIn(order), &[&a, &b]).unwrap());
+        let by_pool = as_die(evaluate_by_pool(&SumIn(order), &[&a, &b]).unwrap());
+        assert_eq!(joint, expected, "{order:?}");
+        assert_eq!(by_pool, expected, "{order:?}");
+    }
+}
