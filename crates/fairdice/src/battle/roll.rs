@@ -1,10 +1,10 @@
 //! One Risk roll: the attacker's and defender's dice sorted and compared pairwise,
-//! ties to the defender, solved exactly through the pool engine.
+//! ties to the defender — a sorted [`Contest`] solved exactly by the pool engine.
 
 use num_bigint::BigUint;
 
-use crate::dice::die::{Die, DieError, Outcome, ratio, ratio_to_f64};
-use crate::dice::evaluator::{Evaluator, Final, Order, evaluate};
+use crate::contest::{Contest, ContestError, Pairing, TieRule};
+use crate::dice::die::{Die, ratio, ratio_to_f64};
 use crate::dice::pool::Pool;
 
 /// The distribution of one roll: for each number of armies the attacker loses, its
@@ -41,65 +41,30 @@ impl RollLosses {
     }
 }
 
-/// Solves one roll of `attacker` dice against `defender` dice with `faces` sides.
+/// Solves one roll of `attacker` dice against `defender` dice with `faces` sides: a
+/// sorted contest in which the defender wins ties.
 ///
 /// # Errors
-/// [`DieError::NoSides`] for zero faces.
-pub fn roll_losses(attacker: u32, defender: u32, faces: u64) -> Result<RollLosses, DieError> {
+/// [`ContestError`] for a side without dice or a die without faces.
+pub fn roll_losses(attacker: u32, defender: u32, faces: u64) -> Result<RollLosses, ContestError> {
     let die = Die::standard(faces)?;
     let a = Pool::new(&die, u64::from(attacker))?;
     let d = Pool::new(&die, u64::from(defender))?;
+    let wins = Contest::new(&a, &d)?
+        .pairing(Pairing::Sorted)
+        .ties(TieRule::BWins)
+        .pair_wins()?;
     let pairs = attacker.min(defender);
-    let results = evaluate(&SortedPairs { pairs }, &[&a, &d])?;
-    let mut counts = vec![BigUint::from(0u32); pairs as usize + 1];
-    for (losses, count) in results {
-        counts[losses as usize] = count;
-    }
+    // With ties to the defender every pair has a winner: the attacker loses the
+    // pairs the defender wins.
+    let counts = (0..=pairs)
+        .map(|lost| wins.count(pairs - lost, lost))
+        .collect();
     Ok(RollLosses {
         attacker_dice: attacker,
         defender_dice: defender,
         counts,
     })
-}
-
-/// Walks outcomes from the highest down; the `i`-th highest attacker die beats the
-/// `i`-th highest defender die exactly when the defender's has not shown yet (it is
-/// lower). State: ranks seen on each side, and the attacker's losses so far.
-struct SortedPairs {
-    pairs: u32,
-}
-
-impl Evaluator for SortedPairs {
-    type State = (u32, u32, u32);
-    type Output = Outcome;
-
-    fn initial_state(&self) -> Self::State {
-        (0, 0, 0)
-    }
-
-    fn next_state(
-        &self,
-        &(seen_a, seen_d, losses): &Self::State,
-        _: Outcome,
-        counts: &[u32],
-    ) -> Result<Self::State, DieError> {
-        let (shown_a, shown_d) = (counts[0], counts[1]);
-        let upto_d = seen_d + shown_d;
-        // Attacker ranks decided now: [seen_a, seen_a + shown_a) among the pairs; the
-        // defender wins those whose defender die has shown by now (equal or higher).
-        let first = seen_a.min(self.pairs);
-        let last = (seen_a + shown_a).min(self.pairs);
-        let lost = last.min(upto_d).saturating_sub(first);
-        Ok((seen_a + shown_a, upto_d, losses + lost))
-    }
-
-    fn final_outcome(&self, state: &Self::State) -> Result<Final<Outcome>, DieError> {
-        Ok(Final::Value(Outcome::from(state.2)))
-    }
-
-    fn order(&self) -> Order {
-        Order::Descending
-    }
 }
 
 #[cfg(test)]
@@ -132,6 +97,12 @@ mod tests {
                 i += 1;
             }
         }
+    }
+
+    #[test]
+    fn a_side_without_dice_is_an_error() {
+        assert!(matches!(roll_losses(0, 2, 6), Err(ContestError::NoDice(_))));
+        assert!(roll_losses(1, 1, 0).is_err());
     }
 
     #[test]
