@@ -6,6 +6,7 @@ pub mod budget;
 pub mod count;
 pub mod die;
 pub mod evaluator;
+pub mod mixture;
 pub mod notation;
 pub mod pool;
 pub mod report;

@@ -1,20 +1,19 @@
-//! Transformations of one die: mapping outcomes, rerolling, exploding, and mixtures
-//! (a die chosen at random, such as a random number of dice).
+//! Transformations of one die: mapping outcomes, rerolling, exploding, and a random
+//! number of dice (a [`Mixture`](super::mixture::Mixture) of sums).
 //!
 //! # Design decisions
 //! Rerolling "until the die no longer matches" is exact conditioning, so it needs no
 //! depth limit: the matching outcomes are removed and the rest keep their relative
 //! weights. Exploding has no closed form and is truncated at a depth: the last roll
-//! is kept as it lands. Mixtures bring every part to the least common multiple of
-//! their totals, so the mixed counts stay exact integers.
+//! is kept as it lands.
 
 use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, Zero};
+use num_traits::Zero;
 
 use super::arithmetic::BinaryOp;
 use super::budget::Meter;
 use super::die::{Die, DieError, Outcome};
+use super::mixture::Mixture;
 
 /// How many extra rolls an exploding die may make unless told otherwise. At depth 9
 /// the truncated mass of a d6 is 6⁻¹⁰ ≈ 1.7·10⁻⁸.
@@ -116,22 +115,6 @@ impl Die {
         Ok(current)
     }
 
-    /// A weighted mixture: die `i` is chosen with weight `w_i` and then rolled.
-    ///
-    /// # Errors
-    /// [`DieError::Empty`] if there are no parts or every weight is zero.
-    pub fn mixture(parts: &[(BigUint, Die)]) -> Result<Die, DieError> {
-        let parts: Vec<&(BigUint, Die)> = parts.iter().filter(|(w, _)| !w.is_zero()).collect();
-        let totals: Vec<BigUint> = parts.iter().map(|(_, d)| d.total()).collect();
-        let lcm = totals.iter().fold(BigUint::one(), |l, t| l.lcm(t));
-        let mut pairs = Vec::new();
-        for ((weight, die), total) in parts.iter().zip(&totals) {
-            let scale = weight * (&lcm / total);
-            pairs.extend(die.iter().map(|(o, c)| (o, c * &scale)));
-        }
-        Die::from_big_pairs(pairs)
-    }
-
     /// The sum of a random number of dice: roll `count` to learn how many copies of
     /// this die to roll and add (AnyDice's `(d4)d6`).
     ///
@@ -154,7 +137,7 @@ impl Die {
         if count.min_outcome() < 0 {
             return Err(DieError::NegativeDiceCount(count.min_outcome()));
         }
-        let mut parts = Vec::with_capacity(count.len());
+        let mut mixture = Mixture::new();
         let mut previous: Option<(u64, Die)> = None;
         for (k, weight) in count.iter() {
             let k = k as u64;
@@ -167,10 +150,10 @@ impl Die {
                 )?,
                 None => self.repeat_sum_metered(k, meter)?,
             };
-            parts.push((weight, sum.clone()));
+            mixture.add(&weight, &sum, meter)?;
             previous = Some((k, sum));
         }
-        Die::mixture(&parts)
+        mixture.finish()
     }
 }
 

@@ -151,12 +151,21 @@ fn dice_shape(dice: &Dice, options: &Options) -> Shape {
         Some(count) => {
             let k = shape(count, options);
             let largest = pool_cost(k.high.max(0.0));
-            // One pool per possible count, then a mixture over them.
+            // One pool per possible count (a plain sum extends the previous one, so
+            // all of them cost about two of the largest; a pool with modifiers is
+            // built afresh each time), each folded into the mixture with counts of
+            // the combined size.
+            let pools = if dice.pool_modifiers.is_empty() {
+                largest.steps * k.support.min(2.0)
+            } else {
+                largest.steps * k.support
+            };
+            let bits = largest.bits + k.bits;
             let mut mixed = Shape {
                 low: largest.low.min(0.0),
                 high: largest.high.max(0.0),
-                bits: largest.bits + k.bits,
-                steps: k.steps + largest.steps * k.support.min(2.0) + largest.support * k.support,
+                bits,
+                steps: k.steps + pools + largest.support * k.support * limbs(bits),
                 ..largest
             };
             mixed.peak = mixed.peak.max(k.peak);
@@ -320,6 +329,8 @@ mod tests {
             "100000d100000kh50000",
             "d1000000000",
             "d100000*d100000*d100000",
+            "(1000d6)d6",
+            "(d100)d100kh50",
         ] {
             let c = cost(text);
             assert!(

@@ -12,6 +12,7 @@ use crate::dice::budget::Meter;
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::SumOf;
 use crate::dice::evaluator::engine::evaluate_die_metered;
+use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
 
 /// Evaluates a syntax tree exactly, after checking its estimated cost against the
@@ -87,11 +88,14 @@ impl Exact<'_> {
                         .repeat_sum_random_metered(&count, &mut self.meter)
                         .map_err(NotationError::at(span));
                 }
-                let mut parts = Vec::with_capacity(count.len());
+                let mut mixture = Mixture::new();
                 for (k, weight) in count.iter() {
-                    parts.push((weight, self.pool(dice, &die, k as u64, span)?));
+                    let part = self.pool(dice, &die, k as u64, span)?;
+                    mixture
+                        .add(&weight, &part, &mut self.meter)
+                        .map_err(NotationError::at(span))?;
                 }
-                Die::mixture(&parts).map_err(NotationError::at(span))
+                mixture.finish().map_err(NotationError::at(span))
             }
         }
     }
