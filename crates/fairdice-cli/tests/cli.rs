@@ -208,6 +208,56 @@ fn risk_simulation_and_bad_input() {
 }
 
 #[test]
+fn risk_refuses_what_it_cannot_hold_instead_of_crashing() {
+    for (args, status, says) in [
+        (&["risk", "100000", "100000"][..], 3, "army states"),
+        (
+            &["risk", "5", "5", "--faces", "1000000000"][..],
+            2,
+            "at most 100000 faces",
+        ),
+        (
+            &[
+                "risk",
+                "50",
+                "50",
+                "--attacker-dice",
+                "300",
+                "--defender-dice",
+                "300",
+                "--faces",
+                "100",
+            ][..],
+            3,
+            "too large to compute exactly",
+        ),
+        (
+            &["risk", "5", "5", "--attacker-dice", "200", "--per-roll"][..],
+            2,
+            "--per-roll",
+        ),
+        (
+            &["risk", "100", "100", "--simulate", "100000000000"][..],
+            3,
+            "a simulation may",
+        ),
+    ] {
+        let output = fairdice(args);
+        assert_eq!(
+            output.status.code(),
+            Some(status),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(says),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
 fn plots_are_written_as_svg_or_png() {
     let dir = std::env::temp_dir().join(format!("fairdice-plots-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

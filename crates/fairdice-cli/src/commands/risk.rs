@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use fairdice::battle::{self, FloatOutcome, Rule, Rules};
+use fairdice::battle::{self, BattleError, FloatOutcome, Rule, Rules};
 use serde_json::json;
 
 use crate::failure::UserError;
@@ -69,6 +69,8 @@ Rules:
 Each roll sorts both sides' dice from highest to lowest and compares them in pairs;
 ties go to the defender.";
 
+/// The most one-roll tables `--per-roll` prints (attacker dice × defender dice).
+const MAX_PER_ROLL_TABLES: u32 = 100;
 /// The grid a `--plot` draws when `--table` does not say.
 const DEFAULT_PLOT_GRID: u32 = 20;
 /// The largest grid `--table` computes.
@@ -109,11 +111,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| UserError::input(e.to_string()))?;
     let exact = !args.float && u64::from(args.attacker) * u64::from(args.defender) <= EXACT_STATES;
     let (outcome, exact_fraction) = if exact {
-        let e = battle::solve_exact(args.attacker, args.defender, &rules)?;
+        let e = battle::solve_exact(args.attacker, args.defender, &rules).map_err(failure)?;
         (e.to_float(), Some(fraction(&e.p_attacker_wins())))
     } else {
         (
-            battle::solve_float(args.attacker, args.defender, &rules)?,
+            battle::solve_float(args.attacker, args.defender, &rules).map_err(failure)?,
             None,
         )
     };
@@ -127,12 +129,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 runs,
                 args.seed,
                 &|n| bar.inc(n),
-            )?;
+            )
+            .map_err(failure)?;
             bar.finish_and_clear();
             Some(sim)
         }
         None => None,
     };
+    if args.per_roll && rules.attacker_dice * rules.defender_dice > MAX_PER_ROLL_TABLES {
+        return Err(UserError::input(format!(
+            "--per-roll prints a table for every pair of dice counts, at most {MAX_PER_ROLL_TABLES}; {} × {} dice would be {}",
+            rules.attacker_dice,
+            rules.defender_dice,
+            rules.attacker_dice * rules.defender_dice
+        )));
+    }
     let grid_size = args.table.or(args.plot.as_ref().map(|_| DEFAULT_PLOT_GRID));
     let table = match grid_size {
         Some(n) if n > MAX_GRID => {
@@ -140,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "--table {n} is larger than the {MAX_GRID} rows a grid may have"
             )));
         }
-        Some(n) => Some(battle::win_table(n, &rules)?),
+        Some(n) => Some(battle::win_table(n, &rules).map_err(failure)?),
         None => None,
     };
     if let (Some(path), Some(grid)) = (&args.plot, &table) {
@@ -190,6 +201,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text.push_str(&table_text(t, &rules));
     }
     write!(out, "{text}").context("could not write the output")
+}
+
+/// A battle that cannot be solved: bad input (status 2) or too large (status 3).
+fn failure(error: BattleError) -> anyhow::Error {
+    if error.is_too_large() {
+        UserError::too_big(format!(
+            "{error}\nhint: fewer armies, fewer dice per roll, a smaller die, or fewer --simulate runs"
+        ))
+    } else {
+        UserError::input(error.to_string())
+    }
 }
 
 fn describe_rules(args: &Args, rules: &Rules) -> String {

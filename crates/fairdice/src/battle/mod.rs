@@ -12,15 +12,17 @@
 //! // Two attacking armies against one defender, six-sided dice.
 //! let outcome = solve_exact(2, 1, &Rules::default())?;
 //! assert_eq!(outcome.p_attacker_wins().to_string(), "1955/2592");
-//! # Ok::<(), fairdice::battle::RulesError>(())
+//! # Ok::<(), fairdice::battle::BattleError>(())
 //! ```
 
+mod error;
 mod roll;
 mod rules;
 mod simulate;
 mod solve;
 
+pub use error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES, MAX_SIMULATED_DICE};
 pub use roll::{RollLosses, roll_losses};
-pub use rules::{Rule, Rules, RulesError};
+pub use rules::{MAX_DICE, MAX_FACES, Rule, Rules, RulesError};
 pub use simulate::{Simulation, simulate};
 pub use solve::{BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_float, win_table};

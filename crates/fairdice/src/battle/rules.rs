@@ -46,6 +46,26 @@ pub enum RulesError {
     /// A die with fewer than two faces.
     #[error("dice need at least 2 faces, got {0}")]
     TooFewFaces(u64),
+    /// A die with more faces than a battle is solved for.
+    #[error("dice may have at most {max} faces, got {faces}")]
+    TooManyFaces {
+        /// Faces asked for.
+        faces: u64,
+        /// [`MAX_FACES`].
+        max: u64,
+    },
+    /// A dice cap above [`MAX_DICE`].
+    #[error(
+        "each side may roll at most {max} dice at a time (attacker {attacker}, defender {defender})"
+    )]
+    TooManyDice {
+        /// Attacker's dice cap.
+        attacker: u32,
+        /// Defender's dice cap.
+        defender: u32,
+        /// [`MAX_DICE`].
+        max: u32,
+    },
     /// A side allowed no dice.
     #[error("each side must be allowed at least 1 die (attacker {attacker}, defender {defender})")]
     NoDice {
@@ -67,6 +87,11 @@ pub enum RulesError {
         armies: u32,
     },
 }
+
+/// The most faces a battle's dice may have: one roll walks every face.
+pub const MAX_FACES: u64 = 100_000;
+/// The most dice a side may roll at once.
+pub const MAX_DICE: u32 = 1_000;
 
 /// The rules of a battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,6 +125,19 @@ impl Rules {
     pub fn check(&self, attacker: u32, defender: u32) -> Result<(), RulesError> {
         if self.faces < 2 {
             return Err(RulesError::TooFewFaces(self.faces));
+        }
+        if self.faces > MAX_FACES {
+            return Err(RulesError::TooManyFaces {
+                faces: self.faces,
+                max: MAX_FACES,
+            });
+        }
+        if self.attacker_dice > MAX_DICE || self.defender_dice > MAX_DICE {
+            return Err(RulesError::TooManyDice {
+                attacker: self.attacker_dice,
+                defender: self.defender_dice,
+                max: MAX_DICE,
+            });
         }
         if self.attacker_dice == 0 || self.defender_dice == 0 {
             return Err(RulesError::NoDice {

@@ -3,7 +3,8 @@
 
 use rayon::prelude::*;
 
-use super::rules::{Rules, RulesError};
+use super::error::{BattleError, MAX_SIMULATED_DICE};
+use super::rules::Rules;
 use crate::rng;
 
 /// Battles per chunk; each chunk has its own generator stream, so the result does not
@@ -44,7 +45,9 @@ impl Simulation {
 /// number of battles finished, from any thread.
 ///
 /// # Errors
-/// [`RulesError`] for invalid rules or armies.
+/// [`BattleError::Rules`] for invalid rules or armies;
+/// [`BattleError::TooMuchSimulation`] when the battles could roll more than
+/// [`MAX_SIMULATED_DICE`] dice.
 pub fn simulate(
     attacker: u32,
     defender: u32,
@@ -52,8 +55,20 @@ pub fn simulate(
     runs: u64,
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Simulation, RulesError> {
+) -> Result<Simulation, BattleError> {
     rules.check(attacker, defender)?;
+    // Every roll costs at least one army, so a battle has at most A + D rolls.
+    let per_roll = attacker.min(rules.attacker_dice) + defender.min(rules.defender_dice);
+    let dice = runs as f64 * (f64::from(attacker) + f64::from(defender)) * f64::from(per_roll);
+    if dice > MAX_SIMULATED_DICE {
+        return Err(BattleError::TooMuchSimulation {
+            runs,
+            attacker,
+            defender,
+            dice,
+            limit: MAX_SIMULATED_DICE,
+        });
+    }
     let chunks = runs.div_ceil(CHUNK);
     let parts: Vec<Simulation> = (0..chunks)
         .into_par_iter()

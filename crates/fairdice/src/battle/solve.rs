@@ -9,13 +9,15 @@
 //! at the end. The float sweep is the same walk in `f64`, for battles of thousands.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use super::error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES};
 use super::roll::{RollLosses, roll_losses};
-use super::rules::{Rules, RulesError};
+use super::rules::Rules;
 use crate::dice::die::ratio_to_f64;
 
 /// How a battle ends: the probability of each final state.
@@ -41,13 +43,16 @@ pub type FloatOutcome = BattleOutcome<f64>;
 /// Solves the battle exactly.
 ///
 /// # Errors
-/// [`RulesError`] for invalid rules or armies.
+/// [`BattleError::Rules`] for invalid rules or armies;
+/// [`BattleError::TooManyStates`] past [`MAX_EXACT_STATES`] (use [`solve_float`]);
+/// [`BattleError::Roll`] if a roll is too large for the pool engine.
 pub fn solve_exact(
     attacker: u32,
     defender: u32,
     rules: &Rules,
-) -> Result<ExactOutcome, RulesError> {
+) -> Result<ExactOutcome, BattleError> {
     rules.check(attacker, defender)?;
+    BattleError::check_states(attacker, defender, MAX_EXACT_STATES, "an exact")?;
     let faces = BigUint::from(rules.faces);
     let mut powers = vec![BigUint::one()];
     let raw = sweep::<Scaled>(
@@ -84,13 +89,14 @@ pub fn solve_exact(
 /// Solves the battle in floating point (fast for thousands of armies).
 ///
 /// # Errors
-/// [`RulesError`] for invalid rules or armies.
+/// As [`solve_exact`], with the limit [`MAX_FLOAT_STATES`].
 pub fn solve_float(
     attacker: u32,
     defender: u32,
     rules: &Rules,
-) -> Result<FloatOutcome, RulesError> {
+) -> Result<FloatOutcome, BattleError> {
     rules.check(attacker, defender)?;
+    BattleError::check_states(attacker, defender, MAX_FLOAT_STATES, "a floating-point")?;
     let mut probabilities: HashMap<(u32, u32), Vec<f64>> = HashMap::new();
     sweep::<f64>(
         attacker,
@@ -111,9 +117,10 @@ pub fn solve_float(
 /// fight from (`A = 1` under the official rule) have probability 0.
 ///
 /// # Errors
-/// [`RulesError`] for invalid rules.
-pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, RulesError> {
+/// As [`solve_float`] for `n` against `n` armies.
+pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, BattleError> {
     rules.check(rules.beaten_at() + 1, 1)?;
+    BattleError::check_states(n, n, MAX_FLOAT_STATES, "a floating-point")?;
     let size = n as usize + 1;
     let mut win = vec![vec![0.0f64; size]; size];
     let mut rolls: HashMap<(u32, u32), Vec<f64>> = HashMap::new();
@@ -127,11 +134,10 @@ pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, RulesError> {
                 };
                 continue;
             };
-            let p = rolls.entry((ad, dd)).or_insert_with(|| {
-                roll_losses(ad, dd, rules.faces)
-                    .expect("checked rules give valid dice")
-                    .probabilities()
-            });
+            let p = match rolls.entry((ad, dd)) {
+                Entry::Occupied(known) => known.into_mut(),
+                Entry::Vacant(new) => new.insert(solve_roll(ad, dd, rules.faces)?.probabilities()),
+            };
             let pairs = ad.min(dd);
             win[a as usize][d as usize] = (0..=pairs)
                 .map(|k| p[k as usize] * win[(a - k) as usize][(d - (pairs - k)) as usize])
@@ -139,6 +145,15 @@ pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, RulesError> {
         }
     }
     Ok((1..size).map(|a| win[a][1..].to_vec()).collect())
+}
+
+/// One roll, with its failure told as a battle's.
+fn solve_roll(attacker: u32, defender: u32, faces: u64) -> Result<RollLosses, BattleError> {
+    roll_losses(attacker, defender, faces).map_err(|source| BattleError::Roll {
+        attacker,
+        defender,
+        source,
+    })
 }
 
 /// A probability `numerator / faces^exponent`.
@@ -202,7 +217,7 @@ fn sweep<P: Mass>(
     rules: &Rules,
     step: &mut dyn FnMut(&P, &RollLosses, usize, u32) -> P,
     add: &mut dyn FnMut(&mut P, P),
-) -> Result<BattleOutcome<P>, RulesError> {
+) -> Result<BattleOutcome<P>, BattleError> {
     let mut rolls: HashMap<(u32, u32), RollLosses> = HashMap::new();
     let width = defender as usize + 1;
     let mut mass: Vec<P> = vec![P::default(); (attacker as usize + 1) * width];
@@ -226,9 +241,10 @@ fn sweep<P: Mass>(
                 }
                 continue;
             };
-            let roll = rolls.entry((att_dice, def_dice)).or_insert_with(|| {
-                roll_losses(att_dice, def_dice, rules.faces).expect("checked rules give valid dice")
-            });
+            let roll = match rolls.entry((att_dice, def_dice)) {
+                Entry::Occupied(known) => known.into_mut(),
+                Entry::Vacant(new) => new.insert(solve_roll(att_dice, def_dice, rules.faces)?),
+            };
             let pairs = roll.pairs();
             for k in 0..=pairs {
                 if roll.counts[k as usize].is_zero() {
@@ -317,6 +333,7 @@ fn conditional_mean(p: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::battle::RulesError;
     use crate::battle::rules::Rule;
 
     fn rules(rule: Rule, faces: u64) -> Rules {
@@ -420,22 +437,85 @@ mod tests {
     fn invalid_armies_are_rejected() {
         assert!(matches!(
             solve_exact(1, 3, &rules(Rule::Official, 6)),
-            Err(RulesError::TooFewArmies {
+            Err(BattleError::Rules(RulesError::TooFewArmies {
                 side: "attacker",
                 least: 2,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             solve_float(3, 0, &Rules::default()),
-            Err(RulesError::TooFewArmies {
+            Err(BattleError::Rules(RulesError::TooFewArmies {
                 side: "defender",
                 ..
-            })
+            }))
         ));
         assert_eq!(
             solve_exact(3, 3, &rules(Rule::Simple, 1)),
-            Err(RulesError::TooFewFaces(1))
+            Err(BattleError::Rules(RulesError::TooFewFaces(1)))
         );
+    }
+
+    #[test]
+    fn battles_too_large_for_a_sweep_are_refused_before_allocating() {
+        let too_big = solve_float(100_000, 100_000, &Rules::default());
+        assert!(matches!(
+            too_big,
+            Err(BattleError::TooManyStates {
+                states: 10_000_200_001,
+                ..
+            })
+        ));
+        assert!(too_big.unwrap_err().is_too_large());
+        assert!(matches!(
+            solve_exact(2_000, 2_000, &Rules::default()),
+            Err(BattleError::TooManyStates { .. })
+        ));
+        assert!(matches!(
+            win_table(10_000, &Rules::default()),
+            Err(BattleError::TooManyStates { .. })
+        ));
+    }
+
+    #[test]
+    fn a_roll_too_large_for_the_pool_engine_is_an_error_not_a_panic() {
+        let huge = Rules {
+            attacker_dice: 1_000,
+            defender_dice: 1_000,
+            faces: 100_000,
+            ..Rules::default()
+        };
+        let error = solve_float(1_000, 1_000, &huge).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                BattleError::Roll {
+                    attacker: 1_000,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        assert!(error.is_too_large());
+    }
+
+    #[test]
+    fn absurd_dice_are_invalid_rules() {
+        let faces = Rules {
+            faces: 1_000_000_000,
+            ..Rules::default()
+        };
+        assert!(matches!(
+            solve_exact(5, 5, &faces),
+            Err(BattleError::Rules(RulesError::TooManyFaces { .. }))
+        ));
+        let dice = Rules {
+            attacker_dice: 4_000_000_000,
+            ..Rules::default()
+        };
+        assert!(matches!(
+            solve_exact(5, 5, &dice),
+            Err(BattleError::Rules(RulesError::TooManyDice { .. }))
+        ));
     }
 }
