@@ -44,6 +44,7 @@
 mod cost;
 pub mod isaksen;
 mod metrics;
+mod monte_carlo;
 mod pairing;
 mod reroll;
 mod unsorted;
@@ -64,6 +65,7 @@ use crate::dice::notation::{Cost, TooBig};
 use crate::dice::pool::Pool;
 
 pub use metrics::ContestResult;
+pub use monte_carlo::{ContestEstimate, MAX_ROLLED_DICE};
 pub use pairing::{NetScore, PairCounts, PairResult, PairScore, PairState, SortedPairs};
 pub use wins::PairWins;
 
@@ -140,6 +142,18 @@ pub enum ContestError {
     /// The exact computation would cost more than the budget allows.
     #[error("{0}")]
     TooBig(TooBig),
+    /// A Monte Carlo estimate asked to roll more dice than it may.
+    #[error(
+        "{runs} rolls of this contest roll about {dice:.1e} dice, more than the {limit:.1e} an estimate may; ask for fewer rolls"
+    )]
+    TooManyRolls {
+        /// Rolls asked for.
+        runs: u64,
+        /// Dice they would roll, rerolls aside.
+        dice: f64,
+        /// [`MAX_ROLLED_DICE`].
+        limit: f64,
+    },
     /// The dice or the computation failed (e.g. ties are certain and rerolled forever,
     /// the budget ran out, or the computation was cancelled).
     #[error(transparent)]

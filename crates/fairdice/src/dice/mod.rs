@@ -10,6 +10,7 @@ pub mod mixture;
 pub mod notation;
 pub mod pool;
 pub mod report;
+pub mod sampler;
 pub mod transform;
 
 #[cfg(test)]
