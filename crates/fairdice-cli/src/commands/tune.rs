@@ -103,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             source: analysis::AnalysisError::Exact(_),
             ..
         } => UserError::too_big(format!("{e}\nhint: drop --exact, or pass --runs N")),
+        tune::TuneError::TooBig { .. } => UserError::too_big(e.to_string()),
         other => UserError::input(other.to_string()),
     })?;
     let baseline = plain_dice(&tuning)?;

@@ -33,6 +33,23 @@ pub const DEFAULT_STATE_BUDGET: usize = 2_000_000;
 /// The most states a forced exact sweep may hold in one step (about 4 GB).
 pub const HARD_STATE_CAP: usize = 20_000_000;
 
+/// The most memory an exact sweep may hold at once (its current and next step and
+/// its state graph): states of randomizers with many outcomes are large, so the
+/// state budget alone does not bound it.
+pub const MAX_SWEEP_BYTES: usize = 1 << 31;
+
+/// Fails with [`ExactError::OutOfMemory`] once `bytes` pass [`MAX_SWEEP_BYTES`].
+pub(crate) fn check_memory(step: usize, bytes: usize) -> Result<(), ExactError> {
+    if bytes > MAX_SWEEP_BYTES {
+        return Err(ExactError::OutOfMemory {
+            step,
+            bytes,
+            limit: MAX_SWEEP_BYTES,
+        });
+    }
+    Ok(())
+}
+
 /// How an exact sweep runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExactOptions {
@@ -111,6 +128,19 @@ pub enum ExactError {
         /// A rough extrapolation of the states at the last step.
         estimate: f64,
     },
+    /// The sweep would hold more memory than [`MAX_SWEEP_BYTES`].
+    #[error(
+        "the exact sweep needs more than {} MiB at step {step} (its states are large: one number per outcome); use Monte Carlo (--runs) or fewer samples",
+        limit >> 20
+    )]
+    OutOfMemory {
+        /// The step (1-based) where the limit was passed.
+        step: usize,
+        /// Bytes held then.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The randomizer refused a state it produced itself (a bug in the randomizer).
     #[error("the randomizer {spec} refused its own state: {message}")]
     Inconsistent {
@@ -119,6 +149,17 @@ pub enum ExactError {
         /// Its error.
         message: String,
     },
+}
+
+impl ExactError {
+    /// Whether the sweep stopped for its size (a Monte Carlo estimate can answer
+    /// instead), not for a fault.
+    pub fn is_too_large(&self) -> bool {
+        matches!(
+            self,
+            ExactError::OverBudget { .. } | ExactError::OutOfMemory { .. }
+        )
+    }
 }
 
 /// An exact sweep's result.
@@ -157,6 +198,13 @@ impl Layer {
 
     fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// About how many bytes the layer holds.
+    fn bytes(&self) -> usize {
+        self.nodes.capacity() * 4
+            + (self.mass.capacity() + self.squares.capacity()) * 8
+            + (self.first.capacity() + self.last.capacity()) * 8
     }
 
     fn clear(&mut self) {
@@ -209,6 +257,9 @@ pub fn curves(
     scratch.reset();
     let n = scratch.outcomes().len();
     let merge = options.merge && scratch.exchangeable();
+    // Expanding one merged state records a relabeling of every outcome per edge.
+    let one_state = if merge { n * n * 4 } else { n * 16 };
+    check_memory(1, one_state.saturating_add(n * 32))?;
     let mut canonical = Canonical::new(n, merge);
     let raw = scratch.state_key();
     let mut graph = {
@@ -237,10 +288,16 @@ pub fn curves(
     for step in 1..=samples {
         for k in 0..layer.len() {
             graph.expand(layer.nodes[k])?;
+            if k % 64 == 0 {
+                check_memory(step, graph.bytes() + layer.bytes())?;
+            }
         }
         next.clear();
         let (mut entropy, mut repeat) = (0.0, 0.0);
         for s in 0..layer.len() {
+            if s % 256 == 0 {
+                check_memory(step, graph.bytes() + layer.bytes() + next.bytes())?;
+            }
             let v = layer.nodes[s] as usize;
             let m = layer.mass[s];
             let squares = layer.squares[s];
@@ -445,5 +502,18 @@ mod tests {
         let error = curves(&r, 25, &options, &|_| {}).expect_err("too many states");
         assert!(matches!(error, ExactError::OverBudget { budget: 50, .. }));
         assert!(error.to_string().contains("Monte Carlo"), "{error}");
+    }
+
+    #[test]
+    fn states_too_large_to_hold_stop_the_sweep_before_memory_runs_out() {
+        // One merged state of 30,000 outcomes relabels all of them on every edge.
+        let r = Spec::build("dynamic(values=30000, decrease=0.5)").expect("valid");
+        let error = curves(&r, 10, &ExactOptions::default(), &|_| {}).expect_err("too large");
+        assert!(
+            matches!(error, ExactError::OutOfMemory { step: 1, .. }),
+            "{error}"
+        );
+        assert!(error.is_too_large());
+        assert!(error.to_string().contains("MiB"), "{error}");
     }
 }

@@ -10,7 +10,8 @@
 use rustc_hash::FxHashMap;
 
 use super::canonical::{Canonical, Key};
-use super::exact::{ExactError, ExactOptions, check_budget};
+use super::exact::{ExactError, ExactOptions, check_budget, check_memory};
+use super::graph::key_bytes;
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The drought figures of one outcome over a match.
@@ -34,6 +35,8 @@ struct Layer {
     index: FxHashMap<Key, u32>,
     keys: Vec<Key>,
     mass: Vec<f64>,
+    /// About how many bytes the layer holds.
+    bytes: usize,
 }
 
 impl Layer {
@@ -42,6 +45,7 @@ impl Layer {
             index: FxHashMap::default(),
             keys: Vec::new(),
             mass: Vec::new(),
+            bytes: 0,
         }
     }
 
@@ -50,6 +54,7 @@ impl Layer {
             self.mass[s as usize] += mass;
             return;
         }
+        self.bytes += 2 * key_bytes(key) + 24;
         self.index.insert(key.clone(), self.keys.len() as u32);
         self.keys.push(key.clone());
         self.mass.push(mass);
@@ -66,7 +71,8 @@ impl Layer {
 /// each step.
 ///
 /// # Errors
-/// [`ExactError::OverBudget`] when a step holds more states than the budget.
+/// [`ExactError::OverBudget`] when a step holds more states than the budget;
+/// [`ExactError::OutOfMemory`] past [`MAX_SWEEP_BYTES`](super::exact::MAX_SWEEP_BYTES).
 pub fn exact(
     randomizer: &AnyRandomizer,
     samples: usize,
@@ -133,6 +139,9 @@ fn follow(
     for step in 1..=samples {
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
+            if s % 256 == 0 {
+                check_memory(step, layer.bytes + next.bytes)?;
+            }
             let state = &layer.keys[s];
             let m = layer.mass[s];
             // The key ends with: tracked position, current gap, longest gap.

@@ -40,6 +40,8 @@ pub(crate) struct Graph {
     /// With merging, `n` entries per edge: the target's canonical position `pos`
     /// holds the source's outcome `orders[e·n + pos]`.
     pub(crate) orders: Vec<u32>,
+    /// Heap bytes of the keys held (each is held twice: in `index` and `keys`).
+    key_bytes: usize,
 }
 
 impl Graph {
@@ -56,6 +58,7 @@ impl Graph {
             count: Vec::new(),
             edges: Vec::new(),
             orders: Vec::new(),
+            key_bytes: 0,
         }
     }
 
@@ -69,6 +72,7 @@ impl Graph {
             return v;
         }
         let v = self.keys.len() as u32;
+        self.key_bytes += 2 * key_bytes(&self.key);
         self.index.insert(self.key.clone(), v);
         self.keys.push(self.key.clone());
         self.entropy.push(0.0);
@@ -172,11 +176,27 @@ impl Graph {
         self.count.clear();
         self.edges.clear();
         self.orders.clear();
+        self.key_bytes = 0;
         for key in keys {
             self.key = key;
             self.intern();
         }
     }
+}
+
+impl Graph {
+    /// About how many bytes the graph holds.
+    pub(crate) fn bytes(&self) -> usize {
+        self.key_bytes
+            + self.keys.len() * 40
+            + self.edges.len() * std::mem::size_of::<Edge>()
+            + self.orders.len() * 4
+    }
+}
+
+/// Bytes a key takes: its inline size, plus its heap buffer once it spills.
+pub(crate) fn key_bytes(key: &Key) -> usize {
+    std::mem::size_of::<Key>() + if key.spilled() { key.len() * 8 } else { 0 }
 }
 
 /// The most nodes the state graph keeps before it forgets all but the current

@@ -42,7 +42,7 @@ mod graph;
 
 use thiserror::Error;
 
-pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP};
+pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP, MAX_SWEEP_BYTES};
 pub use gaps::OutcomeDroughts;
 pub use metrics::{CurveErrors, Curves, entropy_fraction, population_variance};
 
@@ -247,7 +247,10 @@ pub fn curves(
                     peak_states: result.peak_states,
                 },
             ),
-            Err(ExactError::OverBudget { .. }) => monte_carlo(fallback_runs(runs, samples), seed),
+            Err(e) if e.is_too_large() => monte_carlo(
+                fallback_runs(runs, samples, randomizer.outcomes().len()),
+                seed,
+            ),
             Err(other) => return Err(other.into()),
         },
     })
@@ -257,11 +260,21 @@ pub fn curves(
 /// seconds of work, however long the match.
 pub const FALLBACK_DRAWS: u64 = 100_000_000;
 
+/// The most outcome-steps (runs × samples × outcomes) an automatic fallback spends:
+/// every step weighs the whole next-sample distribution for its entropy, so a
+/// randomizer with many outcomes gets fewer runs.
+pub const FALLBACK_WORK: u64 = 2_000_000_000;
+
 /// The runs of an automatic Monte Carlo fallback: `runs`, fewer for very long
-/// matches (never below 1,000) so the fallback stays within [`FALLBACK_DRAWS`].
-/// A forced Monte Carlo run uses exactly the runs asked for.
-pub fn fallback_runs(runs: u64, samples: usize) -> u64 {
-    runs.min((FALLBACK_DRAWS / samples.max(1) as u64).max(1_000))
+/// matches or many outcomes (never below 1,000) so the fallback stays within
+/// [`FALLBACK_DRAWS`] and [`FALLBACK_WORK`]. A forced Monte Carlo run uses exactly
+/// the runs asked for.
+pub fn fallback_runs(runs: u64, samples: usize, outcomes: usize) -> u64 {
+    let draws = samples.max(1) as u64;
+    let work = draws.saturating_mul(outcomes.max(1) as u64);
+    runs.min(FALLBACK_DRAWS / draws)
+        .min(FALLBACK_WORK / work)
+        .max(1_000)
 }
 
 /// Measures `randomizer` over a match of `options.samples` samples.
@@ -286,14 +299,17 @@ pub fn analyze(
         MethodChoice::Auto { budget, .. } => {
             match exact_sweep(randomizer, samples, budget, true, progress) {
                 Ok(result) => Some(result),
-                Err(ExactError::OverBudget { .. }) => None,
+                Err(e) if e.is_too_large() => None,
                 Err(other) => return Err(other.into()),
             }
         }
     };
     let (runs, seed) = match options.method {
         MethodChoice::MonteCarlo { runs, seed } => (runs, seed),
-        MethodChoice::Auto { runs, seed, .. } => (fallback_runs(runs, samples), seed),
+        MethodChoice::Auto { runs, seed, .. } => (
+            fallback_runs(runs, samples, randomizer.outcomes().len()),
+            seed,
+        ),
         MethodChoice::Exact { .. } => (DEFAULT_RUNS, DEFAULT_SEED),
     };
     let (curves, method, droughts) = match exact_curves {
@@ -395,7 +411,10 @@ fn droughts(
         MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
         MethodChoice::Auto { budget, runs, seed } => match exact(budget, true) {
             Ok(outcomes) => exact_droughts(outcomes),
-            Err(ExactError::OverBudget { .. }) => monte_carlo(fallback_runs(runs, samples), seed),
+            Err(e) if e.is_too_large() => monte_carlo(
+                fallback_runs(runs, samples, randomizer.outcomes().len()),
+                seed,
+            ),
             Err(other) => return Err(other.into()),
         },
     })

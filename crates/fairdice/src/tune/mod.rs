@@ -58,6 +58,11 @@ pub const STATE_BUDGET: usize = 250_000;
 /// the article used 10,000).
 pub const FALLBACK_RUNS: u64 = 20_000;
 
+/// The most Monte Carlo work (runs × samples × outcomes, summed over candidates) a
+/// search may risk: a few minutes. Candidates that sweep exactly cost far less, but
+/// any may fall back, so the search is judged by its worst case before it starts.
+pub const MAX_SEARCH_WORK: f64 = 5e10;
+
 /// How far below the threshold a mean entropy may be and still qualify (float
 /// rounding only).
 pub const ENTROPY_TOLERANCE: f64 = 1e-12;
@@ -131,6 +136,23 @@ pub enum TuneError {
         family: String,
         /// Why, and what it accepts.
         message: String,
+    },
+    /// The search could cost more than [`MAX_SEARCH_WORK`] if its candidates fall
+    /// back to Monte Carlo.
+    #[error(
+        "{candidates} candidates of {outcomes} outcomes over {samples} samples could take about {work:.1e} steps of Monte Carlo, more than the {limit:.1e} a search may; use fewer outcomes, samples or candidates, or fewer --runs"
+    )]
+    TooBig {
+        /// Candidates in the grids.
+        candidates: usize,
+        /// Outcomes each draws.
+        outcomes: usize,
+        /// The longest match.
+        samples: usize,
+        /// The worst-case work: runs × samples × outcomes, summed over candidates.
+        work: f64,
+        /// [`MAX_SEARCH_WORK`].
+        limit: f64,
     },
     /// A candidate's spec was rejected.
     #[error("candidate {spec}: {source}")]
@@ -295,6 +317,20 @@ pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResu
         }
     }
     let samples = tuning.samples.max();
+    let outcomes = jobs.first().map_or(0, |(_, _, r)| r.outcomes().len());
+    let work: f64 = jobs
+        .iter()
+        .map(|(_, _, r)| worst_case_work(r.outcomes().len(), samples, &tuning.method))
+        .sum();
+    if work > MAX_SEARCH_WORK {
+        return Err(TuneError::TooBig {
+            candidates: jobs.len(),
+            outcomes,
+            samples,
+            work,
+            limit: MAX_SEARCH_WORK,
+        });
+    }
     let measured: Vec<Result<CandidateResult, TuneError>> = jobs
         .into_par_iter()
         .map(|(_, params, randomizer)| {
@@ -339,6 +375,16 @@ pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResu
         system.best = select(&system.candidates);
     }
     Ok(TuneResult { systems })
+}
+
+/// The Monte Carlo work one candidate may need: runs × samples × outcomes.
+fn worst_case_work(outcomes: usize, samples: usize, method: &MethodChoice) -> f64 {
+    let runs = match *method {
+        MethodChoice::Exact { .. } => 0,
+        MethodChoice::MonteCarlo { runs, .. } => runs,
+        MethodChoice::Auto { runs, .. } => analysis::fallback_runs(runs, samples, outcomes),
+    };
+    runs as f64 * samples as f64 * outcomes as f64
 }
 
 #[cfg(test)]
@@ -390,6 +436,20 @@ mod tests {
         assert_eq!(spec("nes", Outcomes::Values(7)).expect("fits"), "nes");
         assert!(spec("tgm", Outcomes::Values(6)).is_err());
         assert!(spec("bag", Outcomes::Base("2d6".into())).is_err());
+    }
+
+    #[test]
+    fn a_search_that_could_run_for_hours_is_refused_before_it_starts() {
+        let tuning = Tuning::article(1000, 100).expect("valid");
+        assert!(matches!(
+            tune(&tuning, &|_| {}),
+            Err(TuneError::TooBig {
+                candidates: 200,
+                outcomes: 1000,
+                samples: 100,
+                ..
+            })
+        ));
     }
 
     #[test]
