@@ -15,6 +15,7 @@
 //! # Ok::<(), fairdice::battle::RulesError>(())
 //! ```
 
+pub mod report;
 mod roll;
 mod rules;
 mod simulate;
@@ -23,4 +24,7 @@ mod solve;
 pub use roll::{RollLosses, roll_losses};
 pub use rules::{Rule, Rules, RulesError};
 pub use simulate::{Simulation, simulate};
-pub use solve::{BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_float, win_table};
+pub use solve::{
+    BattleError, BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_exact_metered,
+    solve_float, solve_float_metered, win_table,
+};

@@ -9,14 +9,30 @@
 //! at the end. The float sweep is the same walk in `f64`, for battles of thousands.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use thiserror::Error;
 
 use super::roll::{RollLosses, roll_losses};
 use super::rules::{Rules, RulesError};
-use crate::dice::die::ratio_to_f64;
+use crate::dice::budget::Meter;
+use crate::dice::die::{DieError, ratio_to_f64};
+
+/// Why a battle was not solved under a work meter.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BattleError {
+    /// The rules or the starting armies are invalid.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The meter stopped the sweep: its budget ran out
+    /// ([`DieError::BudgetExceeded`]) or its cancel flag was raised
+    /// ([`DieError::Cancelled`]).
+    #[error(transparent)]
+    Stopped(DieError),
+}
 
 /// How a battle ends: the probability of each final state.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,9 +64,36 @@ pub fn solve_exact(
     rules: &Rules,
 ) -> Result<ExactOutcome, RulesError> {
     rules.check(attacker, defender)?;
+    let Ok(outcome) = exact(attacker, defender, rules, &mut |_| Ok::<(), Infallible>(()));
+    Ok(outcome)
+}
+
+/// Solves the battle exactly, charging `meter` one step per state and pair, so
+/// its budget or cancel flag can stop the sweep (e.g. a server's time limit).
+///
+/// # Errors
+/// [`BattleError::Rules`] for invalid rules or armies; [`BattleError::Stopped`]
+/// when the meter stops it.
+pub fn solve_exact_metered(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    meter: &mut Meter,
+) -> Result<ExactOutcome, BattleError> {
+    rules.check(attacker, defender)?;
+    exact(attacker, defender, rules, &mut |steps| meter.charge(steps)).map_err(BattleError::Stopped)
+}
+
+/// The exact sweep of checked rules; `charge` may stop it.
+fn exact<E>(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    charge: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<ExactOutcome, E> {
     let faces = BigUint::from(rules.faces);
     let mut powers = vec![BigUint::one()];
-    let raw = sweep::<Scaled>(
+    let raw = sweep::<Scaled, E>(
         attacker,
         defender,
         rules,
@@ -62,6 +105,7 @@ pub fn solve_exact(
             }
         },
         &mut |acc: &mut Scaled, add: Scaled| acc.add(add, &faces, &mut powers),
+        charge,
     )?;
     let to_ratio = |s: &Scaled| {
         if s.numerator.is_zero() {
@@ -91,8 +135,34 @@ pub fn solve_float(
     rules: &Rules,
 ) -> Result<FloatOutcome, RulesError> {
     rules.check(attacker, defender)?;
+    let Ok(outcome) = float(attacker, defender, rules, &mut |_| Ok::<(), Infallible>(()));
+    Ok(outcome)
+}
+
+/// Solves the battle in floating point under `meter`, as
+/// [`solve_exact_metered`] does exactly.
+///
+/// # Errors
+/// As [`solve_exact_metered`].
+pub fn solve_float_metered(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    meter: &mut Meter,
+) -> Result<FloatOutcome, BattleError> {
+    rules.check(attacker, defender)?;
+    float(attacker, defender, rules, &mut |steps| meter.charge(steps)).map_err(BattleError::Stopped)
+}
+
+/// The floating-point sweep of checked rules; `charge` may stop it.
+fn float<E>(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    charge: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<FloatOutcome, E> {
     let mut probabilities: HashMap<(u32, u32), Vec<f64>> = HashMap::new();
-    sweep::<f64>(
+    sweep::<f64, E>(
         attacker,
         defender,
         rules,
@@ -103,6 +173,7 @@ pub fn solve_float(
             mass * p[k]
         },
         &mut |acc, add| *acc += add,
+        charge,
     )
 }
 
@@ -195,14 +266,16 @@ impl Mass for f64 {
 }
 
 /// The sweep over states, from the most armies down. `step(mass, roll, k, dice)`
-/// is the mass carried by the roll result "attacker loses `k`"; `add` accumulates.
-fn sweep<P: Mass>(
+/// is the mass carried by the roll result "attacker loses `k`"; `add` accumulates;
+/// `charge` is told the work done at each state and may stop the sweep.
+fn sweep<P: Mass, E>(
     attacker: u32,
     defender: u32,
     rules: &Rules,
     step: &mut dyn FnMut(&P, &RollLosses, usize, u32) -> P,
     add: &mut dyn FnMut(&mut P, P),
-) -> Result<BattleOutcome<P>, RulesError> {
+    charge: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<BattleOutcome<P>, E> {
     let mut rolls: HashMap<(u32, u32), RollLosses> = HashMap::new();
     let width = defender as usize + 1;
     let mut mass: Vec<P> = vec![P::default(); (attacker as usize + 1) * width];
@@ -230,6 +303,7 @@ fn sweep<P: Mass>(
                 roll_losses(att_dice, def_dice, rules.faces).expect("checked rules give valid dice")
             });
             let pairs = roll.pairs();
+            charge(u64::from(pairs) + 1)?;
             for k in 0..=pairs {
                 if roll.counts[k as usize].is_zero() {
                     continue;
@@ -414,6 +488,36 @@ mod tests {
             exact.p_attacker_wins(),
             BigRational::new(5.into(), 12.into())
         );
+    }
+
+    #[test]
+    fn a_meter_stops_the_sweep_and_otherwise_changes_nothing() {
+        let r = Rules::default();
+        let mut meter = Meter::unlimited();
+        let metered = solve_exact_metered(20, 20, &r, &mut meter).unwrap();
+        assert_eq!(metered, solve_exact(20, 20, &r).unwrap());
+        // One step per state and pair: at most 3 per state of the 21 × 21 grid.
+        assert!(meter.used() > 400 && meter.used() <= 3 * 21 * 21);
+        let float = solve_float_metered(20, 20, &r, &mut Meter::unlimited()).unwrap();
+        assert_eq!(float, solve_float(20, 20, &r).unwrap());
+
+        let mut small = Meter::new(100);
+        assert_eq!(
+            solve_float_metered(20, 20, &r, &mut small),
+            Err(BattleError::Stopped(DieError::BudgetExceeded {
+                limit: 100
+            }))
+        );
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let mut cancelled = Meter::unlimited().with_cancel(flag);
+        assert_eq!(
+            solve_exact_metered(200, 200, &r, &mut cancelled),
+            Err(BattleError::Stopped(DieError::Cancelled))
+        );
+        assert!(matches!(
+            solve_exact_metered(0, 3, &r, &mut Meter::unlimited()),
+            Err(BattleError::Rules(RulesError::TooFewArmies { .. }))
+        ));
     }
 
     #[test]

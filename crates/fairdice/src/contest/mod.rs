@@ -44,7 +44,9 @@
 mod cost;
 pub mod isaksen;
 mod metrics;
+mod names;
 mod pairing;
+pub mod report;
 mod reroll;
 mod unsorted;
 mod wins;
@@ -64,6 +66,7 @@ use crate::dice::notation::{Cost, TooBig};
 use crate::dice::pool::Pool;
 
 pub use metrics::ContestResult;
+pub use names::UnknownName;
 pub use pairing::{NetScore, PairCounts, PairResult, PairScore, PairState, SortedPairs};
 pub use wins::PairWins;
 
