@@ -132,14 +132,8 @@ fn form(request: &RiskRequest) -> String {
     );
     html.push_str(r#"</div><fieldset class="choice"><legend>Rule</legend>"#);
     for (rule, words) in [
-        (
-            Rule::Simple,
-            "the attacker counts attacking armies and is beaten at 0",
-        ),
-        (
-            Rule::Official,
-            "the attacker counts every army on the territory; one must stay",
-        ),
+        (Rule::Simple, "armies attacking; beaten at 0"),
+        (Rule::Official, "armies on the territory; one stays"),
     ] {
         let _ = write!(
             html,
@@ -217,7 +211,8 @@ fn problem_html(problem: &Problem) -> String {
     problem.to_html_with("Could not fight this battle", hint)
 }
 
-/// The odds, the survivors, the one-roll tables and the heat map.
+/// The odds, the charts of the survivors and of the odds over starting armies,
+/// then the tables.
 fn results(request: &RiskRequest, report: &BattleReport) -> String {
     let p = report.p_attacker_wins;
     let mut html = format!(
@@ -252,10 +247,6 @@ fn results(request: &RiskRequest, report: &BattleReport) -> String {
         r#"<figure id="survivors-chart" class="chart">{svg}<figcaption>Download the chart as <a href="/chart/risk-survivors.svg?{battle}" download="fairdice-risk.svg">SVG</a> or <a href="/chart/risk-survivors.png?{battle}" download="fairdice-risk.png">PNG</a> · <a href="/api/risk?{battle}">JSON</a>, as <code>fairdice risk --json</code> prints it</figcaption></figure>"#,
         svg = survivors_chart(report).to_svg(),
     );
-    html.push_str(&survivors_table(report));
-    if let Some(tables) = &report.per_roll {
-        html.push_str(&per_roll_table(tables, report.faces));
-    }
     if let Some(grid) = &report.table {
         let q = escape(&request.grid_query());
         let _ = write!(
@@ -264,6 +255,10 @@ fn results(request: &RiskRequest, report: &BattleReport) -> String {
             svg = win_grid_chart(grid, &report.rules()).to_svg(),
             n = grid.len(),
         );
+    }
+    html.push_str(&survivors_table(report));
+    if let Some(tables) = &report.per_roll {
+        html.push_str(&per_roll_table(tables, report.faces));
     }
     html
 }
