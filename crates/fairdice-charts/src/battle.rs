@@ -38,6 +38,20 @@ pub fn win_grid_chart(grid: &[Vec<f64>], rules: &Rules) -> HeatMap {
 
 /// Bars of the armies left at the end of the battle: one series for the
 /// attacker's wins, one for the defender's holds.
+///
+/// # Example
+/// ```
+/// use fairdice::battle::Rules;
+/// use fairdice::battle::report::{BattleReport, Precision};
+/// use fairdice::dice::budget::Meter;
+/// use fairdice_charts::{Chart, survivors_chart};
+///
+/// let report =
+///     BattleReport::solve(3, 2, &Rules::default(), Precision::Exact, &mut Meter::unlimited())?;
+/// let svg = survivors_chart(&report).to_svg();
+/// assert!(svg.contains("<title>defender holds with, 2: "));
+/// # Ok::<(), fairdice::battle::BattleError>(())
+/// ```
 pub fn survivors_chart(report: &BattleReport) -> BarChart {
     let points = |rows: &[fairdice::battle::report::Survivors]| -> Vec<(i64, f64)> {
         rows.iter()

@@ -26,7 +26,7 @@ fn cli_document(
     per_roll_tables: bool,
     table: Option<u32>,
 ) -> String {
-    let precision = Precision::for_battle(attacker, defender);
+    let precision = Precision::for_battle(attacker, defender, rules);
     let mut report = BattleReport::solve(
         attacker,
         defender,
@@ -73,6 +73,15 @@ async fn the_api_serves_the_risk_json_document() {
             20,
             20,
             official,
+            false,
+            None,
+        ),
+        // Few states but long: floating point, as on the command line.
+        (
+            "/api/risk?attacker=3000&defender=30",
+            3000,
+            30,
+            Rules::default(),
             false,
             None,
         ),
@@ -202,7 +211,9 @@ async fn long_fractions_fold_and_large_battles_use_floating_point() {
         .await
         .text();
     assert!(page.contains(r#"<dd id="p-attacker">0.998911</dd>"#));
-    assert!(page.contains("solved in floating point: more than 90000 states"));
+    assert!(
+        page.contains("solved in floating point: an exact answer needs more than 90000 states")
+    );
     assert!(page.contains("more endings are below 0.01%"));
 }
 

@@ -94,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let precision = if args.float {
         Precision::Float
     } else {
-        Precision::for_battle(args.attacker, args.defender)
+        Precision::for_battle(args.attacker, args.defender, &rules)
     };
     let mut report = BattleReport::solve(
         args.attacker,

@@ -1,7 +1,7 @@
 //! The Risk page and its API: a battle's armies and rules ([`RiskRequest`], read
 //! from the URL so every result is a shareable link), solved exactly — or in
-//! floating point past [`EXACT_STATES`] states, as the command line does — under
-//! the server's limits.
+//! floating point past [`EXACT_STATES`] states or [`EXACT_DENOMINATOR_BITS`], as
+//! the command line does — under the server's limits.
 //!
 //! - `GET /risk?attacker=10&defender=10&rule=simple&faces=6&attacker_dice=3&defender_dice=2&grid=20`:
 //!   the page.
@@ -16,7 +16,9 @@ mod page;
 
 use axum::Router;
 use axum::routing::get;
-use fairdice::battle::report::{BattleReport, EXACT_STATES, Precision, per_roll};
+use fairdice::battle::report::{
+    BattleReport, EXACT_DENOMINATOR_BITS, EXACT_STATES, Precision, per_roll,
+};
 use fairdice::battle::{BattleError, Rule, Rules, win_table};
 use fairdice::dice::budget::Meter;
 use fairdice::dice::notation::Options;
@@ -184,10 +186,11 @@ impl RiskRequest {
         Ok(())
     }
 
-    /// How the battle is solved: exactly up to [`EXACT_STATES`] states.
+    /// How the battle is solved: as the command line does, exactly up to
+    /// [`EXACT_STATES`] states and [`EXACT_DENOMINATOR_BITS`].
     pub fn precision(&self) -> Precision {
         match (self.attacker, self.defender) {
-            (Some(a), Some(d)) if !self.float => Precision::for_battle(a, d),
+            (Some(a), Some(d)) if !self.float => Precision::for_battle(a, d, &self.rules),
             _ => Precision::Float,
         }
     }
@@ -296,7 +299,9 @@ pub(crate) fn float_reason(request: &RiskRequest) -> String {
     if request.float {
         "solved in floating point, as asked".to_string()
     } else {
-        format!("solved in floating point: more than {EXACT_STATES} states")
+        format!(
+            "solved in floating point: an exact answer needs more than {EXACT_STATES} states or fractions of more than {EXACT_DENOMINATOR_BITS} bits"
+        )
     }
 }
 

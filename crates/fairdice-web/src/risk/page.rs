@@ -329,5 +329,5 @@ const HELP: &str = r#"<details class="help"><summary>How a battle is fought</sum
 <tr><td>one roll</td><td>the attacker rolls up to 3 dice, the defender up to 2; both sort their dice from highest to lowest and compare them in pairs; a tie goes to the defender; the loser of each pair loses one army</td></tr>
 <tr><td>simple rule</td><td>the attacking armies are counted alone: the attacker rolls <code>min(3, A)</code> dice and is beaten at <code>A = 0</code> (the rule of the well-known 100-against-100 simulation)</td></tr>
 <tr><td>official rule</td><td><code>A</code> counts every army on the territory: the attacker rolls <code>min(3, A − 1)</code> dice and must stop at <code>A = 1</code></td></tr>
-<tr><td>exact</td><td>battles of up to 90,000 states (attacking × defending armies) are solved in exact fractions; larger ones in floating point</td></tr>
+<tr><td>exact</td><td>battles of up to 90,000 states (attacking × defending armies) whose fractions stay within 8,000 bits are solved in exact fractions — 300 against 300 with six-sided dice is the largest even one; larger battles in floating point</td></tr>
 </tbody></table></details>"#;

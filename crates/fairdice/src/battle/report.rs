@@ -19,8 +19,9 @@
 //! use fairdice::battle::report::{BattleReport, Precision};
 //! use fairdice::dice::budget::Meter;
 //!
-//! let precision = Precision::for_battle(2, 1);
-//! let report = BattleReport::solve(2, 1, &Rules::default(), precision, &mut Meter::unlimited())?;
+//! let rules = Rules::default();
+//! let precision = Precision::for_battle(2, 1, &rules);
+//! let report = BattleReport::solve(2, 1, &rules, precision, &mut Meter::unlimited())?;
 //! assert_eq!(report.p_attacker_wins_exact.map(|p| p.to_string()), Some("1955/2592".into()));
 //! # Ok::<(), fairdice::battle::BattleError>(())
 //! ```
@@ -37,9 +38,17 @@ use crate::dice::budget::Meter;
 #[cfg(feature = "serde")]
 use crate::dice::report::as_decimal;
 
-/// Battles with up to this many states (attacking × defending armies) are solved
-/// exactly: a few tenths of a second at most (300 against 300 takes about 0.15 s).
+/// Battles with up to this many states (attacking × defending armies) may be
+/// solved exactly.
 pub const EXACT_STATES: u64 = 90_000;
+
+/// … and only while the longest battle's denominator, `faces^dice rolled`, stays
+/// within this many bits. Exact fractions grow with every roll: past this size,
+/// reducing them takes seconds to minutes (3000 against 30 took most of a minute), and 90,000
+/// against 1 would hold gigabytes of them. 300 against 300 with d6 dice — at most
+/// 600 rolls of 5 dice, 7,755 bits — is the largest balanced battle within both
+/// limits, a few tenths of a second.
+pub const EXACT_DENOMINATOR_BITS: f64 = 8_000.0;
 
 /// How a battle was solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,9 +65,16 @@ pub enum Precision {
 }
 
 impl Precision {
-    /// Exact up to [`EXACT_STATES`] states, floating point beyond.
-    pub fn for_battle(attacker: u32, defender: u32) -> Precision {
-        if u64::from(attacker) * u64::from(defender) <= EXACT_STATES {
+    /// Exact within [`EXACT_STATES`] states and [`EXACT_DENOMINATOR_BITS`],
+    /// floating point beyond. A battle has at most `attacker + defender` rolls (each
+    /// takes at least one army), each of at most `attacker_dice + defender_dice`
+    /// dice.
+    pub fn for_battle(attacker: u32, defender: u32, rules: &Rules) -> Precision {
+        let states = u64::from(attacker) * u64::from(defender);
+        let rolls = f64::from(attacker) + f64::from(defender);
+        let dice = f64::from(rules.attacker_dice) + f64::from(rules.defender_dice);
+        let bits = rolls * dice * (rules.faces as f64).log2();
+        if states <= EXACT_STATES && bits <= EXACT_DENOMINATOR_BITS {
             Precision::Exact
         } else {
             Precision::Float
@@ -391,9 +407,17 @@ mod tests {
     }
 
     #[test]
-    fn precision_follows_the_size_of_the_battle() {
-        assert_eq!(Precision::for_battle(300, 300), Precision::Exact);
-        assert_eq!(Precision::for_battle(301, 300), Precision::Float);
+    fn precision_follows_the_size_of_the_battle_and_of_its_fractions() {
+        let d6 = Rules::default();
+        assert_eq!(Precision::for_battle(300, 300, &d6), Precision::Exact);
+        assert_eq!(Precision::for_battle(301, 300, &d6), Precision::Float);
+        // Few states, but up to 3030 rolls: fractions of 39,000 bits.
+        assert_eq!(Precision::for_battle(3000, 30, &d6), Precision::Float);
+        assert_eq!(Precision::for_battle(90_000, 1, &d6), Precision::Float);
+        assert_eq!(Precision::for_battle(590, 10, &d6), Precision::Exact);
+        let d1000 = Rules { faces: 1000, ..d6 };
+        assert_eq!(Precision::for_battle(100, 100, &d1000), Precision::Float);
+        assert_eq!(Precision::for_battle(80, 80, &d1000), Precision::Exact);
     }
 
     #[cfg(feature = "serde")]
