@@ -194,3 +194,19 @@ async fn the_time_limit_stops_a_slow_contest_and_the_server_goes_on() {
 fn urlencode(text: &str) -> String {
     form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
+
+#[tokio::test]
+async fn long_net_score_tables_are_cut_and_say_so() {
+    let config = Config {
+        limits: Limits {
+            max_table_rows: 5,
+            ..Limits::default()
+        },
+        allowed_hosts: None,
+    };
+    let page = get(&router(config), "/contest?a=5d6&b=5d6").await.text();
+    assert!(page.contains("Showing the first 5 of 11 net scores"));
+    let table = &page[page.find(r#"<table id="net""#).expect("the table")..];
+    let table = &table[..table.find("</table>").expect("its end")];
+    assert_eq!(table.matches("<tr>").count(), 1 + 5);
+}

@@ -90,7 +90,7 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
         "Contest".to_string()
     } else {
         let html = match compute(&state, &request).await {
-            Ok(report) => results(&request, &report),
+            Ok(report) => results(&request, &report, state.limits.max_table_rows),
             Err(problem) => problem_html(&problem),
         };
         let _ = write!(
@@ -200,7 +200,7 @@ fn problem_html(problem: &Problem) -> String {
 }
 
 /// The measures, the odds, the chart and the net score table.
-fn results(request: &ContestRequest, report: &ContestReport) -> String {
+fn results(request: &ContestRequest, report: &ContestReport, max_rows: usize) -> String {
     let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut html = format!(
         r#"<p class="setup"><code>{a}</code> vs <code>{b}</code>: {pairing} pairing, {ties}; {a_dice} against {b_dice}, {pairs} per roll</p>"#,
@@ -248,7 +248,7 @@ fn results(request: &ContestRequest, report: &ContestReport) -> String {
     }
     html.push_str("</tbody></table></div>");
     html.push_str(&chart(request, report));
-    html.push_str(&net_table(report));
+    html.push_str(&net_table(report, max_rows));
     html
 }
 
@@ -261,12 +261,12 @@ fn chart(request: &ContestRequest, report: &ContestReport) -> String {
     )
 }
 
-/// One row per net score, and what the counts are out of.
-fn net_table(report: &ContestReport) -> String {
+/// One row per net score (the first `max_rows`), and what the counts are out of.
+fn net_table(report: &ContestReport, max_rows: usize) -> String {
     let mut html = String::from(
         r#"<div class="table-wrap"><table id="net" class="numbers"><caption>Net score: pairs A wins minus pairs B wins</caption><thead><tr><th scope="col">net score</th><th scope="col">count</th><th scope="col">probability</th></tr></thead><tbody>"#,
     );
-    for row in &report.net {
+    for row in report.net.iter().take(max_rows) {
         let score = if row.score == 0 {
             "0".to_string()
         } else {
@@ -281,6 +281,13 @@ fn net_table(report: &ContestReport) -> String {
         );
     }
     html.push_str("</tbody></table></div>");
+    if report.net.len() > max_rows {
+        let _ = write!(
+            html,
+            r#"<p class="hint">Showing the first {max_rows} of {} net scores; the JSON link above has them all.</p>"#,
+            report.net.len()
+        );
+    }
     let total = short_count(&report.total, MAX_TABLE_DIGITS);
     let _ = write!(
         html,
