@@ -68,10 +68,10 @@ export async function typeInto(page, selector, text) {
   await page.type(selector, text);
 }
 
-/** Clicks the form's submit button and waits for the result page. */
-export async function submit(page) {
+/** Clicks the submit button of `form` (the Dice page's by default) and waits for the result page. */
+export async function submit(page, form = "#dice-form") {
   await Promise.all([
     page.waitForNavigation({ waitUntil: "load" }),
-    page.click('#dice-form button[type="submit"]'),
+    page.click(`${form} button[type="submit"]`),
   ]);
 }

@@ -8,7 +8,10 @@
 //! - [`LineChart`]: named series over steps 1..T (randomizer curves);
 //! - [`distribution_chart`]: the bar chart of one or several dice distributions;
 //! - [`Stack`]: several charts one above the other in one image (the article's
-//!   entropy and outcome-variance graphs).
+//!   entropy and outcome-variance graphs);
+//! - [`net_score_chart`]: a contest's net score distribution;
+//! - [`win_grid_chart`] and [`survivors_chart`]: a Risk battle's odds over a grid
+//!   of starting armies, and the armies left when it ends.
 //!
 //! Every chart renders to an SVG string ([`Chart::to_svg`]), which the web app
 //! inlines in its pages, and to PNG bytes ([`Chart::to_png`]) rasterized from that
@@ -23,6 +26,8 @@
 #![deny(missing_docs)]
 
 mod bar;
+mod battle;
+mod contest;
 mod distribution;
 mod frame;
 mod heat;
@@ -36,6 +41,8 @@ mod svg;
 use thiserror::Error;
 
 pub use bar::{BarChart, Series};
+pub use battle::{survivors_chart, win_grid_chart};
+pub use contest::net_score_chart;
 pub use distribution::distribution_chart;
 pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};

@@ -23,11 +23,23 @@ pub(crate) struct PageLink {
 
 /// Every page, in navigation order. Adding a page: a module with its routes, one
 /// entry here, and one `.merge(...)` in [`crate::router`].
-pub(crate) const PAGES: &[PageLink] = &[PageLink {
-    path: "/dice",
-    name: "Dice",
-    about: "Exact distributions of dice expressions; compare several on one chart",
-}];
+pub(crate) const PAGES: &[PageLink] = &[
+    PageLink {
+        path: "/dice",
+        name: "Dice",
+        about: "Exact distributions of dice expressions; compare several on one chart",
+    },
+    PageLink {
+        path: "/contest",
+        name: "Contest",
+        about: "Two pools of dice against each other: who wins, ties, closeness, net score",
+    },
+    PageLink {
+        path: "/risk",
+        name: "Risk",
+        about: "Risk battles: the attacker's odds, armies left, one-roll tables, heat map",
+    },
+];
 
 /// A whole HTML document: the shared head and navigation around `main`, with the
 /// page whose path is `active` marked as current.

@@ -21,10 +21,14 @@
 
 mod assets;
 mod compute;
+mod contest;
 mod dice;
+mod fraction;
 mod html;
 mod limits;
 mod problem;
+mod respond;
+mod risk;
 mod server;
 
 use std::sync::Arc;
@@ -74,6 +78,8 @@ pub fn router(config: Config) -> Router {
         .route("/", get(|| async { Redirect::to("/dice") }))
         .route("/api/health", get(|| async { "ok\n" }))
         .merge(dice::routes())
+        .merge(contest::routes())
+        .merge(risk::routes())
         .merge(assets::routes())
         .fallback(not_found)
         .with_state(state)

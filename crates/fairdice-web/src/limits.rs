@@ -37,6 +37,15 @@ pub struct Limits {
     pub max_runs: u64,
     /// Dice a Monte Carlo request may roll in all (rolls × dice per roll).
     pub max_rolled_dice: u64,
+    /// States (attacking × defending armies) of a Risk battle the app solves: the
+    /// floating-point sweep holds one number per state.
+    pub max_battle_states: u64,
+    /// Faces of a Risk die.
+    pub max_battle_faces: u64,
+    /// Dice a side of a Risk battle may roll at once.
+    pub max_battle_dice: u32,
+    /// Rows and columns of the Risk page's heat map.
+    pub max_battle_grid: u32,
 }
 
 impl Default for Limits {
@@ -53,6 +62,10 @@ impl Default for Limits {
             max_table_rows: 1_000,
             max_runs: 10_000_000,
             max_rolled_dice: 1_000_000_000,
+            max_battle_states: 4_000_000,
+            max_battle_faces: 1_000,
+            max_battle_dice: 6,
+            max_battle_grid: 60,
         }
     }
 }

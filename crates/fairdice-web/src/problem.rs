@@ -3,6 +3,10 @@
 //! JSON with the same text.
 
 use axum::http::StatusCode;
+use fairdice::DieError;
+use fairdice::battle::BattleError;
+use fairdice::contest::written::PoolTextError;
+use fairdice::contest::{ContestError, Side};
 use fairdice::dice::notation::NotationError;
 use serde_json::json;
 
@@ -33,31 +37,88 @@ pub(crate) enum Problem {
     /// The request itself is malformed (an unknown parameter value, too many
     /// expressions).
     BadRequest(String),
+    /// A contest pool is not dice joined by `+`, or does not parse.
+    Pool {
+        /// The side whose pool it is.
+        side: Side,
+        /// What is wrong.
+        error: PoolTextError,
+        /// The pool as written, for the caret rendering.
+        source: String,
+    },
+    /// The contest cannot be computed (or not exactly within the budget).
+    Contest(ContestError),
+    /// The battle cannot be fought, or was stopped.
+    Battle(BattleError),
 }
 
+/// The kind of a problem reported by the dice engine's work meter.
+fn meter_kind(error: &DieError) -> &'static str {
+    match error {
+        DieError::Cancelled => "timed_out",
+        DieError::BudgetExceeded { .. } => "too_big",
+        _ => "invalid",
+    }
+}
+
+/// What to try instead of a contest too large to compute.
+pub(crate) const CONTEST_HINT: &str =
+    "Fewer dice, fewer kinds of dice per side, or unsorted pairing are cheaper to compute.";
+
+/// What to try instead of a battle too slow to solve here.
+pub(crate) const BATTLE_HINT: &str =
+    "Fewer armies solve faster; `fairdice risk A D` on the command line has no time limit.";
+
 impl Problem {
+    fn notation_kind(error: &NotationError) -> &'static str {
+        match error {
+            NotationError::Parse(_) => "parse",
+            NotationError::Invalid { .. } => "invalid",
+            NotationError::TooBig(_) => "too_big",
+            NotationError::Cancelled => "timed_out",
+        }
+    }
+
     /// A short machine-readable name.
     pub fn kind(&self) -> &'static str {
         match self {
-            Problem::Notation { error, .. } => match error {
-                NotationError::Parse(_) => "parse",
-                NotationError::Invalid { .. } => "invalid",
-                NotationError::TooBig(_) => "too_big",
-                NotationError::Cancelled => "timed_out",
-            },
+            Problem::Notation { error, .. } => Problem::notation_kind(error),
             Problem::Refused(_) => "refused",
             Problem::TooManyOutcomes { .. } => "too_many_outcomes",
             Problem::Stopped(Stopped::TimedOut(_)) => "timed_out",
             Problem::Stopped(Stopped::Busy(_)) => "busy",
             Problem::Stopped(Stopped::Failed) => "failed",
             Problem::BadRequest(_) => "bad_request",
+            Problem::Pool { error, .. } => match error {
+                PoolTextError::Notation(e) => Problem::notation_kind(e),
+                PoolTextError::NotAPool { .. } => "not_a_pool",
+            },
+            Problem::Contest(error) => match error {
+                ContestError::TooBig(_) => "too_big",
+                ContestError::Die(e) => meter_kind(e),
+                _ => "invalid",
+            },
+            Problem::Battle(error) => match error {
+                BattleError::Rules(_) => "invalid",
+                BattleError::Stopped(e) => meter_kind(e),
+                BattleError::Roll { source, .. } => match source {
+                    ContestError::TooBig(_) => "too_big",
+                    ContestError::Die(e) => meter_kind(e),
+                    _ => "invalid",
+                },
+                BattleError::TooManyStates { .. } | BattleError::TooMuchSimulation { .. } => {
+                    "too_big"
+                }
+            },
         }
     }
 
     /// The HTTP status of an API response carrying only this problem.
     pub fn status(&self) -> StatusCode {
         match self.kind() {
-            "parse" | "invalid" | "refused" | "bad_request" => StatusCode::BAD_REQUEST,
+            "parse" | "invalid" | "not_a_pool" | "refused" | "bad_request" => {
+                StatusCode::BAD_REQUEST
+            }
             "too_big" | "too_many_outcomes" | "timed_out" => StatusCode::UNPROCESSABLE_ENTITY,
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -77,6 +138,12 @@ impl Problem {
                 "the distribution has {outcomes} distinct outcomes; the web app shows at most {max} (the command line has no such limit)"
             ),
             Problem::Stopped(stopped) => stopped.to_string(),
+            _ if self.kind() == "timed_out" => {
+                "stopped by the time limit: too slow to compute on this server".to_string()
+            }
+            Problem::Pool { error, .. } => error.to_string(),
+            Problem::Contest(error) => error.to_string(),
+            Problem::Battle(error) => error.to_string(),
         }
     }
 
@@ -88,6 +155,14 @@ impl Problem {
                 error: error @ (NotationError::Parse(_) | NotationError::Invalid { .. }),
                 source,
             } => error.render(source),
+            // As `fairdice contest` prints it: the side, then the pool with a caret.
+            Problem::Pool {
+                side,
+                error,
+                source,
+            } if error.span().is_some() => {
+                format!("in pool {side}:\n{}", error.render(source))
+            }
             _ => self.message(),
         }
     }
@@ -96,12 +171,19 @@ impl Problem {
     pub fn span(&self) -> Option<std::ops::Range<usize>> {
         match self {
             Problem::Notation { error, .. } => error.span(),
+            Problem::Pool { error, .. } => error.span(),
             _ => None,
         }
     }
 
     /// What to try instead, when there is a better way.
     pub fn hint(&self) -> Option<&'static str> {
+        let too_slow = matches!(self.kind(), "too_big" | "timed_out");
+        match self {
+            Problem::Pool { .. } | Problem::Contest(_) => return too_slow.then_some(CONTEST_HINT),
+            Problem::Battle(_) => return too_slow.then_some(BATTLE_HINT),
+            _ => {}
+        }
         match self.kind() {
             "too_big" | "timed_out" => Some(
                 "Try fewer dice or fewer faces, or estimate it by Monte Carlo (the button below, or `fairdice dist EXPR --runs N`).",
@@ -128,15 +210,20 @@ impl Problem {
     /// The problem as an HTML alert for `expression` (if it concerns one).
     pub fn to_html(&self, expression: Option<&str>) -> String {
         let heading = match expression {
-            Some(e) => format!("<h3>Could not compute <code>{}</code></h3>", escape(e)),
-            None => "<h3>Could not compute this</h3>".to_string(),
+            Some(e) => format!("Could not compute <code>{}</code>", escape(e)),
+            None => "Could not compute this".to_string(),
         };
-        let hint = self
-            .hint()
+        self.to_html_with(&heading, self.hint())
+    }
+
+    /// The problem as an HTML alert under `heading` (HTML, escaped by the caller),
+    /// with `hint` (plain text) below it: for pages whose advice differs.
+    pub fn to_html_with(&self, heading: &str, hint: Option<&str>) -> String {
+        let hint = hint
             .map(|h| format!(r#"<p class="hint">{}</p>"#, escape(h)))
             .unwrap_or_default();
         format!(
-            r#"<div class="problem" role="alert" data-kind="{kind}">{heading}<pre class="rendered">{rendered}</pre>{hint}</div>"#,
+            r#"<div class="problem" role="alert" data-kind="{kind}"><h3>{heading}</h3><pre class="rendered">{rendered}</pre>{hint}</div>"#,
             kind = self.kind(),
             rendered = escape(&self.rendered()),
         )
@@ -175,6 +262,50 @@ mod tests {
         assert!(p.message().contains("too large"));
         assert!(p.hint().is_some());
         assert_eq!(p.to_json(None)["error"]["span"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn pool_errors_name_the_side_like_the_command_line() {
+        use fairdice::contest::written::parse_pool;
+        use fairdice::dice::notation::Options;
+        let pool = |text: &str| Problem::Pool {
+            side: Side::B,
+            error: parse_pool(text, &Options::default()).expect_err("not a pool"),
+            source: text.to_string(),
+        };
+        let kept = pool("4d6kh3");
+        assert_eq!(kept.kind(), "not_a_pool");
+        assert_eq!(kept.status(), StatusCode::BAD_REQUEST);
+        assert!(
+            kept.rendered()
+                .starts_with("in pool B:\n4d6kh3\n   ^^^ keeping")
+        );
+        assert_eq!(kept.span(), Some(3..6));
+        assert_eq!(pool("3d6+").kind(), "parse");
+        assert_eq!(pool("1000000d1000000").kind(), "too_big");
+    }
+
+    #[test]
+    fn contests_and_battles_too_big_or_stopped_get_their_own_hints() {
+        use fairdice::contest::Contest;
+        let d6 = fairdice::Die::standard(6).expect("d6");
+        let huge = Contest::from_dice([(d6.clone(), 300)], [(d6, 300)])
+            .expect("dice")
+            .evaluate()
+            .expect_err("too big");
+        let p = Problem::Contest(huge);
+        assert_eq!(p.kind(), "too_big");
+        assert!(p.message().contains("too large to compute exactly"));
+        assert_eq!(p.hint(), Some(CONTEST_HINT));
+        let stopped = Problem::Battle(BattleError::Stopped(DieError::Cancelled));
+        assert_eq!(stopped.kind(), "timed_out");
+        assert_eq!(stopped.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(stopped.message().contains("time limit"));
+        assert_eq!(stopped.hint(), Some(BATTLE_HINT));
+        let rules = fairdice::battle::Rules::default()
+            .check(0, 1)
+            .expect_err("no armies");
+        assert_eq!(Problem::Battle(rules.into()).kind(), "invalid");
     }
 
     #[test]

@@ -4,17 +4,16 @@
 use std::io::Write;
 
 use anyhow::Context;
+use fairdice::contest::report::ContestReport;
 use fairdice::contest::written::{PoolTextError, parse_pool};
-use fairdice::contest::{Contest, ContestError, ContestResult, Pairing, Side, TieRule};
+use fairdice::contest::{Contest, ContestError, Pairing, TieRule};
 use fairdice::dice::notation::options::DEFAULT_MAX_STEPS;
 use fairdice::dice::notation::{NotationError, Options};
 use fairdice::{Die, DieError};
 use num_rational::BigRational;
-use serde_json::json;
 
 use super::notation_failure;
 use crate::failure::UserError;
-use fairdice::dice::die::ratio_to_f64 as decimal;
 use fairdice::dice::report::{fraction, percent};
 
 use crate::output::{Table, bar};
@@ -106,19 +105,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .ties(ties)
         .max_steps(args.max_steps);
     let result = contest.evaluate().map_err(contest_failure)?;
-    let report = Report {
-        a: &args.a,
-        b: &args.b,
-        pairing: args.pairing,
-        ties: args.ties,
-        contest: &contest,
-        result: &result,
-    };
+    let report = ContestReport::new(&args.a, &args.b, &contest, &result);
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report.json())?)
+        writeln!(out, "{}", report.to_json())
     } else {
-        write!(out, "{}", report.text())
+        write!(out, "{}", text(&report))
     };
     printed.context("could not write the output")
 }
@@ -145,132 +137,65 @@ fn contest_failure(error: ContestError) -> anyhow::Error {
     }
 }
 
-/// Everything printed about one contest.
-struct Report<'a> {
-    a: &'a str,
-    b: &'a str,
-    pairing: PairingArg,
-    ties: TiesArg,
-    contest: &'a Contest,
-    result: &'a ContestResult,
-}
-
-impl Report<'_> {
-    fn pairing_name(&self) -> &'static str {
-        match self.pairing {
-            PairingArg::Sorted => "sorted",
-            PairingArg::Unsorted => "unsorted",
-        }
+/// The report as text: the odds, the measures and the net score table.
+fn text(report: &ContestReport) -> String {
+    let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut out = format!(
+        "A: {}  vs  B: {}\n{} pairing, {}; {} against {}, {} per roll\n\n",
+        report.a,
+        report.b,
+        report.pairing,
+        report.ties.words(),
+        count(report.a_dice, "die", "dice"),
+        count(report.b_dice, "die", "dice"),
+        count(report.pairs, "pair", "pairs"),
+    );
+    let mut odds = Table::new(&["", "probability", "exact"], &[false, true, true]);
+    for (name, p, exact_p) in [
+        ("A wins", report.p_a_wins, &report.p_a_wins_exact),
+        ("tie", report.p_tie, &report.p_tie_exact),
+        ("B wins", report.p_b_wins, &report.p_b_wins_exact),
+    ] {
+        odds.row(vec![name.to_string(), percent(p), exact(exact_p)]);
     }
-
-    fn ties_name(&self) -> &'static str {
-        match self.ties {
-            TiesArg::Stand => "stand",
-            TiesArg::AWins => "a-wins",
-            TiesArg::BWins => "b-wins",
-            TiesArg::Reroll => "reroll",
-        }
+    out.push_str(&odds.render());
+    out.push_str(&format!(
+        "\nwin bias {:.2}, tie % {:.2}, closeness {}\n\n",
+        report.win_bias,
+        report.tie_percent,
+        closeness(report.closeness),
+    ));
+    let peak = report
+        .net
+        .iter()
+        .map(|row| row.probability)
+        .fold(0.0, f64::max);
+    let mut table = Table::new(
+        &["net score", "count", "probability", ""],
+        &[true, true, true, false],
+    );
+    for row in &report.net {
+        table.row(vec![
+            if row.score == 0 {
+                "0".to_string()
+            } else {
+                format!("{:+}", row.score)
+            },
+            abbreviate(row.count.to_string()),
+            percent(row.probability),
+            bar(row.probability / peak, 30),
+        ]);
     }
-
-    fn text(&self) -> String {
-        let (contest, result) = (self.contest, self.result);
-        let ties = match self.ties {
-            TiesArg::Stand => "ties stand",
-            TiesArg::AWins => "A wins ties",
-            TiesArg::BWins => "B wins ties",
-            TiesArg::Reroll => "tied dice rerolled",
-        };
-        let count =
-            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        let mut out = format!(
-            "A: {}  vs  B: {}\n{} pairing, {ties}; {} against {}, {} per roll\n\n",
-            self.a,
-            self.b,
-            self.pairing_name(),
-            count(contest.size(Side::A), "die", "dice"),
-            count(contest.size(Side::B), "die", "dice"),
-            count(contest.pairs(), "pair", "pairs"),
-        );
-        let mut odds = Table::new(&["", "probability", "exact"], &[false, true, true]);
-        for (name, p) in [
-            ("A wins", result.p_a_wins()),
-            ("tie", result.p_tie()),
-            ("B wins", result.p_b_wins()),
-        ] {
-            odds.row(vec![name.to_string(), percent(decimal(&p)), exact(&p)]);
-        }
-        out.push_str(&odds.render());
-        out.push_str(&format!(
-            "\nwin bias {:.2}, tie % {:.2}, closeness {}\n\n",
-            result.win_bias(),
-            result.tie_percent(),
-            closeness(result.closeness()),
-        ));
-        let net = result.net();
-        let probabilities = net.probabilities();
-        let peak = probabilities.iter().copied().fold(0.0, f64::max);
-        let mut table = Table::new(
-            &["net score", "count", "probability", ""],
-            &[true, true, true, false],
-        );
-        for (i, (score, count)) in net.iter().enumerate() {
-            table.row(vec![
-                if score == 0 {
-                    "0".to_string()
-                } else {
-                    format!("{score:+}")
-                },
-                abbreviate(count.to_string()),
-                percent(probabilities[i]),
-                bar(probabilities[i] / peak, 30),
-            ]);
-        }
-        out.push_str(&table.render());
-        let total = abbreviate(net.total().to_string());
-        out.push_str(&match self.ties {
-            TiesArg::Reroll => {
-                format!("exact: counts out of {total} (rerolls condition the rolls)\n")
-            }
-            _ => format!("exact: {total} equally likely rolls\n"),
-        });
-        if net.total().to_string().len() > MAX_TABLE_DIGITS {
-            out.push_str("long counts are abbreviated; --json prints them exactly\n");
-        }
-        out
+    out.push_str(&table.render());
+    let total = abbreviate(report.total.to_string());
+    out.push_str(&match report.ties {
+        TieRule::Reroll => format!("exact: counts out of {total} (rerolls condition the rolls)\n"),
+        _ => format!("exact: {total} equally likely rolls\n"),
+    });
+    if report.total.to_string().len() > MAX_TABLE_DIGITS {
+        out.push_str("long counts are abbreviated; --json prints them exactly\n");
     }
-
-    fn json(&self) -> serde_json::Value {
-        let (contest, result) = (self.contest, self.result);
-        let net = result.net();
-        let probabilities = net.probabilities();
-        let rows: Vec<serde_json::Value> = net
-            .iter()
-            .zip(&probabilities)
-            .map(|((score, count), p)| {
-                json!({"score": score, "count": count.to_string(), "probability": p})
-            })
-            .collect();
-        let closeness = result.closeness();
-        json!({
-            "a": self.a,
-            "b": self.b,
-            "pairing": self.pairing_name(),
-            "ties": self.ties_name(),
-            "pairs": contest.pairs(),
-            "win_bias": result.win_bias(),
-            "tie_percent": result.tie_percent(),
-            "closeness": closeness.is_finite().then_some(closeness),
-            "p_a_wins": decimal(&result.p_a_wins()),
-            "p_a_wins_exact": fraction(&result.p_a_wins()),
-            "p_tie": decimal(&result.p_tie()),
-            "p_tie_exact": fraction(&result.p_tie()),
-            "p_b_wins": decimal(&result.p_b_wins()),
-            "p_b_wins_exact": fraction(&result.p_b_wins()),
-            "mean_square_exact": fraction(&result.mean_square()),
-            "net": rows,
-            "total": net.total().to_string(),
-        })
-    }
+    out
 }
 
 /// A fraction for the report: `p/q`, or `0` and `1` as they are; very long ones
@@ -296,10 +221,9 @@ fn abbreviate(count: String) -> String {
     }
 }
 
-fn closeness(c: f64) -> String {
-    if c.is_finite() {
-        format!("{c:.3}")
-    } else {
-        "infinite (the net score is always 0)".to_string()
+fn closeness(c: Option<f64>) -> String {
+    match c {
+        Some(c) => format!("{c:.3}"),
+        None => "infinite (the net score is always 0)".to_string(),
     }
 }

@@ -5,17 +5,16 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use fairdice::battle::{self, BattleError, FloatOutcome, Rule, Rules};
-use serde_json::json;
+use fairdice::battle::report::{
+    BattleReport, Precision, RollTable, SimulationReport, Survivors, per_roll,
+};
+use fairdice::battle::{self, BattleError, Rule, Rules};
+use fairdice::dice::budget::Meter;
+use fairdice::dice::report::{fraction, percent};
+use fairdice_charts::win_grid_chart;
 
 use crate::failure::UserError;
-use fairdice::dice::report::{fraction, percent};
-use fairdice_charts::HeatMap;
-
 use crate::output::{Table, bar, progress, write_plot};
-
-/// Battles up to this many states (A·D) are solved exactly unless `--float`.
-const EXACT_STATES: u64 = 90_000;
 
 /// Flags of `fairdice risk`.
 #[derive(Debug, clap::Args)]
@@ -76,21 +75,6 @@ const DEFAULT_PLOT_GRID: u32 = 20;
 /// The largest grid `--table` computes.
 const MAX_GRID: u32 = 2000;
 
-/// The heat map of P(attacker wins): attackers up the side, defenders across.
-fn heat_map(grid: &[Vec<f64>], rules: &Rules) -> HeatMap {
-    let n = grid.len();
-    HeatMap::new(format!(
-        "P(attacker wins), {} rule, d{}, {} v {} dice",
-        rules.rule, rules.faces, rules.attacker_dice, rules.defender_dice
-    ))
-    .x_label("defending armies")
-    .y_label("attacking armies")
-    .legend_title("P(win)")
-    .columns((1..=n).map(|d| d.to_string()))
-    .rows((1..=n).map(|a| a.to_string()))
-    .values(grid.to_vec())
-}
-
 /// Longest exact fraction printed in the report (JSON always has it whole).
 const MAX_FRACTION_CHARS: usize = 60;
 
@@ -109,33 +93,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     rules
         .check(args.attacker, args.defender)
         .map_err(|e| UserError::input(e.to_string()))?;
-    let exact = !args.float && u64::from(args.attacker) * u64::from(args.defender) <= EXACT_STATES;
-    let (outcome, exact_fraction) = if exact {
-        let e = battle::solve_exact(args.attacker, args.defender, &rules).map_err(failure)?;
-        (e.to_float(), Some(fraction(&e.p_attacker_wins())))
+    let precision = if args.float {
+        Precision::Float
     } else {
-        (
-            battle::solve_float(args.attacker, args.defender, &rules).map_err(failure)?,
-            None,
+        Precision::for_battle(args.attacker, args.defender, &rules)
+    };
+    let mut report = BattleReport::solve(
+        args.attacker,
+        args.defender,
+        &rules,
+        precision,
+        &mut Meter::unlimited(),
+    )
+    .map_err(failure)?;
+    if let Some(runs) = args.simulate {
+        let bar = progress(runs, "fighting");
+        let sim = battle::simulate(
+            args.attacker,
+            args.defender,
+            &rules,
+            runs,
+            args.seed,
+            &|n| bar.inc(n),
         )
-    };
-    let simulation = match args.simulate {
-        Some(runs) => {
-            let bar = progress(runs, "fighting");
-            let sim = battle::simulate(
-                args.attacker,
-                args.defender,
-                &rules,
-                runs,
-                args.seed,
-                &|n| bar.inc(n),
-            )
-            .map_err(failure)?;
-            bar.finish_and_clear();
-            Some(sim)
-        }
-        None => None,
-    };
+        .map_err(failure)?;
+        bar.finish_and_clear();
+        report.simulation = Some(SimulationReport::new(&sim, args.seed));
+    }
     if args.per_roll && rules.attacker_dice * rules.defender_dice > MAX_PER_ROLL_TABLES {
         return Err(UserError::input(format!(
             "--per-roll prints a table for every pair of dice counts, at most {MAX_PER_ROLL_TABLES}; {} × {} dice would be {}",
@@ -155,49 +139,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     if let (Some(path), Some(grid)) = (&args.plot, &table) {
-        write_plot(path, &heat_map(grid, &rules))?;
+        write_plot(path, &win_grid_chart(grid, &rules))?;
     }
-    let table = table.filter(|_| args.table.is_some());
+    report.table = table.filter(|_| args.table.is_some());
+    if args.per_roll {
+        report.per_roll = Some(per_roll(&rules)?);
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
-        let mut value = report_json(&args, &rules, &outcome, exact_fraction.as_deref());
-        if let Some(sim) = &simulation {
-            let (low, high) = sim.interval95();
-            value["simulation"] = json!({
-                "runs": sim.runs, "seed": args.seed, "attacker_wins": sim.attacker_wins,
-                "p_attacker_wins": sim.p_attacker_wins(), "interval95": [low, high],
-            });
-        }
-        if let Some(t) = &table {
-            value["table"] = json!(t);
-        }
-        if args.per_roll {
-            value["per_roll"] = per_roll_json(&rules)?;
-        }
-        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)
-            .context("could not write the output")?;
+        writeln!(out, "{}", report.to_json()).context("could not write the output")?;
         return Ok(());
     }
-    let mut text = report(&args, &rules, &outcome, exact_fraction.as_deref());
-    if let Some(sim) = &simulation {
-        let (low, high) = sim.interval95();
-        let p = outcome.attacker_win_probability();
+    let mut text = report_text(&report);
+    if let Some(sim) = &report.simulation {
+        let [low, high] = sim.interval95;
+        let p = report.p_attacker_wins;
         text.push_str(&format!(
             "\nMonte Carlo: {} battles (seed {}): attacker won {} = {:.6}, 95% interval {:.6}..{:.6} — {} the computed {:.6}\n",
             sim.runs,
-            args.seed,
+            sim.seed,
             sim.attacker_wins,
-            sim.p_attacker_wins(),
+            sim.p_attacker_wins,
             low,
             high,
             if (low..=high).contains(&p) { "contains" } else { "misses" },
             p
         ));
     }
-    if args.per_roll {
-        text.push_str(&per_roll_text(&rules)?);
+    if let Some(tables) = &report.per_roll {
+        text.push_str(&per_roll_text(tables, rules.faces));
     }
-    if let Some(t) = &table {
+    if let Some(t) = &report.table {
         text.push_str(&table_text(t, &rules));
     }
     write!(out, "{text}").context("could not write the output")
@@ -214,22 +186,22 @@ fn failure(error: BattleError) -> anyhow::Error {
     }
 }
 
-fn describe_rules(args: &Args, rules: &Rules) -> String {
+fn describe_rules(report: &BattleReport) -> String {
     format!(
         "{} attacking v {} defending, {} rule, d{}, attacker rolls up to {}, defender up to {}",
-        args.attacker,
-        args.defender,
-        rules.rule,
-        rules.faces,
-        rules.attacker_dice,
-        rules.defender_dice
+        report.attacker,
+        report.defender,
+        report.rule,
+        report.faces,
+        report.attacker_dice,
+        report.defender_dice
     )
 }
 
-fn report(args: &Args, rules: &Rules, outcome: &FloatOutcome, exact: Option<&str>) -> String {
-    let p = outcome.attacker_win_probability();
-    let mut text = format!("Risk battle: {}\n\n", describe_rules(args, rules));
-    let exact_note = match exact {
+fn report_text(report: &BattleReport) -> String {
+    let p = report.p_attacker_wins;
+    let mut text = format!("Risk battle: {}\n\n", describe_rules(report));
+    let exact_note = match report.p_attacker_wins_exact.as_ref().map(fraction) {
         Some(f) if f.len() <= MAX_FRACTION_CHARS => format!(" = {f} exactly"),
         Some(f) => format!(
             " (exact fraction of {} characters; --json prints it)",
@@ -239,22 +211,22 @@ fn report(args: &Args, rules: &Rules, outcome: &FloatOutcome, exact: Option<&str
     };
     text.push_str(&format!("P(attacker wins) = {p:.6}{exact_note}\n"));
     text.push_str(&format!("P(defender holds) = {:.6}\n", 1.0 - p));
-    let (lost_a, lost_d) = outcome.expected_losses();
+    let lost = report.expected_losses;
     text.push_str(&format!(
-        "Expected losses: attacker {lost_a:.3}, defender {lost_d:.3}\n"
+        "Expected losses: attacker {:.3}, defender {:.3}\n",
+        lost.attacker, lost.defender
     ));
     text.push_str(&format!(
         "Armies left: attacker {:.3} on average when it wins, defender {:.3} when it holds\n",
-        outcome.attacker_survivors_if_win(),
-        outcome.defender_survivors_if_win()
+        report.attacker_survivors_if_win, report.defender_survivors_if_win
     ));
     text.push_str(&survivor_table(
         "Attacker wins with",
-        &outcome.attacker_wins,
+        &report.attacker_survivors,
     ));
     text.push_str(&survivor_table(
         "Defender holds with",
-        &outcome.defender_wins,
+        &report.defender_survivors,
     ));
     text
 }
@@ -263,14 +235,18 @@ fn report(args: &Args, rules: &Rules, outcome: &FloatOutcome, exact: Option<&str
 const SHOWN_PROBABILITY: f64 = 1e-4;
 
 /// A table of the survivor probabilities worth showing.
-fn survivor_table(title: &str, p: &[f64]) -> String {
-    let peak = p.iter().copied().fold(0.0, f64::max);
+fn survivor_table(title: &str, rows: &[Survivors]) -> String {
+    let peak = rows.iter().map(|s| s.probability).fold(0.0, f64::max);
     let mut table = Table::new(&["armies", "probability", ""], &[true, true, false]);
     let mut hidden = 0;
-    for (armies, &q) in p.iter().enumerate() {
-        if q >= SHOWN_PROBABILITY {
-            table.row(vec![armies.to_string(), percent(q), bar(q / peak, 30)]);
-        } else if q > 0.0 {
+    for s in rows {
+        if s.probability >= SHOWN_PROBABILITY {
+            table.row(vec![
+                s.armies.to_string(),
+                percent(s.probability),
+                bar(s.probability / peak, 30),
+            ]);
+        } else {
             hidden += 1;
         }
     }
@@ -283,41 +259,9 @@ fn survivor_table(title: &str, p: &[f64]) -> String {
     text
 }
 
-fn report_json(
-    args: &Args,
-    rules: &Rules,
-    outcome: &FloatOutcome,
-    exact: Option<&str>,
-) -> serde_json::Value {
-    let survivors = |p: &[f64]| -> Vec<serde_json::Value> {
-        p.iter()
-            .enumerate()
-            .filter(|(_, q)| **q > 0.0)
-            .map(|(armies, q)| json!({"armies": armies, "probability": q}))
-            .collect()
-    };
-    let (lost_a, lost_d) = outcome.expected_losses();
-    json!({
-        "attacker": args.attacker,
-        "defender": args.defender,
-        "rule": rules.rule.to_string(),
-        "faces": rules.faces,
-        "attacker_dice": rules.attacker_dice,
-        "defender_dice": rules.defender_dice,
-        "method": if exact.is_some() { "exact" } else { "float" },
-        "p_attacker_wins": outcome.attacker_win_probability(),
-        "p_attacker_wins_exact": exact,
-        "attacker_survivors_if_win": outcome.attacker_survivors_if_win(),
-        "defender_survivors_if_win": outcome.defender_survivors_if_win(),
-        "expected_losses": {"attacker": lost_a, "defender": lost_d},
-        "attacker_survivors": survivors(&outcome.attacker_wins),
-        "defender_survivors": survivors(&outcome.defender_wins),
-    })
-}
-
 /// Every one-roll table up to the dice caps.
-fn per_roll_text(rules: &Rules) -> anyhow::Result<String> {
-    let mut text = format!("\nOne roll, d{} (ties to the defender):\n", rules.faces);
+fn per_roll_text(tables: &[RollTable], faces: u64) -> String {
+    let mut text = format!("\nOne roll, d{faces} (ties to the defender):\n");
     let mut table = Table::new(
         &[
             "attacker dice",
@@ -330,44 +274,21 @@ fn per_roll_text(rules: &Rules) -> anyhow::Result<String> {
         ],
         &[true, true, true, true, true, true, true],
     );
-    for a in 1..=rules.attacker_dice {
-        for d in 1..=rules.defender_dice {
-            let roll = battle::roll_losses(a, d, rules.faces)?;
-            let total = roll.total();
-            let probabilities = roll.probabilities();
-            for (k, count) in roll.counts.iter().enumerate() {
-                let p = probabilities[k];
-                table.row(vec![
-                    a.to_string(),
-                    d.to_string(),
-                    k.to_string(),
-                    (roll.pairs() as usize - k).to_string(),
-                    count.to_string(),
-                    total.to_string(),
-                    percent(p),
-                ]);
-            }
+    for roll in tables {
+        for outcome in &roll.outcomes {
+            table.row(vec![
+                roll.attacker_dice.to_string(),
+                roll.defender_dice.to_string(),
+                outcome.attacker_loses.to_string(),
+                outcome.defender_loses.to_string(),
+                outcome.count.to_string(),
+                roll.total.to_string(),
+                percent(outcome.probability),
+            ]);
         }
     }
     text.push_str(&table.render());
-    Ok(text)
-}
-
-fn per_roll_json(rules: &Rules) -> anyhow::Result<serde_json::Value> {
-    let mut rolls = Vec::new();
-    for a in 1..=rules.attacker_dice {
-        for d in 1..=rules.defender_dice {
-            let roll = battle::roll_losses(a, d, rules.faces)?;
-            let outcomes: Vec<serde_json::Value> = roll
-                .counts
-                .iter()
-                .enumerate()
-                .map(|(k, c)| json!({"attacker_loses": k, "defender_loses": roll.pairs() as usize - k, "count": c.to_string()}))
-                .collect();
-            rolls.push(json!({"attacker_dice": a, "defender_dice": d, "total": roll.total().to_string(), "outcomes": outcomes}));
-        }
-    }
-    Ok(json!(rolls))
+    text
 }
 
 /// The grid of P(attacker wins) in percent, attackers down, defenders across.

@@ -2,29 +2,15 @@
 //! Dice page's chart as a standalone SVG or PNG.
 
 use axum::extract::{RawQuery, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use fairdice::dice::report::DistributionReport;
-use fairdice_charts::{Chart, distribution_chart};
+use fairdice_charts::distribution_chart;
 
 use super::{DiceRequest, compute};
 use crate::AppState;
 use crate::problem::Problem;
-
-/// A JSON response with `status`.
-fn json(status: StatusCode, body: String) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
-        body,
-    )
-        .into_response()
-}
-
-/// A problem as the API's JSON error document.
-fn problem(problem: &Problem, expression: Option<&str>) -> Response {
-    json(problem.status(), problem.to_json(expression).to_string())
-}
+use crate::respond::{json, png, problem, svg};
 
 /// `GET /api/dist?expr=EXPR[&runs=N&seed=S]`: exactly what `fairdice dist EXPR
 /// --json [--runs N --seed S]` prints, or `{"error": …}` with a 4xx/5xx status.
@@ -71,11 +57,7 @@ pub(super) async fn chart_svg(
     RawQuery(query): RawQuery,
 ) -> Response {
     match chart_reports(&state, query.as_deref()).await {
-        Ok((request, reports)) => (
-            [(header::CONTENT_TYPE, "image/svg+xml")],
-            distribution_chart(&reports, request.measure).to_svg(),
-        )
-            .into_response(),
+        Ok((request, reports)) => svg(&distribution_chart(&reports, request.measure)),
         Err(response) => response,
     }
 }
@@ -85,17 +67,8 @@ pub(super) async fn chart_png(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let (request, reports) = match chart_reports(&state, query.as_deref()).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    let png = tokio::task::spawn_blocking(move || {
-        distribution_chart(&reports, request.measure).to_png(2.0)
-    })
-    .await;
-    match png {
-        Ok(Ok(bytes)) => ([(header::CONTENT_TYPE, "image/png")], bytes).into_response(),
-        Ok(Err(error)) => (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response(),
-        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "rendering failed").into_response(),
+    match chart_reports(&state, query.as_deref()).await {
+        Ok((request, reports)) => png(distribution_chart(&reports, request.measure)).await,
+        Err(response) => response,
     }
 }

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use super::rules::RulesError;
 use crate::contest::ContestError;
+use crate::dice::die::DieError;
 
 /// Why a battle could not be solved or simulated.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -37,6 +38,11 @@ pub enum BattleError {
         /// Why.
         source: ContestError,
     },
+    /// A work meter stopped the sweep: its budget ran out
+    /// ([`DieError::BudgetExceeded`]) or its cancel flag was raised
+    /// ([`DieError::Cancelled`]).
+    #[error(transparent)]
+    Stopped(DieError),
     /// A simulation asked to roll more dice than it may.
     #[error(
         "{runs} battles of {attacker} against {defender} armies roll up to about {dice:.1e} dice, more than the {limit:.1e} a simulation may"
@@ -67,7 +73,8 @@ impl BattleError {
     /// Whether the battle is valid but too large for the method asked.
     pub fn is_too_large(&self) -> bool {
         match self {
-            BattleError::Rules(_) => false,
+            BattleError::Rules(_) | BattleError::Stopped(DieError::Cancelled) => false,
+            BattleError::Stopped(_) => true,
             BattleError::TooManyStates { .. } | BattleError::TooMuchSimulation { .. } => true,
             BattleError::Roll { source, .. } => matches!(source, ContestError::TooBig(_)),
         }

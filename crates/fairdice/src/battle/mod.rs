@@ -16,6 +16,7 @@
 //! ```
 
 mod error;
+pub mod report;
 mod roll;
 mod rules;
 mod simulate;
@@ -25,4 +26,7 @@ pub use error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES, MAX_SIMULATED_D
 pub use roll::{RollLosses, roll_losses};
 pub use rules::{MAX_DICE, MAX_FACES, Rule, Rules, RulesError};
 pub use simulate::{Simulation, simulate};
-pub use solve::{BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_float, win_table};
+pub use solve::{
+    BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_exact_metered, solve_float,
+    solve_float_metered, win_table,
+};

@@ -18,6 +18,7 @@ use num_traits::{One, Zero};
 use super::error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES};
 use super::roll::{RollLosses, roll_losses};
 use super::rules::Rules;
+use crate::dice::budget::Meter;
 use crate::dice::die::ratio_to_f64;
 
 /// How a battle ends: the probability of each final state.
@@ -51,8 +52,34 @@ pub fn solve_exact(
     defender: u32,
     rules: &Rules,
 ) -> Result<ExactOutcome, BattleError> {
+    solve_exact_metered(attacker, defender, rules, &mut Meter::unlimited())
+}
+
+/// Solves the battle exactly, charging `meter` one step per state and pair, so
+/// its budget or cancel flag can stop the sweep (e.g. a server's time limit).
+///
+/// # Errors
+/// As [`solve_exact`], and [`BattleError::Stopped`] when the meter stops it.
+pub fn solve_exact_metered(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    meter: &mut Meter,
+) -> Result<ExactOutcome, BattleError> {
     rules.check(attacker, defender)?;
     BattleError::check_states(attacker, defender, MAX_EXACT_STATES, "an exact")?;
+    exact(attacker, defender, rules, &mut |steps| {
+        meter.charge(steps).map_err(BattleError::Stopped)
+    })
+}
+
+/// The exact sweep of checked rules; `charge` may stop it.
+fn exact(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    charge: &mut dyn FnMut(u64) -> Result<(), BattleError>,
+) -> Result<ExactOutcome, BattleError> {
     let faces = BigUint::from(rules.faces);
     let mut powers = vec![BigUint::one()];
     let raw = sweep::<Scaled>(
@@ -67,6 +94,7 @@ pub fn solve_exact(
             }
         },
         &mut |acc: &mut Scaled, add: Scaled| acc.add(add, &faces, &mut powers),
+        charge,
     )?;
     let to_ratio = |s: &Scaled| {
         if s.numerator.is_zero() {
@@ -95,8 +123,34 @@ pub fn solve_float(
     defender: u32,
     rules: &Rules,
 ) -> Result<FloatOutcome, BattleError> {
+    solve_float_metered(attacker, defender, rules, &mut Meter::unlimited())
+}
+
+/// Solves the battle in floating point under `meter`, as
+/// [`solve_exact_metered`] does exactly.
+///
+/// # Errors
+/// As [`solve_float`], and [`BattleError::Stopped`] when the meter stops it.
+pub fn solve_float_metered(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    meter: &mut Meter,
+) -> Result<FloatOutcome, BattleError> {
     rules.check(attacker, defender)?;
     BattleError::check_states(attacker, defender, MAX_FLOAT_STATES, "a floating-point")?;
+    float(attacker, defender, rules, &mut |steps| {
+        meter.charge(steps).map_err(BattleError::Stopped)
+    })
+}
+
+/// The floating-point sweep of checked rules; `charge` may stop it.
+fn float(
+    attacker: u32,
+    defender: u32,
+    rules: &Rules,
+    charge: &mut dyn FnMut(u64) -> Result<(), BattleError>,
+) -> Result<FloatOutcome, BattleError> {
     let mut probabilities: HashMap<(u32, u32), Vec<f64>> = HashMap::new();
     sweep::<f64>(
         attacker,
@@ -109,6 +163,7 @@ pub fn solve_float(
             mass * p[k]
         },
         &mut |acc, add| *acc += add,
+        charge,
     )
 }
 
@@ -210,13 +265,15 @@ impl Mass for f64 {
 }
 
 /// The sweep over states, from the most armies down. `step(mass, roll, k, dice)`
-/// is the mass carried by the roll result "attacker loses `k`"; `add` accumulates.
+/// is the mass carried by the roll result "attacker loses `k`"; `add` accumulates;
+/// `charge` is told the work done at each state and may stop the sweep.
 fn sweep<P: Mass>(
     attacker: u32,
     defender: u32,
     rules: &Rules,
     step: &mut dyn FnMut(&P, &RollLosses, usize, u32) -> P,
     add: &mut dyn FnMut(&mut P, P),
+    charge: &mut dyn FnMut(u64) -> Result<(), BattleError>,
 ) -> Result<BattleOutcome<P>, BattleError> {
     let mut rolls: HashMap<(u32, u32), RollLosses> = HashMap::new();
     let width = defender as usize + 1;
@@ -246,6 +303,7 @@ fn sweep<P: Mass>(
                 Entry::Vacant(new) => new.insert(solve_roll(att_dice, def_dice, rules.faces)?),
             };
             let pairs = roll.pairs();
+            charge(u64::from(pairs) + 1)?;
             for k in 0..=pairs {
                 if roll.counts[k as usize].is_zero() {
                     continue;
@@ -335,6 +393,7 @@ mod tests {
     use super::*;
     use crate::battle::RulesError;
     use crate::battle::rules::Rule;
+    use crate::dice::die::DieError;
 
     fn rules(rule: Rule, faces: u64) -> Rules {
         Rules {
@@ -431,6 +490,36 @@ mod tests {
             exact.p_attacker_wins(),
             BigRational::new(5.into(), 12.into())
         );
+    }
+
+    #[test]
+    fn a_meter_stops_the_sweep_and_otherwise_changes_nothing() {
+        let r = Rules::default();
+        let mut meter = Meter::unlimited();
+        let metered = solve_exact_metered(20, 20, &r, &mut meter).unwrap();
+        assert_eq!(metered, solve_exact(20, 20, &r).unwrap());
+        // One step per state and pair: at most 3 per state of the 21 × 21 grid.
+        assert!(meter.used() > 400 && meter.used() <= 3 * 21 * 21);
+        let float = solve_float_metered(20, 20, &r, &mut Meter::unlimited()).unwrap();
+        assert_eq!(float, solve_float(20, 20, &r).unwrap());
+
+        let mut small = Meter::new(100);
+        assert_eq!(
+            solve_float_metered(20, 20, &r, &mut small),
+            Err(BattleError::Stopped(DieError::BudgetExceeded {
+                limit: 100
+            }))
+        );
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let mut cancelled = Meter::unlimited().with_cancel(flag);
+        assert_eq!(
+            solve_exact_metered(200, 200, &r, &mut cancelled),
+            Err(BattleError::Stopped(DieError::Cancelled))
+        );
+        assert!(matches!(
+            solve_exact_metered(0, 3, &r, &mut Meter::unlimited()),
+            Err(BattleError::Rules(RulesError::TooFewArmies { .. }))
+        ));
     }
 
     #[test]

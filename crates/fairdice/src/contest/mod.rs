@@ -45,7 +45,9 @@ mod cost;
 pub mod isaksen;
 mod metrics;
 mod monte_carlo;
+mod names;
 mod pairing;
+pub mod report;
 mod reroll;
 mod unsorted;
 mod wins;
@@ -66,6 +68,7 @@ use crate::dice::pool::Pool;
 
 pub use metrics::ContestResult;
 pub use monte_carlo::{ContestEstimate, MAX_ROLLED_DICE};
+pub use names::UnknownName;
 pub use pairing::{NetScore, PairCounts, PairResult, PairScore, PairState, SortedPairs};
 pub use wins::PairWins;
 

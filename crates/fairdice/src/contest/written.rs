@@ -39,6 +39,14 @@ impl PoolTextError {
             PoolTextError::NotAPool { span, reason } => underline(source, span, reason),
         }
     }
+
+    /// The part of the text at fault, if one part is.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            PoolTextError::Notation(e) => e.span(),
+            PoolTextError::NotAPool { span, .. } => Some(span.clone()),
+        }
+    }
 }
 
 /// What a pool may hold, appended to every refusal.

@@ -322,12 +322,12 @@ pub fn fraction(r: &BigRational) -> String {
 }
 
 #[cfg(feature = "serde")]
-fn as_decimal<S: serde::Serializer>(n: &BigUint, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_decimal<S: serde::Serializer>(n: &BigUint, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(n)
 }
 
 #[cfg(feature = "serde")]
-fn as_fraction<S: serde::Serializer>(r: &BigRational, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_fraction<S: serde::Serializer>(r: &BigRational, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&fraction(r))
 }
 
