@@ -105,9 +105,17 @@ test("a malformed pool and a huge contest show errors; the next request succeeds
   assert.match(rendered, /^in pool B:\n4d6kh3\n {3}\^\^\^ keeping, dropping or counting dice/);
   assert.equal(await page.inputValue("#pool-b"), "4d6kh3");
 
-  await contest(page, "300d6", "300d6", "sorted", "stand");
+  await contest(page, "30d6+30d8", "30d6+30d8", "sorted", "stand");
   const tooBig = await page.textContent('.problem[data-kind="too_big"]');
   assert.match(tooBig, /too large to compute exactly: it would take about [0-9.e]+ steps/);
+  // The page offers a Monte Carlo estimate instead (as many rolls as stay quick);
+  // following it gives numbers with their standard errors, and the URL keeps the
+  // runs and the seed.
+  await Promise.all([page.waitForURL(/runs=50000/), page.click("text=Estimate with 50,000 rolls")]);
+  assert.match(await page.textContent("#method"), /Monte Carlo estimate from 50,000 seeded rolls \(seed 1\)/);
+  assert.match(await page.textContent("#win-bias"), /^-?0\.\d\d ± 0\.\d\d$/);
+  assert.equal(await page.locator("#chart svg").count(), 1);
+  assert.equal(new URL(page.url()).searchParams.get("seed"), "1");
 
   await contest(page, "3d6", "3d6", "sorted", "stand");
   assert.equal(await page.locator(".problem").count(), 0);

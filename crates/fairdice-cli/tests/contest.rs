@@ -175,6 +175,46 @@ fn contests_that_cannot_be_computed_say_why() {
         "{message}"
     );
     assert!(message.contains("steps (the limit is 2.0e9)"), "{message}");
+    assert!(
+        message.contains("fairdice contest '300d6' '300d6' --runs 1000000"),
+        "{message}"
+    );
+}
+
+#[test]
+fn runs_estimate_a_contest_by_monte_carlo_beside_its_exact_value() {
+    let exact = json(&["contest", "5d6", "5d6"]);
+    assert_eq!(exact["method"], "exact");
+    let estimate = json(&["contest", "5d6", "5d6", "--runs", "100000", "--seed", "9"]);
+    assert_eq!(estimate["method"], "monte_carlo");
+    assert_eq!(
+        (estimate["runs"].as_u64(), estimate["seed"].as_u64()),
+        (Some(100000), Some(9))
+    );
+    assert_eq!(estimate["total"], "100000");
+    for (key, error) in [
+        ("win_bias", "win_bias_standard_error"),
+        ("tie_percent", "tie_percent_standard_error"),
+        ("closeness", "closeness_standard_error"),
+    ] {
+        let (got, want) = (
+            estimate[key].as_f64().unwrap(),
+            exact[key].as_f64().unwrap(),
+        );
+        let error = estimate[error].as_f64().unwrap();
+        assert!(error > 0.0, "{key}");
+        assert!(
+            (got - want).abs() <= 4.0 * error,
+            "{key}: {got} vs {want} ± {error}"
+        );
+    }
+    // Too large to compute, but not to estimate.
+    let text = stdout(&fairdice(&["contest", "300d6", "300d6", "--runs", "2000"]));
+    assert!(
+        text.contains("Monte Carlo estimate: 2000 seeded rolls (seed 1)"),
+        "{text}"
+    );
+    assert!(text.contains("± standard error"), "{text}");
 }
 
 #[test]

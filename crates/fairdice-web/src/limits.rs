@@ -118,9 +118,66 @@ fn host_name(host: &str) -> &str {
     }
 }
 
+/// Reads a request's `runs` parameter: Monte Carlo rolls, 1 to `limits.max_runs`.
+pub(crate) fn read_runs(value: &str, limits: &Limits) -> Result<u64, crate::problem::Problem> {
+    let bad = crate::problem::Problem::BadRequest;
+    let runs: u64 = value
+        .parse()
+        .map_err(|_| bad(format!("runs must be a whole number, not `{value}`")))?;
+    if runs == 0 || runs > limits.max_runs {
+        return Err(bad(format!(
+            "runs must be between 1 and {}, not {runs}",
+            limits.max_runs
+        )));
+    }
+    Ok(runs)
+}
+
+/// Reads a request's `seed` parameter.
+pub(crate) fn read_seed(value: &str) -> Result<u64, crate::problem::Problem> {
+    value.parse().map_err(|_| {
+        crate::problem::Problem::BadRequest(format!(
+            "seed must be a whole number from 0 to 2^64−1, not `{value}`"
+        ))
+    })
+}
+
+/// The Monte Carlo rolls a page offers when an exact computation is too big.
+pub(crate) const OFFERED_RUNS: u64 = 1_000_000;
+
+/// Dice an offered estimate may roll: well under a second of work.
+const OFFERED_DICE: u64 = 10_000_000;
+
+/// The rolls to offer for an estimate of `dice` dice per roll: [`OFFERED_RUNS`],
+/// or the largest round number (1, 2 or 5 times a power of ten, at least 1,000)
+/// that keeps the work within a second or so.
+pub(crate) fn offered_runs(dice: u64) -> u64 {
+    let fits = OFFERED_DICE / dice.max(1);
+    let mut best = 1_000;
+    let mut power = 1_000;
+    while power <= OFFERED_RUNS {
+        for step in [1, 2, 5] {
+            let runs = power * step;
+            if runs <= fits && runs <= OFFERED_RUNS {
+                best = runs;
+            }
+        }
+        power *= 10;
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
-    use super::host_name;
+    use super::{host_name, offered_runs};
+
+    #[test]
+    fn offered_estimates_stay_round_and_quick() {
+        assert_eq!(offered_runs(5), 1_000_000);
+        assert_eq!(offered_runs(200), 50_000);
+        assert_eq!(offered_runs(600), 10_000);
+        assert_eq!(offered_runs(u64::MAX), 1_000);
+    }
 
     #[test]
     fn host_names_drop_the_port() {

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use anyhow::Context;
-use fairdice::contest::report::ContestReport;
+use fairdice::contest::report::{ContestMethod, ContestReport};
 use fairdice::contest::written::{PoolTextError, parse_pool};
 use fairdice::contest::{Contest, ContestError, Pairing, TieRule};
 use fairdice::dice::notation::options::DEFAULT_MAX_STEPS;
@@ -16,7 +16,7 @@ use super::notation_failure;
 use crate::failure::UserError;
 use fairdice::dice::report::{fraction, percent};
 
-use crate::output::{Table, bar};
+use crate::output::{Table, bar, progress};
 
 /// Flags of `fairdice contest`.
 #[derive(Debug, clap::Args)]
@@ -38,6 +38,13 @@ pub struct Args {
     /// Refuse exact computations estimated above this many steps.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "STEPS")]
     pub max_steps: u64,
+    /// Estimate by rolling the contest RUNS times (seeded, parallel) instead of
+    /// computing it exactly: for contests too large to compute.
+    #[arg(long, value_name = "RUNS")]
+    pub runs: Option<u64>,
+    /// Seed for --runs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `--pairing`.
@@ -100,12 +107,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         TiesArg::Reroll => TieRule::Reroll,
     };
     let contest = Contest::from_dice(a, b)
-        .map_err(contest_failure)?
+        .map_err(|e| contest_failure(e, &args))?
         .pairing(pairing)
         .ties(ties)
         .max_steps(args.max_steps);
-    let result = contest.evaluate().map_err(contest_failure)?;
-    let report = ContestReport::new(&args.a, &args.b, &contest, &result);
+    let report = match args.runs {
+        None => {
+            let result = contest.evaluate().map_err(|e| contest_failure(e, &args))?;
+            ContestReport::new(&args.a, &args.b, &contest, &result)
+        }
+        Some(runs) => {
+            let bar = progress(runs, "rolling");
+            let estimate = contest.monte_carlo(runs, args.seed, &|n| bar.inc(n));
+            bar.finish_and_clear();
+            let estimate = estimate.map_err(|e| contest_failure(e, &args))?;
+            ContestReport::estimated(&args.a, &args.b, &contest, &estimate)
+        }
+    };
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
         writeln!(out, "{}", report.to_json())
@@ -125,11 +143,13 @@ fn pool(side: &str, text: &str, options: &Options) -> anyhow::Result<Vec<(Die, u
 }
 
 /// The user-facing error of a contest that cannot be computed.
-fn contest_failure(error: ContestError) -> anyhow::Error {
+fn contest_failure(error: ContestError, args: &Args) -> anyhow::Error {
     match error {
         ContestError::TooBig(_) => UserError::too_big(format!(
-            "{error}\nhint: fewer dice, fewer kinds of dice per side, or --pairing unsorted are cheaper"
+            "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice contest '{}' '{}' --runs 1000000`; fewer dice, fewer kinds of dice per side, or --pairing unsorted are cheaper",
+            args.a, args.b
         )),
+        ContestError::TooManyRolls { .. } => UserError::too_big(error.to_string()),
         ContestError::Die(DieError::BudgetExceeded { .. } | DieError::Cancelled) => {
             UserError::too_big(error.to_string())
         }
@@ -150,21 +170,59 @@ fn text(report: &ContestReport) -> String {
         count(report.b_dice, "die", "dice"),
         count(report.pairs, "pair", "pairs"),
     );
-    let mut odds = Table::new(&["", "probability", "exact"], &[false, true, true]);
+    let estimated = match report.method {
+        ContestMethod::Exact => None,
+        ContestMethod::MonteCarlo {
+            runs,
+            win_bias_standard_error,
+            tie_percent_standard_error,
+            closeness_standard_error,
+            ..
+        } => Some((
+            runs,
+            win_bias_standard_error,
+            tie_percent_standard_error,
+            closeness_standard_error,
+        )),
+    };
+    let mut odds = match estimated {
+        None => Table::new(&["", "probability", "exact"], &[false, true, true]),
+        Some(_) => Table::new(
+            &["", "probability", "± standard error"],
+            &[false, true, true],
+        ),
+    };
     for (name, p, exact_p) in [
         ("A wins", report.p_a_wins, &report.p_a_wins_exact),
         ("tie", report.p_tie, &report.p_tie_exact),
         ("B wins", report.p_b_wins, &report.p_b_wins_exact),
     ] {
-        odds.row(vec![name.to_string(), percent(p), exact(exact_p)]);
+        let last = match estimated {
+            None => exact(exact_p),
+            Some((runs, ..)) => percent((p * (1.0 - p) / runs as f64).sqrt()),
+        };
+        odds.row(vec![name.to_string(), percent(p), last]);
     }
     out.push_str(&odds.render());
-    out.push_str(&format!(
-        "\nwin bias {:.2}, tie % {:.2}, closeness {}\n\n",
-        report.win_bias,
-        report.tie_percent,
-        closeness(report.closeness),
-    ));
+    out.push_str(&match estimated {
+        None => format!(
+            "\nwin bias {:.2}, tie % {:.2}, closeness {}\n\n",
+            report.win_bias,
+            report.tie_percent,
+            closeness(report.closeness),
+        ),
+        Some((_, bias, tie, close)) => format!(
+            "\nwin bias {:.2} ± {bias:.2}, tie % {:.2} ± {tie:.2}, closeness {} ± {}\n\n",
+            report.win_bias,
+            report.tie_percent,
+            closeness(report.closeness),
+            if close < 5e-4 {
+                format!("{close:.1e}")
+            } else {
+                format!("{close:.3}")
+            },
+        ),
+    });
     let peak = report
         .net
         .iter()
@@ -188,9 +246,14 @@ fn text(report: &ContestReport) -> String {
     }
     out.push_str(&table.render());
     let total = abbreviate(report.total.to_string());
-    out.push_str(&match report.ties {
-        TieRule::Reroll => format!("exact: counts out of {total} (rerolls condition the rolls)\n"),
-        _ => format!("exact: {total} equally likely rolls\n"),
+    out.push_str(&match (&report.method, report.ties) {
+        (ContestMethod::MonteCarlo { runs, seed, .. }, _) => {
+            format!("Monte Carlo estimate: {runs} seeded rolls (seed {seed}), not exact\n")
+        }
+        (ContestMethod::Exact, TieRule::Reroll) => {
+            format!("exact: counts out of {total} (rerolls condition the rolls)\n")
+        }
+        (ContestMethod::Exact, _) => format!("exact: {total} equally likely rolls\n"),
     });
     if report.total.to_string().len() > MAX_TABLE_DIGITS {
         out.push_str("long counts are abbreviated; --json prints them exactly\n");

@@ -15,7 +15,8 @@ use crate::respond::{json, png, problem, svg};
 /// The report of a request with both pools, or the response explaining why there is
 /// none.
 async fn report(state: &AppState, query: Option<&str>) -> Result<ContestReport, Response> {
-    let request = ContestRequest::from_query(query).map_err(|p| problem(&p, None))?;
+    let request =
+        ContestRequest::from_query(query, &state.limits).map_err(|p| problem(&p, None))?;
     if request.a.is_empty() || request.b.is_empty() {
         let p = Problem::BadRequest("give both pools: ?a=3d6&b=3d6".into());
         return Err(problem(&p, None));

@@ -18,7 +18,7 @@ use fairdice::dice::notation::Options;
 
 use crate::AppState;
 use crate::dice::precheck;
-use crate::limits::Limits;
+use crate::limits::{Limits, read_runs, read_seed};
 use crate::problem::Problem;
 
 /// The routes of the Contest page and its API.
@@ -41,20 +41,27 @@ pub(crate) struct ContestRequest {
     pub pairing: Pairing,
     /// What tied pairs do.
     pub ties: TieRule,
+    /// Estimate by this many seeded rolls instead of computing exactly.
+    pub runs: Option<u64>,
+    /// The Monte Carlo seed (the command line's default, 1, when not given).
+    pub seed: u64,
 }
 
 impl ContestRequest {
-    /// Reads a request from a query string: `a`, `b`, `pairing`, `ties`. Unknown
-    /// parameters are ignored.
+    /// Reads a request from a query string: `a`, `b`, `pairing`, `ties`, `runs`,
+    /// `seed`. Unknown parameters are ignored.
     ///
     /// # Errors
-    /// [`Problem::BadRequest`] for an unknown pairing or tie rule.
-    pub fn from_query(query: Option<&str>) -> Result<ContestRequest, Problem> {
+    /// [`Problem::BadRequest`] for an unknown pairing or tie rule, or a bad `runs`
+    /// or `seed`.
+    pub fn from_query(query: Option<&str>, limits: &Limits) -> Result<ContestRequest, Problem> {
         let mut request = ContestRequest {
             a: String::new(),
             b: String::new(),
             pairing: Pairing::default(),
             ties: TieRule::default(),
+            runs: None,
+            seed: 1,
         };
         let bad = |e: fairdice::contest::UnknownName| Problem::BadRequest(e.to_string());
         for (key, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
@@ -63,6 +70,8 @@ impl ContestRequest {
                 "b" => request.b = value.trim().to_string(),
                 "pairing" if !value.is_empty() => request.pairing = value.parse().map_err(bad)?,
                 "ties" if !value.is_empty() => request.ties = value.parse().map_err(bad)?,
+                "runs" if !value.is_empty() => request.runs = Some(read_runs(&value, limits)?),
+                "seed" if !value.is_empty() => request.seed = read_seed(&value)?,
                 _ => {}
             }
         }
@@ -74,14 +83,30 @@ impl ContestRequest {
         self.a.is_empty() && self.b.is_empty()
     }
 
+    /// The dice both pools roll, as far as they can be read (0 for one that
+    /// cannot).
+    pub fn dice(&self) -> u64 {
+        [&self.a, &self.b]
+            .iter()
+            .filter_map(|text| parse_pool(text, &Options::default()).ok())
+            .flatten()
+            .map(|(_, n)| n)
+            .sum()
+    }
+
     /// The query string that asks for this request again.
     pub fn query(&self) -> String {
-        crate::html::query([
-            ("a", self.a.as_str()),
-            ("b", self.b.as_str()),
-            ("pairing", self.pairing.as_str()),
-            ("ties", self.ties.as_str()),
-        ])
+        let mut pairs = vec![
+            ("a", self.a.clone()),
+            ("b", self.b.clone()),
+            ("pairing", self.pairing.as_str().to_string()),
+            ("ties", self.ties.as_str().to_string()),
+        ];
+        if let Some(runs) = self.runs {
+            pairs.push(("runs", runs.to_string()));
+            pairs.push(("seed", self.seed.to_string()));
+        }
+        crate::html::query(pairs.iter().map(|(k, v)| (*k, v.as_str())))
     }
 }
 
@@ -114,10 +139,31 @@ fn compute_one(
     if let Some(flag) = &options.cancel {
         contest = contest.cancel(flag.clone());
     }
-    let result = contest.evaluate().map_err(Problem::Contest)?;
-    Ok(ContestReport::new(
-        &request.a, &request.b, &contest, &result,
-    ))
+    match request.runs {
+        None => {
+            let result = contest.evaluate().map_err(Problem::Contest)?;
+            Ok(ContestReport::new(
+                &request.a, &request.b, &contest, &result,
+            ))
+        }
+        Some(runs) => {
+            // Monte Carlo checks the cancel flag between chunks only, so its work is
+            // bounded up front.
+            let dice = u64::from(contest.size(Side::A) + contest.size(Side::B));
+            if dice.saturating_mul(runs) > limits.max_rolled_dice {
+                return Err(Problem::Refused(format!(
+                    "{runs} rolls of {dice} dice each is more than the {} dice the web app rolls for one request; ask for fewer rolls",
+                    limits.max_rolled_dice
+                )));
+            }
+            let estimate = contest
+                .monte_carlo(runs, request.seed, &|_| {})
+                .map_err(Problem::Contest)?;
+            Ok(ContestReport::estimated(
+                &request.a, &request.b, &contest, &estimate,
+            ))
+        }
+    }
 }
 
 /// Computes the contest of `request` under the server's limits.
@@ -145,13 +191,15 @@ mod tests {
 
     #[test]
     fn requests_read_pools_and_rules_from_the_url() {
-        let r =
-            ContestRequest::from_query(Some("a=3d6%2B1d8&b=+5d6+&pairing=unsorted&ties=a-wins"))
-                .expect("valid");
+        let r = ContestRequest::from_query(
+            Some("a=3d6%2B1d8&b=+5d6+&pairing=unsorted&ties=a-wins"),
+            &Limits::default(),
+        )
+        .expect("valid");
         assert_eq!((r.a.as_str(), r.b.as_str()), ("3d6+1d8", "5d6"));
         assert_eq!((r.pairing, r.ties), (Pairing::Unsorted, TieRule::AWins));
         assert_eq!(r.query(), "a=3d6%2B1d8&b=5d6&pairing=unsorted&ties=a-wins");
-        let empty = ContestRequest::from_query(None).expect("valid");
+        let empty = ContestRequest::from_query(None, &Limits::default()).expect("valid");
         assert!(empty.is_empty());
         assert_eq!(
             (empty.pairing, empty.ties),
@@ -161,8 +209,14 @@ mod tests {
 
     #[test]
     fn unknown_rules_are_bad_requests() {
-        for query in ["pairing=zigzag", "a=d6&ties=draw"] {
-            let error = ContestRequest::from_query(Some(query)).expect_err(query);
+        for query in [
+            "pairing=zigzag",
+            "a=d6&ties=draw",
+            "a=d6&runs=0",
+            "a=d6&seed=x",
+        ] {
+            let error =
+                ContestRequest::from_query(Some(query), &Limits::default()).expect_err(query);
             assert_eq!(error.kind(), "bad_request", "{query}");
         }
     }
@@ -175,6 +229,8 @@ mod tests {
             b: b.into(),
             pairing: Pairing::Sorted,
             ties: TieRule::BWins,
+            runs: None,
+            seed: 1,
         };
         let report =
             compute_one(&request("3d6", "2d6"), &Options::default(), &limits).expect("small");
@@ -188,5 +244,17 @@ mod tests {
         let huge = compute_one(&request("300d6", "300d6"), &Options::default(), &limits)
             .expect_err("huge");
         assert_eq!(huge.kind(), "too_big");
+        let estimate = ContestRequest {
+            runs: Some(2_000),
+            ..request("300d6", "300d6")
+        };
+        let report = compute_one(&estimate, &Options::default(), &limits).expect("estimated");
+        assert_eq!(report.total.to_string(), "2000");
+        let runaway = ContestRequest {
+            runs: Some(10_000_000),
+            ..request("300d6", "300d6")
+        };
+        let refused = compute_one(&runaway, &Options::default(), &limits).expect_err("bounded");
+        assert_eq!(refused.kind(), "refused");
     }
 }

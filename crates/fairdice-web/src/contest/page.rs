@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
-use fairdice::contest::report::ContestReport;
+use fairdice::contest::report::{ContestMethod, ContestReport};
 use fairdice::contest::{Pairing, TieRule};
 use fairdice::dice::report::{percent, short_count};
 use fairdice_charts::{Chart, net_score_chart};
@@ -16,7 +16,8 @@ use super::{ContestRequest, compute};
 use crate::AppState;
 use crate::compute::Stopped;
 use crate::fraction::fraction_html;
-use crate::html::{escape, layout};
+use crate::html::{escape, layout, thousands};
+use crate::limits::offered_runs;
 use crate::problem::{CONTEST_HINT, Problem};
 
 /// Counts longer than this many digits are abbreviated in the table, as on the
@@ -72,10 +73,10 @@ const EXAMPLES: &[(&str, &str, &str, Pairing, TieRule)] = &[
 
 /// `GET /contest?a=…&b=…&pairing=…&ties=…`.
 pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
-    let request = match ContestRequest::from_query(raw.as_deref()) {
+    let request = match ContestRequest::from_query(raw.as_deref(), &state.limits) {
         Ok(request) => request,
         Err(problem) => {
-            let empty = ContestRequest::from_query(None).expect("no query is valid");
+            let empty = ContestRequest::from_query(None, &state.limits).expect("no query is valid");
             let main = format!("{}{}", form(&empty), problem.to_html(None));
             return (
                 StatusCode::BAD_REQUEST,
@@ -91,7 +92,23 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
     } else {
         let html = match compute(&state, &request).await {
             Ok(report) => results(&request, &report, state.limits.max_table_rows),
-            Err(problem) => problem_html(&problem),
+            Err(problem) => {
+                let mut html = problem_html(&problem);
+                if matches!(problem.kind(), "too_big" | "timed_out") && request.runs.is_none() {
+                    let runs = offered_runs(request.dice());
+                    let estimate = ContestRequest {
+                        runs: Some(runs),
+                        ..request.clone()
+                    };
+                    let _ = write!(
+                        html,
+                        r#"<p class="offer"><a class="button" href="/contest?{}">Estimate with {} rolls</a></p>"#,
+                        escape(&estimate.query()),
+                        thousands(runs)
+                    );
+                }
+                html
+            }
         };
         let _ = write!(
             main,
@@ -166,6 +183,8 @@ fn examples() -> String {
             b: b.into(),
             pairing,
             ties,
+            runs: None,
+            seed: 1,
         };
         let _ = write!(
             html,
@@ -212,17 +231,52 @@ fn results(request: &ContestRequest, report: &ContestReport, max_rows: usize) ->
         b_dice = count(report.b_dice, "die", "dice"),
         pairs = count(report.pairs, "pair", "pairs"),
     );
+    // A Monte Carlo estimate shows each measure with its standard error.
+    let errors = match report.method {
+        ContestMethod::Exact => None,
+        ContestMethod::MonteCarlo {
+            runs,
+            seed,
+            win_bias_standard_error,
+            tie_percent_standard_error,
+            closeness_standard_error,
+        } => {
+            let _ = write!(
+                html,
+                r#"<p class="estimate" id="method">Monte Carlo estimate from {} seeded rolls (seed {seed}), not exact; ± is one standard error.</p>"#,
+                thousands(runs)
+            );
+            Some((
+                runs,
+                win_bias_standard_error,
+                tie_percent_standard_error,
+                closeness_standard_error,
+            ))
+        }
+    };
+    let plus_minus = |error: Option<f64>, digits: usize| {
+        error.map_or(String::new(), |e| format!(" ± {e:.digits$}"))
+    };
     let closeness = report
         .closeness
         .map_or("infinite".to_string(), |c| format!("{c:.3}"));
     let _ = write!(
         html,
-        r#"<dl id="measures" class="metrics"><div><dt>win bias</dt><dd id="win-bias">{bias:.2}</dd><dd class="formula">100·(P(A wins) − P(B wins)); 0 is fair</dd></div><div><dt>tie %</dt><dd id="tie-percent">{tie:.2}</dd><dd class="formula">100·P(net score = 0)</dd></div><div><dt>closeness</dt><dd id="closeness">{closeness}</dd><dd class="formula">1 / √E[net²]; higher is closer</dd></div></dl>"#,
+        r#"<dl id="measures" class="metrics"><div><dt>win bias</dt><dd id="win-bias">{bias:.2}{bias_error}</dd><dd class="formula">100·(P(A wins) − P(B wins)); 0 is fair</dd></div><div><dt>tie %</dt><dd id="tie-percent">{tie:.2}{tie_error}</dd><dd class="formula">100·P(net score = 0)</dd></div><div><dt>closeness</dt><dd id="closeness">{closeness}{closeness_error}</dd><dd class="formula">1 / √E[net²]; higher is closer</dd></div></dl>"#,
         bias = report.win_bias,
         tie = report.tie_percent,
+        bias_error = plus_minus(errors.map(|e| e.1), 2),
+        tie_error = plus_minus(errors.map(|e| e.2), 2),
+        closeness_error = plus_minus(errors.map(|e| e.3), 4),
     );
-    html.push_str(
-        r#"<div class="table-wrap"><table id="odds" class="numbers"><caption>Who wins</caption><thead><tr><th scope="col">outcome</th><th scope="col">probability</th><th scope="col" class="exact">exact</th></tr></thead><tbody>"#,
+    let last_column = if errors.is_some() {
+        "± standard error"
+    } else {
+        "exact"
+    };
+    let _ = write!(
+        html,
+        r#"<div class="table-wrap"><table id="odds" class="numbers"><caption>Who wins</caption><thead><tr><th scope="col">outcome</th><th scope="col">probability</th><th scope="col" class="exact">{last_column}</th></tr></thead><tbody>"#,
     );
     for (name, id, p, exact) in [
         (
@@ -243,7 +297,10 @@ fn results(request: &ContestRequest, report: &ContestReport, max_rows: usize) ->
             html,
             r#"<tr><th scope="row">{name}</th><td>{p}</td><td class="exact">{exact}</td></tr>"#,
             p = percent(p),
-            exact = fraction_html(exact, MAX_FRACTION_CHARS, Some(id)),
+            exact = match errors {
+                None => fraction_html(exact, MAX_FRACTION_CHARS, Some(id)),
+                Some((runs, ..)) => percent((p * (1.0 - p) / runs as f64).sqrt()),
+            },
         );
     }
     html.push_str("</tbody></table></div>");
@@ -292,10 +349,12 @@ fn net_table(report: &ContestReport, max_rows: usize) -> String {
     let _ = write!(
         html,
         r#"<p class="hint" id="total">{}</p>"#,
-        match report.ties {
-            TieRule::Reroll =>
+        match (&report.method, report.ties) {
+            (ContestMethod::MonteCarlo { runs, .. }, _) =>
+                format!("estimated: counts out of {} seeded rolls", thousands(*runs)),
+            (ContestMethod::Exact, TieRule::Reroll) =>
                 format!("exact: counts out of {total} (rerolled ties condition the rolls)"),
-            _ => format!("exact: {total} equally likely rolls"),
+            (ContestMethod::Exact, _) => format!("exact: {total} equally likely rolls"),
         }
     );
     html

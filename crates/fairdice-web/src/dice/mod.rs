@@ -14,7 +14,7 @@ use fairdice::dice::notation::{self, Options};
 use fairdice::dice::report::{DistributionReport, Measure};
 
 use crate::AppState;
-use crate::limits::Limits;
+use crate::limits::{Limits, read_runs, read_seed};
 use crate::problem::Problem;
 
 /// The routes of the Dice page and its API.
@@ -58,25 +58,8 @@ impl DiceRequest {
             match key.as_ref() {
                 "expr" if !value.trim().is_empty() => request.expressions.push(value.into_owned()),
                 "mode" => request.measure = value.parse().map_err(|e| bad(format!("{e}")))?,
-                "runs" if !value.is_empty() => {
-                    let runs: u64 = value
-                        .parse()
-                        .map_err(|_| bad(format!("runs must be a whole number, not `{value}`")))?;
-                    if runs == 0 || runs > limits.max_runs {
-                        return Err(bad(format!(
-                            "runs must be between 1 and {}, not {runs}",
-                            limits.max_runs
-                        )));
-                    }
-                    request.runs = Some(runs);
-                }
-                "seed" if !value.is_empty() => {
-                    request.seed = value.parse().map_err(|_| {
-                        bad(format!(
-                            "seed must be a whole number from 0 to 2^64−1, not `{value}`"
-                        ))
-                    })?;
-                }
+                "runs" if !value.is_empty() => request.runs = Some(read_runs(&value, limits)?),
+                "seed" if !value.is_empty() => request.seed = read_seed(&value)?,
                 _ => {}
             }
         }

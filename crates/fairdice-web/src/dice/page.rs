@@ -12,14 +12,13 @@ use fairdice_charts::{Chart, distribution_chart};
 
 use super::{DiceRequest, compute};
 use crate::AppState;
-use crate::html::{escape, layout, query};
+use crate::html::{escape, layout, query, thousands};
+use crate::limits::OFFERED_RUNS;
 use crate::problem::Problem;
 
 /// Counts longer than this many digits are abbreviated in the table, as on the
 /// command line.
 const MAX_TABLE_DIGITS: usize = 24;
-/// The Monte Carlo rolls offered when an expression is too big.
-const OFFERED_RUNS: u64 = 1_000_000;
 /// Examples offered on the empty page.
 const EXAMPLES: &[(&str, &[&str])] = &[
     ("ability score", &["4d6kh3"]),
@@ -326,19 +325,6 @@ fn comparison_table(reports: &[DistributionReport], measure: Measure, max_rows: 
     html.push_str("</tbody></table></div>");
     html.push_str(&cut_note(outcomes.len(), max_rows));
     html
-}
-
-/// `1000000` as `1,000,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn capitalized(words: &str) -> String {

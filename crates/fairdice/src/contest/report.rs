@@ -7,8 +7,11 @@
 //! document: `{"a", "b", "pairing", "ties", "pairs", "win_bias", "tie_percent",
 //! "closeness", "p_a_wins", "p_a_wins_exact", "p_tie", "p_tie_exact", "p_b_wins",
 //! "p_b_wins_exact", "mean_square_exact", "net": [{"score", "count",
-//! "probability"}], "total"}`, counts as exact decimal strings, exact values as
-//! fractions `"p/q"`, and `closeness` `null` when the net score is always 0.
+//! "probability"}], "total", "method"}`, counts as exact decimal strings, exact
+//! values as fractions `"p/q"`, and `closeness` `null` when the net score is always
+//! 0. A Monte Carlo estimate adds `"runs"`, `"seed"` and the standard errors
+//! `"win_bias_standard_error"`, `"tie_percent_standard_error"` and
+//! `"closeness_standard_error"`.
 //!
 //! # Example
 //! ```
@@ -27,7 +30,7 @@
 use num_bigint::BigUint;
 use num_rational::BigRational;
 
-use super::{Contest, ContestResult, Pairing, Side, TieRule};
+use super::{Contest, ContestEstimate, ContestResult, Pairing, Side, TieRule};
 use crate::dice::die::ratio_to_f64;
 #[cfg(feature = "serde")]
 use crate::dice::report::{as_decimal, as_fraction};
@@ -78,12 +81,42 @@ pub struct ContestReport {
     /// condition the rolls — a common denominator.
     #[cfg_attr(feature = "serde", serde(serialize_with = "as_decimal"))]
     pub total: BigUint,
+    /// Whether the numbers are exact or estimated.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub method: ContestMethod,
     /// Dice rolled by A.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub a_dice: u32,
     /// Dice rolled by B.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub b_dice: u32,
+}
+
+/// How a contest's numbers were obtained.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "method", rename_all = "snake_case")
+)]
+pub enum ContestMethod {
+    /// Computed exactly.
+    Exact,
+    /// Estimated from seeded rolls ([`Contest::monte_carlo`]): the probabilities
+    /// are observed frequencies, the "exact" fractions their ratios of counts, and
+    /// the total the number of rolls.
+    MonteCarlo {
+        /// Rolls made.
+        runs: u64,
+        /// The generator seed.
+        seed: u64,
+        /// The standard error of the win bias.
+        win_bias_standard_error: f64,
+        /// The standard error of the tie percentage.
+        tie_percent_standard_error: f64,
+        /// The standard error of the closeness.
+        closeness_standard_error: f64,
+    },
 }
 
 /// One net score's row.
@@ -132,8 +165,28 @@ impl ContestReport {
             mean_square_exact: result.mean_square(),
             net: net_rows,
             total: net.total(),
+            method: ContestMethod::Exact,
             a_dice: contest.size(Side::A),
             b_dice: contest.size(Side::B),
+        }
+    }
+
+    /// The report of a Monte Carlo `estimate` of `contest`.
+    pub fn estimated(
+        a: &str,
+        b: &str,
+        contest: &Contest,
+        estimate: &ContestEstimate,
+    ) -> ContestReport {
+        ContestReport {
+            method: ContestMethod::MonteCarlo {
+                runs: estimate.runs,
+                seed: estimate.seed,
+                win_bias_standard_error: estimate.win_bias_error(),
+                tie_percent_standard_error: estimate.tie_percent_error(),
+                closeness_standard_error: estimate.closeness_error(),
+            },
+            ..ContestReport::new(a, b, contest, &estimate.result)
         }
     }
 
