@@ -7,8 +7,9 @@
 //! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
 //! - [`LineChart`]: named series over steps 1..T (randomizer curves);
 //! - [`distribution_chart`]: the bar chart of one or several dice distributions;
-//! - [`Stack`]: several charts one above the other in one image (the article's
-//!   entropy and outcome-variance graphs).
+//! - [`Stack`]: several charts one above the other in one image;
+//! - [`CurvesFigure`]: the article's entropy and outcome-variance graphs of
+//!   randomizers, stacked (or as CSV).
 //!
 //! Every chart renders to an SVG string ([`Chart::to_svg`]), which the web app
 //! inlines in its pages, and to PNG bytes ([`Chart::to_png`]) rasterized from that
@@ -23,6 +24,7 @@
 #![deny(missing_docs)]
 
 mod bar;
+mod curves;
 mod distribution;
 mod frame;
 mod heat;
@@ -36,6 +38,7 @@ mod svg;
 use thiserror::Error;
 
 pub use bar::{BarChart, Series};
+pub use curves::{CurvesFigure, Panel, Series as CurveSeries};
 pub use distribution::distribution_chart;
 pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};

@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::canonical::{Canonical, Key};
-use super::exact::{ExactError, ExactOptions, check_budget};
+use super::exact::{CANCEL_CHECK_STATES, ExactError, ExactOptions, check_budget};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The drought figures of one outcome over a match.
@@ -66,7 +66,8 @@ impl Layer {
 /// each step.
 ///
 /// # Errors
-/// [`ExactError::OverBudget`] when a step holds more states than the budget.
+/// [`ExactError::OverBudget`] when a step holds more states than the budget;
+/// [`ExactError::Cancelled`] once `options.cancel` is raised.
 pub fn exact(
     randomizer: &AnyRandomizer,
     samples: usize,
@@ -133,6 +134,9 @@ fn follow(
     for step in 1..=samples {
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
+            if s % CANCEL_CHECK_STATES == 0 {
+                options.check_cancel()?;
+            }
             let state = &layer.keys[s];
             let m = layer.mass[s];
             // The key ends with: tracked position, current gap, longest gap.
