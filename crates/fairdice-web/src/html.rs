@@ -23,11 +23,23 @@ pub(crate) struct PageLink {
 
 /// Every page, in navigation order. Adding a page: a module with its routes, one
 /// entry here, and one `.merge(...)` in [`crate::router`].
-pub(crate) const PAGES: &[PageLink] = &[PageLink {
-    path: "/dice",
-    name: "Dice",
-    about: "Exact distributions of dice expressions; compare several on one chart",
-}];
+pub(crate) const PAGES: &[PageLink] = &[
+    PageLink {
+        path: "/dice",
+        name: "Dice",
+        about: "Exact distributions of dice expressions; compare several on one chart",
+    },
+    PageLink {
+        path: "/randomizers",
+        name: "Randomizers",
+        about: "Entropy, outcome variance and droughts of decks, dynamic dice, PRD, Tetris…; seeded samples",
+    },
+    PageLink {
+        path: "/tune",
+        name: "Tuner",
+        about: "The fairest parameters of each randomizer above an entropy threshold",
+    },
+];
 
 /// A whole HTML document: the shared head and navigation around `main`, with the
 /// page whose path is `active` marked as current.

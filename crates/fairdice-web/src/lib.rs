@@ -26,6 +26,10 @@ mod html;
 mod limits;
 mod problem;
 mod server;
+// The Randomizers and Tuner pages.
+mod randomizers;
+mod respond;
+mod tune;
 
 use std::sync::Arc;
 
@@ -74,6 +78,8 @@ pub fn router(config: Config) -> Router {
         .route("/", get(|| async { Redirect::to("/dice") }))
         .route("/api/health", get(|| async { "ok\n" }))
         .merge(dice::routes())
+        .merge(randomizers::routes())
+        .merge(tune::routes())
         .merge(assets::routes())
         .fallback(not_found)
         .with_state(state)

@@ -33,6 +33,19 @@ pub(crate) enum Problem {
     /// The request itself is malformed (an unknown parameter value, too many
     /// expressions).
     BadRequest(String),
+    /// The library refused an input: a randomizer spec, a history, a grid or a
+    /// match length (its message lists what is accepted).
+    Input(String),
+    /// An exact computation other than a dice expression's is over its budget.
+    TooBig(String),
+    /// A problem with its own advice of what to try instead (the dice hints do
+    /// not fit a randomizer).
+    WithHint {
+        /// The problem.
+        problem: Box<Problem>,
+        /// What to try instead.
+        hint: &'static str,
+    },
 }
 
 impl Problem {
@@ -51,13 +64,18 @@ impl Problem {
             Problem::Stopped(Stopped::Busy(_)) => "busy",
             Problem::Stopped(Stopped::Failed) => "failed",
             Problem::BadRequest(_) => "bad_request",
+            Problem::Input(_) => "invalid_input",
+            Problem::TooBig(_) => "too_big",
+            Problem::WithHint { problem, .. } => problem.kind(),
         }
     }
 
     /// The HTTP status of an API response carrying only this problem.
     pub fn status(&self) -> StatusCode {
         match self.kind() {
-            "parse" | "invalid" | "refused" | "bad_request" => StatusCode::BAD_REQUEST,
+            "parse" | "invalid" | "refused" | "bad_request" | "invalid_input" => {
+                StatusCode::BAD_REQUEST
+            }
             "too_big" | "too_many_outcomes" | "timed_out" => StatusCode::UNPROCESSABLE_ENTITY,
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -72,11 +90,23 @@ impl Problem {
                 ..
             } => "stopped by the time limit: too slow to compute on this server".to_string(),
             Problem::Notation { error, .. } => error.to_string(),
-            Problem::Refused(message) | Problem::BadRequest(message) => message.clone(),
+            Problem::Refused(message) | Problem::BadRequest(message) | Problem::Input(message) => {
+                message.clone()
+            }
+            Problem::TooBig(message) => message.clone(),
+            Problem::WithHint { problem, .. } => problem.message(),
             Problem::TooManyOutcomes { outcomes, max } => format!(
                 "the distribution has {outcomes} distinct outcomes; the web app shows at most {max} (the command line has no such limit)"
             ),
             Problem::Stopped(stopped) => stopped.to_string(),
+        }
+    }
+
+    /// This problem with `hint` as its advice.
+    pub fn with_hint(self, hint: &'static str) -> Problem {
+        Problem::WithHint {
+            problem: Box::new(self),
+            hint,
         }
     }
 
@@ -102,6 +132,9 @@ impl Problem {
 
     /// What to try instead, when there is a better way.
     pub fn hint(&self) -> Option<&'static str> {
+        if let Problem::WithHint { hint, .. } = self {
+            return Some(hint);
+        }
         match self.kind() {
             "too_big" | "timed_out" => Some(
                 "Try fewer dice or fewer faces, or estimate it by Monte Carlo (the button below, or `fairdice dist EXPR --runs N`).",

@@ -110,7 +110,7 @@ impl DiceRequest {
 
 /// Refuses what is too long or nested too deeply to hand to the recursive parser
 /// on a server thread.
-fn precheck(text: &str, limits: &Limits) -> Result<(), Problem> {
+pub(crate) fn precheck(text: &str, limits: &Limits) -> Result<(), Problem> {
     if text.len() > limits.max_expression_bytes {
         return Err(Problem::Refused(format!(
             "the expression is {} bytes long; the web app accepts up to {}",

@@ -84,7 +84,8 @@ fn run_chunk(
     chunk: u64,
     seed: u64,
     droughts: bool,
-) -> Tally {
+    cancel: Option<&AtomicBool>,
+) -> Option<Tally> {
     let mut generator = rng::stream(seed, chunk);
     let mut r = randomizer.clone();
     let n = r.outcomes().len();
@@ -94,6 +95,10 @@ fn run_chunk(
     let mut last_seen = vec![0usize; n];
     let mut longest = vec![0usize; n];
     for _ in 0..count {
+        // One look per run: a chunk of long runs takes long enough to matter.
+        if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return None;
+        }
         r.reset();
         counts.fill(0);
         last_seen.fill(0);
@@ -133,7 +138,7 @@ fn run_chunk(
             }
         }
     }
-    tally
+    Some(tally)
 }
 
 /// Estimates the per-step curves (and, with `droughts`, each outcome's droughts)
@@ -154,7 +159,7 @@ pub fn estimate(
 }
 
 /// [`estimate`], unless `cancel` is raised first: the flag is looked at before
-/// each chunk of [`CHUNK`] runs, and `None` comes back once it is raised.
+/// each run, and `None` comes back once it is raised.
 pub fn estimate_unless(
     randomizer: &AnyRandomizer,
     samples: usize,
@@ -174,7 +179,7 @@ pub fn estimate_unless(
                 return None;
             }
             let count = CHUNK.min(runs - c * CHUNK);
-            let tally = run_chunk(randomizer, samples, count, c, seed, droughts);
+            let tally = run_chunk(randomizer, samples, count, c, seed, droughts, cancel)?;
             progress(count);
             Some(tally)
         })
