@@ -62,9 +62,9 @@ fn unexpected() -> Response {
     problem(&Problem::Stopped(crate::compute::Stopped::Failed), None)
 }
 
-/// The analysis of a chart request.
+/// The analysis of a chart request (its curves; no droughts).
 async fn chart_report(state: &AppState, query: Option<&str>) -> Result<AnalysisReport, Response> {
-    match one(state, query, Job::Analyze).await? {
+    match one(state, query, Job::Curves).await? {
         Output::Analysis(report) => Ok(*report),
         _ => Err(unexpected()),
     }

@@ -15,6 +15,7 @@ mod page;
 
 use axum::Router;
 use axum::routing::get;
+use fairdice::analysis::report::DroughtsReport;
 use fairdice::analysis::{
     self, AnalysisError, AnalysisOptions, AnalysisReport, DEFAULT_STATE_BUDGET, MethodChoice,
 };
@@ -333,9 +334,11 @@ fn analysis_problem(error: AnalysisError, limits: &Limits) -> Problem {
     }
 }
 
-/// Analyzes the request's randomizer under `options`' cancel flag.
+/// Analyzes the request's randomizer under `options`' cancel flag, with its
+/// droughts if `droughts`.
 pub(crate) fn analyze(
     request: &RandomizerRequest,
+    droughts: bool,
     options: &Options,
     limits: &Limits,
 ) -> Result<AnalysisReport, Problem> {
@@ -343,12 +346,32 @@ pub(crate) fn analyze(
     let analysis_options = AnalysisOptions {
         samples: request.samples,
         method: request.method_choice(limits),
-        droughts: request.droughts,
+        droughts,
         cancel: options.cancel.clone(),
     };
     let analysis = analysis::analyze(&randomizer, &analysis_options, &|_| {})
         .map_err(|e| analysis_problem(e, limits))?;
     Ok(AnalysisReport::new(&randomizer, &analysis))
+}
+
+/// The droughts of the request's randomizer alone, as [`analyze`] would report
+/// them.
+pub(crate) fn droughts(
+    request: &RandomizerRequest,
+    options: &Options,
+    limits: &Limits,
+) -> Result<DroughtsReport, Problem> {
+    let randomizer = build_randomizer(&request.spec, options, limits)?;
+    let method = request.method_choice(limits);
+    let droughts = analysis::droughts(
+        &randomizer,
+        request.samples,
+        &method,
+        options.cancel.as_ref(),
+        &|_| {},
+    )
+    .map_err(|e| analysis_problem(e, limits))?;
+    Ok(DroughtsReport::new(&randomizer, &droughts))
 }
 
 /// Draws `count` outcomes with the request's seed.
@@ -388,8 +411,13 @@ pub(crate) enum Job {
     Sample,
     /// The next-sample distribution.
     Next,
-    /// The analysis.
+    /// The analysis, droughts included as the request asks (`/api/analyze`).
     Analyze,
+    /// The summaries and curves only (the page, which shows them before the
+    /// costlier droughts).
+    Curves,
+    /// The droughts only.
+    Droughts,
 }
 
 /// What a [`Job`] produced.
@@ -401,6 +429,8 @@ pub(crate) enum Output {
     Next(NextReport),
     /// An analysis.
     Analysis(Box<AnalysisReport>),
+    /// Droughts.
+    Droughts(DroughtsReport),
 }
 
 /// Runs `jobs` of `request` in order on one blocking thread (quick ones first, so
@@ -420,9 +450,12 @@ pub(crate) async fn compute(
             }
             Job::Sample => sample(&shared, shared.count, options, &limits).map(Output::Sample),
             Job::Next => next(&shared, options, &limits).map(Output::Next),
-            Job::Analyze => {
-                analyze(&shared, options, &limits).map(|r| Output::Analysis(Box::new(r)))
+            Job::Analyze => analyze(&shared, shared.droughts, options, &limits)
+                .map(|r| Output::Analysis(Box::new(r))),
+            Job::Curves => {
+                analyze(&shared, false, options, &limits).map(|r| Output::Analysis(Box::new(r)))
             }
+            Job::Droughts => droughts(&shared, options, &limits).map(Output::Droughts),
         })
         .await
         .into_iter()

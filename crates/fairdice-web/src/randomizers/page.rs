@@ -66,7 +66,10 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
         if request.history.is_some() {
             jobs.push(Job::Next);
         }
-        jobs.push(Job::Analyze);
+        jobs.push(Job::Curves);
+        if request.droughts {
+            jobs.push(Job::Droughts);
+        }
         let results = compute(&state, &request, jobs).await;
         main.push_str(&results_section(&request, results));
         format!("Randomizers: {}", request.spec)
@@ -151,15 +154,17 @@ fn examples() -> String {
 fn results_section(request: &RandomizerRequest, results: Vec<Result<Output, Problem>>) -> String {
     let mut html = String::from(r#"<section id="results" aria-live="polite">"#);
     let mut analysis = None;
-    let mut shown_problem = false;
+    let mut droughts = None;
+    let mut shown: Vec<&'static str> = Vec::new();
     for result in results {
         match result {
             Ok(Output::Sample(report)) => html.push_str(&sample_block(request, &report)),
             Ok(Output::Next(report)) => html.push_str(&next_block(&report)),
             Ok(Output::Analysis(report)) => analysis = Some(report),
-            // One spec error would repeat for each job: show it once.
-            Err(problem) if !shown_problem || problem.kind() == "timed_out" => {
-                shown_problem = true;
+            Ok(Output::Droughts(report)) => droughts = Some(report),
+            // One spec error would repeat for each job: show each kind once.
+            Err(problem) if !shown.contains(&problem.kind()) => {
+                shown.push(problem.kind());
                 html.push_str(&problem.to_html(Some(&request.spec)));
             }
             Err(_) => {}
@@ -168,7 +173,7 @@ fn results_section(request: &RandomizerRequest, results: Vec<Result<Output, Prob
     if let Some(report) = analysis {
         html.push_str(&summary(&report));
         html.push_str(&chart(request, &report));
-        if let Some(droughts) = &report.droughts {
+        if let Some(droughts) = &droughts {
             html.push_str(&droughts_table(droughts, report.samples));
         }
         html.push_str(&steps_table(&report));

@@ -410,14 +410,20 @@ fn repeat_rate_error(errors: &[f64], samples: usize) -> f64 {
 }
 
 /// Each outcome's droughts by the chosen method (exact droughts fall back to Monte
-/// Carlo under [`MethodChoice::Auto`] when over the budget).
-fn droughts(
+/// Carlo under [`MethodChoice::Auto`] when over the budget): what [`analyze`]
+/// reports, on their own, for a caller that shows the curves first.
+///
+/// # Errors
+/// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
+/// [`AnalysisError::Cancelled`] once `cancel` is raised.
+pub fn droughts(
     randomizer: &AnyRandomizer,
     samples: usize,
     method: &MethodChoice,
     cancel: Option<&Arc<AtomicBool>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Droughts, AnalysisError> {
+    check(samples, method)?;
     let exact = |budget: usize, give_up_early: bool| {
         let options = ExactOptions {
             budget,

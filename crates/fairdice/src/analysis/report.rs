@@ -21,7 +21,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::{Analysis, Method};
+use super::{Analysis, Droughts, Method};
 use crate::randomizer::{AnyRandomizer, OutcomeName};
 
 /// The numbers of one analysis, ready to print, serve or chart.
@@ -113,6 +113,27 @@ pub struct OutcomeDroughtsReport {
     pub gap_exceeds_error: Option<Vec<f64>>,
 }
 
+impl DroughtsReport {
+    /// The report of `droughts`, measured on `randomizer` (which names the
+    /// outcomes).
+    pub fn new(randomizer: &AnyRandomizer, droughts: &Droughts) -> DroughtsReport {
+        DroughtsReport {
+            method: droughts.method,
+            outcomes: droughts
+                .outcomes
+                .iter()
+                .map(|o| OutcomeDroughtsReport {
+                    outcome: OutcomeName::of(randomizer, o.outcome),
+                    longest_gap: o.longest_gap,
+                    gap_exceeds: o.exceeds.clone(),
+                    longest_gap_error: o.errors.as_ref().map(|(longest, _)| *longest),
+                    gap_exceeds_error: o.errors.as_ref().map(|(_, exceeds)| exceeds.clone()),
+                })
+                .collect(),
+        }
+    }
+}
+
 impl AnalysisReport {
     /// The report of `analysis`, made of `randomizer` (which names the outcomes).
     pub fn new(randomizer: &AnyRandomizer, analysis: &Analysis) -> AnalysisReport {
@@ -128,20 +149,10 @@ impl AnalysisReport {
                 outcome_variance_error: errors.map(|e| e.outcome_variance[t]),
             })
             .collect();
-        let droughts = analysis.droughts.as_ref().map(|d| DroughtsReport {
-            method: d.method,
-            outcomes: d
-                .outcomes
-                .iter()
-                .map(|o| OutcomeDroughtsReport {
-                    outcome: OutcomeName::of(randomizer, o.outcome),
-                    longest_gap: o.longest_gap,
-                    gap_exceeds: o.exceeds.clone(),
-                    longest_gap_error: o.errors.as_ref().map(|(longest, _)| *longest),
-                    gap_exceeds_error: o.errors.as_ref().map(|(_, exceeds)| exceeds.clone()),
-                })
-                .collect(),
-        });
+        let droughts = analysis
+            .droughts
+            .as_ref()
+            .map(|d| DroughtsReport::new(randomizer, d));
         AnalysisReport {
             spec: analysis.spec.clone(),
             samples: analysis.samples,
