@@ -61,7 +61,7 @@ test("the article's deck: method, mean entropy, outcome variance, curves", async
   const url = new URL(page.url());
   assert.equal(url.searchParams.get("spec"), "deck(values=6, copies=1, refill_below=6)");
   assert.equal(url.searchParams.get("samples"), "25");
-  await screenshot(page, "randomizers");
+  await screenshot(page, "randomizers", 1900);
   await page.close();
 });
 

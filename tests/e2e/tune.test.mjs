@@ -69,7 +69,7 @@ test("the article's table: deck (1, 6) → 0.5089, dynamic 0.355 → 0.4590", as
   assert.equal(await page.locator('#chart svg g[aria-label="dynamic (decrease=0.355)"] path').count(), 2);
   const box = await page.locator("#chart svg").first().boundingBox();
   assert.ok(box.width > 300 && box.height > 300, `chart is ${box.width}×${box.height}`);
-  await screenshot(page, "tune");
+  await screenshot(page, "tune", 1900);
   await page.close();
 });
 

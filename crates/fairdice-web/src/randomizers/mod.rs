@@ -71,8 +71,8 @@ impl MethodWish {
     /// Its name in the form.
     pub fn words(self) -> &'static str {
         match self {
-            MethodWish::Auto => "exact if it fits, else Monte Carlo",
-            MethodWish::Exact => "exact sweep only",
+            MethodWish::Auto => "exact if it fits",
+            MethodWish::Exact => "exact only",
             MethodWish::MonteCarlo => "Monte Carlo",
         }
     }
