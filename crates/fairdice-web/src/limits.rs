@@ -56,6 +56,9 @@ pub struct Limits {
     pub max_tune_samples: usize,
     /// Candidates one parameter search may measure, over all its systems.
     pub max_tune_candidates: usize,
+    /// Outcomes a randomizer may have (a draw or a step can cost one unit of work
+    /// per outcome, and a draw is never interrupted).
+    pub max_randomizer_outcomes: usize,
 }
 
 impl Default for Limits {
@@ -81,6 +84,7 @@ impl Default for Limits {
             max_analysis_states: fairdice::analysis::DEFAULT_STATE_BUDGET,
             max_tune_samples: 200,
             max_tune_candidates: 1_000,
+            max_randomizer_outcomes: 10_000,
         }
     }
 }

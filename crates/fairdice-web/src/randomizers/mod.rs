@@ -296,7 +296,20 @@ pub(crate) fn build_randomizer(
     {
         check_base(base, options, limits)?;
     }
-    Spec::build(spec).map_err(|e| Problem::Input(e.to_string()))
+    let randomizer = Spec::build(spec).map_err(|e| Problem::Input(e.to_string()))?;
+    check_outcomes(randomizer.outcomes().len(), limits)?;
+    Ok(randomizer)
+}
+
+/// Refuses more outcomes than the server measures.
+pub(crate) fn check_outcomes(outcomes: usize, limits: &Limits) -> Result<(), Problem> {
+    if outcomes > limits.max_randomizer_outcomes {
+        return Err(Problem::Refused(format!(
+            "the randomizer has {outcomes} outcomes; the web app measures up to {} (the command line has no such limit)",
+            limits.max_randomizer_outcomes
+        )));
+    }
+    Ok(())
 }
 
 /// Evaluates a base expression under `options` only to see that it finishes in
@@ -305,7 +318,8 @@ pub(crate) fn check_base(base: &str, options: &Options, limits: &Limits) -> Resu
     crate::dice::precheck(base, limits)?;
     match notation::evaluate_with(base, options) {
         Err(NotationError::Cancelled) => Err(cancelled(limits)),
-        _ => Ok(()),
+        Ok(die) => check_outcomes(die.len(), limits),
+        Err(_) => Ok(()),
     }
 }
 
@@ -536,6 +550,15 @@ mod tests {
         let deep = format!("dice(base={}d6{})", "(".repeat(40), ")".repeat(40));
         let error = build_randomizer(&deep, &Options::default(), &limits).expect_err("deep");
         assert_eq!(error.kind(), "refused");
+        for huge in ["fair(values=20000, tightness=1)", "dice(base=5000d6)"] {
+            let error = build_randomizer(huge, &Options::default(), &limits).expect_err(huge);
+            assert_eq!(error.kind(), "refused", "{huge}");
+            assert!(
+                error.message().contains("up to 10000"),
+                "{}",
+                error.message()
+            );
+        }
     }
 
     #[test]

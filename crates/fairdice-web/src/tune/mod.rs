@@ -85,7 +85,8 @@ impl TuneRequest {
             let value = value.trim();
             match key.as_ref() {
                 "values" if !value.is_empty() => {
-                    request.values = Some(whole(value, "values", 1, MAX_VALUES)?);
+                    let most = limits.max_randomizer_outcomes as u64;
+                    request.values = Some(whole(value, "values", 1, most)?);
                 }
                 "base" if !value.is_empty() => request.base = Some(value.to_string()),
                 "samples" if !value.is_empty() => request.samples = value.to_string(),
@@ -272,10 +273,6 @@ impl TuneRequest {
         })
     }
 }
-
-/// The most values (faces) a search may use: the randomizers' own limit is far
-/// higher, but a search over thousands of outcomes is no use on a page.
-const MAX_VALUES: u64 = 1_000;
 
 /// The most systems (and custom grids) one search may name.
 const MAX_SYSTEMS: usize = 12;
