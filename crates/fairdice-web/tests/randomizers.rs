@@ -349,4 +349,13 @@ async fn the_time_limit_stops_an_analysis_and_a_search_and_the_server_goes_on() 
     let page = get(&app, "/tune?values=6&samples=200").await.text();
     assert!(page.contains("stopped after the time limit"));
     assert!(page.contains("Try fewer samples"));
+    // Droughts that run out of time leave the summary and curves standing.
+    let uri = "/randomizers?spec=dice(values%3D6)&samples=1000";
+    let page = get(&app, uri).await.text();
+    assert!(
+        page.contains(r#"<table id="summary""#),
+        "the curves came first"
+    );
+    assert!(page.contains("Droughts not computed"));
+    assert!(page.contains("droughts=off"));
 }

@@ -70,8 +70,8 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
         if request.droughts {
             jobs.push(Job::Droughts);
         }
-        let results = compute(&state, &request, jobs).await;
-        main.push_str(&results_section(&request, results));
+        let results = compute(&state, &request, jobs.clone()).await;
+        main.push_str(&results_section(&request, jobs.into_iter().zip(results)));
         format!("Randomizers: {}", request.spec)
     };
     main.push_str(SPEC_HELP);
@@ -151,17 +151,37 @@ fn examples() -> String {
 
 /// Problems first, then the sample, the next-sample distribution, the summary,
 /// the curves, the droughts and every step.
-fn results_section(request: &RandomizerRequest, results: Vec<Result<Output, Problem>>) -> String {
+fn results_section(
+    request: &RandomizerRequest,
+    results: impl Iterator<Item = (Job, Result<Output, Problem>)>,
+) -> String {
     let mut html = String::from(r#"<section id="results" aria-live="polite">"#);
     let mut analysis = None;
     let mut droughts = None;
     let mut shown: Vec<&'static str> = Vec::new();
-    for result in results {
+    let mut drought_note = String::new();
+    for (job, result) in results {
         match result {
             Ok(Output::Sample(report)) => html.push_str(&sample_block(request, &report)),
             Ok(Output::Next(report)) => html.push_str(&next_block(&report)),
             Ok(Output::Analysis(report)) => analysis = Some(report),
             Ok(Output::Droughts(report)) => droughts = Some(report),
+            // The curves are complete without them: say so rather than fail.
+            Err(problem) if job == Job::Droughts && analysis.is_some() => {
+                let _ = write!(
+                    drought_note,
+                    r#"<div class="problem" role="status" data-kind="{kind}" id="droughts-problem"><h3>Droughts not computed</h3><p>{message}. The summary and curves above are complete; <a href="/randomizers?{skip}">leave droughts out</a>, or run <code>fairdice analyze</code> on the command line.</p></div>"#,
+                    kind = problem.kind(),
+                    message = escape(&problem.message()),
+                    skip = escape(
+                        &RandomizerRequest {
+                            droughts: false,
+                            ..request.clone()
+                        }
+                        .query(request.sample)
+                    ),
+                );
+            }
             // One spec error would repeat for each job: show each kind once.
             Err(problem) if !shown.contains(&problem.kind()) => {
                 shown.push(problem.kind());
@@ -173,8 +193,9 @@ fn results_section(request: &RandomizerRequest, results: Vec<Result<Output, Prob
     if let Some(report) = analysis {
         html.push_str(&summary(&report));
         html.push_str(&chart(request, &report));
-        if let Some(droughts) = &droughts {
-            html.push_str(&droughts_table(droughts, report.samples));
+        match &droughts {
+            Some(droughts) => html.push_str(&droughts_table(droughts, report.samples)),
+            None => html.push_str(&drought_note),
         }
         html.push_str(&steps_table(&report));
     }
