@@ -39,8 +39,9 @@ cargo build --release --bin fairdice
 bin="$root/target/release/fairdice"
 
 log="$(mktemp)"
-# A short time limit lets the tests see a computation stopped by it quickly.
-"$bin" serve --port 0 --time-limit 0.5 >"$log" 2>&1 &
+# A short time limit lets the tests see a computation stopped by it quickly, yet
+# leaves the full default tuner search (about 0.5 s of work) well inside it.
+"$bin" serve --port 0 --time-limit 3 >"$log" 2>&1 &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true

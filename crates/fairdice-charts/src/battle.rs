@@ -20,7 +20,7 @@ use crate::heat::HeatMap;
 /// let rules = Rules::default();
 /// let svg = win_grid_chart(&win_table(4, &rules)?, &rules).to_svg();
 /// assert!(svg.contains("P(attacker wins), simple rule, d6, 3 v 2 dice"));
-/// # Ok::<(), fairdice::battle::RulesError>(())
+/// # Ok::<(), fairdice::battle::BattleError>(())
 /// ```
 pub fn win_grid_chart(grid: &[Vec<f64>], rules: &Rules) -> HeatMap {
     let n = grid.len();

@@ -7,8 +7,9 @@
 //! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
 //! - [`LineChart`]: named series over steps 1..T (randomizer curves);
 //! - [`distribution_chart`]: the bar chart of one or several dice distributions;
-//! - [`Stack`]: several charts one above the other in one image (the article's
-//!   entropy and outcome-variance graphs);
+//! - [`Stack`]: several charts one above the other in one image;
+//! - [`CurvesFigure`]: the article's entropy and outcome-variance graphs of
+//!   randomizers, stacked (or as CSV);
 //! - [`net_score_chart`]: a contest's net score distribution;
 //! - [`win_grid_chart`] and [`survivors_chart`]: a Risk battle's odds over a grid
 //!   of starting armies, and the armies left when it ends.
@@ -28,6 +29,7 @@
 mod bar;
 mod battle;
 mod contest;
+mod curves;
 mod distribution;
 mod frame;
 mod heat;
@@ -43,6 +45,7 @@ use thiserror::Error;
 pub use bar::{BarChart, Series};
 pub use battle::{survivors_chart, win_grid_chart};
 pub use contest::net_score_chart;
+pub use curves::{CurvesFigure, Panel, Series as CurveSeries};
 pub use distribution::distribution_chart;
 pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};

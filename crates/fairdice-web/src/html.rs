@@ -39,6 +39,16 @@ pub(crate) const PAGES: &[PageLink] = &[
         name: "Risk",
         about: "Risk battles: the attacker's odds, armies left, one-roll tables, heat map",
     },
+    PageLink {
+        path: "/randomizers",
+        name: "Randomizers",
+        about: "Entropy, outcome variance and droughts of decks, dynamic dice, PRD, Tetris…; seeded samples",
+    },
+    PageLink {
+        path: "/tune",
+        name: "Tuner",
+        about: "The fairest parameters of each randomizer above an entropy threshold",
+    },
 ];
 
 /// A whole HTML document: the shared head and navigation around `main`, with the

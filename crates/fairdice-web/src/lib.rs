@@ -27,9 +27,11 @@ mod fraction;
 mod html;
 mod limits;
 mod problem;
+mod randomizers;
 mod respond;
 mod risk;
 mod server;
+mod tune;
 
 use std::sync::Arc;
 
@@ -80,6 +82,8 @@ pub fn router(config: Config) -> Router {
         .merge(dice::routes())
         .merge(contest::routes())
         .merge(risk::routes())
+        .merge(randomizers::routes())
+        .merge(tune::routes())
         .merge(assets::routes())
         .fallback(not_found)
         .with_state(state)

@@ -46,6 +46,28 @@ pub struct Limits {
     pub max_battle_dice: u32,
     /// Rows and columns of the Risk page's heat map.
     pub max_battle_grid: u32,
+    /// The longest randomizer spec.
+    pub max_spec_bytes: usize,
+    /// Samples (`T`) one randomizer analysis may cover.
+    pub max_samples: usize,
+    /// Outcomes one sample request may draw.
+    pub max_draws: u64,
+    /// Outcomes a history may list before the next-sample distribution.
+    pub max_history: usize,
+    /// Monte Carlo runs one randomizer analysis may ask for.
+    pub max_analysis_runs: u64,
+    /// Samples a Monte Carlo analysis may draw in all (runs × T).
+    pub max_analysis_draws: u64,
+    /// Merged states one step of an exact sweep may hold when exact is forced (the
+    /// automatic choice uses the command line's budget, which is no larger).
+    pub max_analysis_states: usize,
+    /// The longest match a parameter search may measure.
+    pub max_tune_samples: usize,
+    /// Candidates one parameter search may measure, over all its systems.
+    pub max_tune_candidates: usize,
+    /// Outcomes a randomizer may have (a draw or a step can cost one unit of work
+    /// per outcome, and a draw is never interrupted).
+    pub max_randomizer_outcomes: usize,
 }
 
 impl Default for Limits {
@@ -66,6 +88,16 @@ impl Default for Limits {
             max_battle_faces: 1_000,
             max_battle_dice: 6,
             max_battle_grid: 60,
+            max_spec_bytes: 300,
+            max_samples: 1_000,
+            max_draws: 10_000,
+            max_history: 1_000,
+            max_analysis_runs: 1_000_000,
+            max_analysis_draws: 100_000_000,
+            max_analysis_states: fairdice::analysis::DEFAULT_STATE_BUDGET,
+            max_tune_samples: 200,
+            max_tune_candidates: 1_000,
+            max_randomizer_outcomes: 10_000,
         }
     }
 }

@@ -50,6 +50,19 @@ pub(crate) enum Problem {
     Contest(ContestError),
     /// The battle cannot be fought, or was stopped.
     Battle(BattleError),
+    /// The library refused an input: a randomizer spec, a history, a grid or a
+    /// match length (its message lists what is accepted).
+    Input(String),
+    /// An exact computation other than a dice expression's is over its budget.
+    TooBig(String),
+    /// A problem with its own advice of what to try instead (the dice hints do
+    /// not fit a randomizer).
+    WithHint {
+        /// The problem.
+        problem: Box<Problem>,
+        /// What to try instead.
+        hint: &'static str,
+    },
 }
 
 /// The kind of a problem reported by the dice engine's work meter.
@@ -62,8 +75,7 @@ fn meter_kind(error: &DieError) -> &'static str {
 }
 
 /// What to try instead of a contest too large to compute.
-pub(crate) const CONTEST_HINT: &str =
-    "Fewer dice, fewer kinds of dice per side, or unsorted pairing are cheaper to compute.";
+pub(crate) const CONTEST_HINT: &str = "Estimate it by Monte Carlo (the button below, or `fairdice contest A B --runs N`); fewer dice, fewer kinds of dice per side, or unsorted pairing are cheaper to compute exactly.";
 
 /// What to try instead of a battle too slow to solve here.
 pub(crate) const BATTLE_HINT: &str =
@@ -110,13 +122,16 @@ impl Problem {
                     "too_big"
                 }
             },
+            Problem::Input(_) => "invalid_input",
+            Problem::TooBig(_) => "too_big",
+            Problem::WithHint { problem, .. } => problem.kind(),
         }
     }
 
     /// The HTTP status of an API response carrying only this problem.
     pub fn status(&self) -> StatusCode {
         match self.kind() {
-            "parse" | "invalid" | "not_a_pool" | "refused" | "bad_request" => {
+            "parse" | "invalid" | "not_a_pool" | "refused" | "bad_request" | "invalid_input" => {
                 StatusCode::BAD_REQUEST
             }
             "too_big" | "too_many_outcomes" | "timed_out" => StatusCode::UNPROCESSABLE_ENTITY,
@@ -133,7 +148,11 @@ impl Problem {
                 ..
             } => "stopped by the time limit: too slow to compute on this server".to_string(),
             Problem::Notation { error, .. } => error.to_string(),
-            Problem::Refused(message) | Problem::BadRequest(message) => message.clone(),
+            Problem::Refused(message) | Problem::BadRequest(message) | Problem::Input(message) => {
+                message.clone()
+            }
+            Problem::TooBig(message) => message.clone(),
+            Problem::WithHint { problem, .. } => problem.message(),
             Problem::TooManyOutcomes { outcomes, max } => format!(
                 "the distribution has {outcomes} distinct outcomes; the web app shows at most {max} (the command line has no such limit)"
             ),
@@ -144,6 +163,14 @@ impl Problem {
             Problem::Pool { error, .. } => error.to_string(),
             Problem::Contest(error) => error.to_string(),
             Problem::Battle(error) => error.to_string(),
+        }
+    }
+
+    /// This problem with `hint` as its advice.
+    pub fn with_hint(self, hint: &'static str) -> Problem {
+        Problem::WithHint {
+            problem: Box::new(self),
+            hint,
         }
     }
 
@@ -178,6 +205,9 @@ impl Problem {
 
     /// What to try instead, when there is a better way.
     pub fn hint(&self) -> Option<&'static str> {
+        if let Problem::WithHint { hint, .. } = self {
+            return Some(hint);
+        }
         let too_slow = matches!(self.kind(), "too_big" | "timed_out");
         match self {
             Problem::Pool { .. } | Problem::Contest(_) => return too_slow.then_some(CONTEST_HINT),

@@ -23,7 +23,7 @@ pub(crate) fn problem(problem: &Problem, expression: Option<&str>) -> Response {
 }
 
 /// A chart as an SVG document.
-pub(crate) fn svg(chart: &impl Chart) -> Response {
+pub(crate) fn svg(chart: &dyn Chart) -> Response {
     ([(header::CONTENT_TYPE, "image/svg+xml")], chart.to_svg()).into_response()
 }
 

@@ -1,9 +1,11 @@
 //! The exact sweep against seeded Monte Carlo on several randomizers, and the
 //! article's parameter search reproduced by the exact method.
 
-use fairdice::analysis::{AnalysisOptions, Method, MethodChoice, analyze, exact, monte_carlo};
+use fairdice::analysis::{
+    AnalysisError, AnalysisOptions, Method, MethodChoice, analyze, exact, monte_carlo,
+};
 use fairdice::randomizer::Spec;
-use fairdice::tune::{Grid, MatchLength, Outcomes, Tuning, tune};
+use fairdice::tune::{Grid, MatchLength, Outcomes, TuneError, Tuning, tune};
 
 /// How many standard errors a Monte Carlo estimate may stray from the exact value.
 /// With about 2,000 comparisons, 5 standard errors keeps a false alarm below 1e-3.
@@ -114,6 +116,7 @@ fn automatic_method_falls_back_to_monte_carlo_over_budget() {
             seed: 3,
         },
         droughts: false,
+        cancel: None,
     };
     let result = analyze(&r, &options, &|_| {}).expect("falls back");
     assert_eq!(
@@ -126,7 +129,7 @@ fn automatic_method_falls_back_to_monte_carlo_over_budget() {
     assert!(result.errors.is_some());
     let forced = AnalysisOptions {
         method: MethodChoice::Exact { cap: 1000 },
-        ..options
+        ..options.clone()
     };
     let error = analyze(&r, &forced, &|_| {}).expect_err("over the cap");
     assert!(
@@ -186,6 +189,7 @@ fn an_uncertain_match_length_reuses_one_sweep() {
         min_entropy: 0.9,
         grids: vec![Grid::parse("deck(copies=8, refill_below=1)").expect("valid")],
         method: MethodChoice::default(),
+        cancel: None,
     };
     let result = tune(&tuning, &|_| {}).expect("runs");
     let deck = result.systems[0].best().expect("qualifies");
@@ -198,4 +202,42 @@ fn an_uncertain_match_length_reuses_one_sweep() {
     // The deck of 32 cards is level only near 32 samples: over 20..40 it is
     // over twice as unfair as at exactly 30 (0.36).
     assert!(deck.outcome_variance > 0.72, "{}", deck.outcome_variance);
+}
+
+#[test]
+fn a_raised_cancel_flag_stops_every_method_and_the_search() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    let raised = Some(Arc::new(AtomicBool::new(true)));
+    let r = Spec::build("dynamic(values=6, decrease=0.355)").expect("valid");
+    for method in [
+        MethodChoice::default(),
+        MethodChoice::Exact { cap: 1_000_000 },
+        MethodChoice::MonteCarlo {
+            runs: 10_000,
+            seed: 1,
+        },
+    ] {
+        let options = AnalysisOptions {
+            method,
+            cancel: raised.clone(),
+            ..AnalysisOptions::new(25)
+        };
+        assert_eq!(
+            analyze(&r, &options, &|_| {}),
+            Err(AnalysisError::Cancelled),
+            "{method:?}"
+        );
+    }
+    let mut tuning = Tuning::article(6, 25).expect("valid");
+    tuning.cancel = raised;
+    assert_eq!(tune(&tuning, &|_| {}).err(), Some(TuneError::Cancelled));
+    // A flag that stays down changes nothing.
+    tuning.cancel = Some(Arc::new(AtomicBool::new(false)));
+    let deck = tune(&tuning, &|_| {}).expect("runs").systems[0].clone();
+    assert_eq!(
+        format!("{:.4}", deck.best().expect("qualifies").outcome_variance),
+        "0.5089"
+    );
 }

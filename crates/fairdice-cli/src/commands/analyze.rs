@@ -7,15 +7,16 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::analysis::{
-    self, Analysis, AnalysisOptions, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method, MethodChoice,
+    self, Analysis, AnalysisOptions, AnalysisReport, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method,
+    MethodChoice,
 };
 use fairdice::randomizer::{AnyRandomizer, Randomizer};
-use serde_json::{Value, json};
+use fairdice_charts::CurvesFigure;
 
-use super::state::{build, has_labels};
+use super::state::build;
 use crate::failure::UserError;
 use crate::output::{Table, bar, progress, spinner};
-use crate::plot::{self, Figure};
+use crate::plot;
 
 /// Flags of `fairdice analyze`.
 #[derive(Debug, clap::Args)]
@@ -71,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         samples: args.samples,
         method,
         droughts: !args.no_droughts,
+        cancel: None,
     };
     // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
     // sweeps, perhaps a fallback) is not known in advance.
@@ -87,22 +89,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )),
         other => UserError::input(other.to_string()),
     })?;
+    let report = AnalysisReport::new(&randomizer, &result);
     if let Some(path) = &args.plot {
-        let figure = Figure::entropy_and_variance(
-            format!("{} over {} samples", result.spec, result.samples),
-            vec![(
-                result.spec.clone(),
-                &result.curves.entropy[..],
-                &result.curves.outcome_variance[..],
-            )],
-        );
-        plot::write(path, &figure)?;
+        plot::write(path, &CurvesFigure::analysis(&report))?;
     }
     let text = if args.json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&to_json(&randomizer, &result))?
-        )
+        report.to_json() + "\n"
     } else {
         render(&randomizer, &result, args.every)
     };
@@ -147,85 +139,6 @@ pub fn describe(method: &Method) -> String {
         }
         Method::MonteCarlo { runs, seed } => format!("Monte Carlo ({runs} runs, seed {seed})"),
     }
-}
-
-/// The method as JSON fields.
-pub fn method_json(method: &Method) -> Value {
-    match method {
-        Method::Exact { peak_states } => json!({"method": "exact", "peak_states": peak_states}),
-        Method::MonteCarlo { runs, seed } => {
-            json!({"method": "monte_carlo", "runs": runs, "seed": seed})
-        }
-    }
-}
-
-fn outcome_name(randomizer: &AnyRandomizer, index: usize) -> Value {
-    if has_labels(randomizer) {
-        json!(randomizer.label(index))
-    } else {
-        json!(randomizer.outcomes()[index])
-    }
-}
-
-fn to_json(randomizer: &AnyRandomizer, result: &Analysis) -> Value {
-    let curves = &result.curves;
-    let errors = curves.errors.as_ref();
-    let steps: Vec<Value> = (0..result.samples)
-        .map(|t| {
-            let mut step = json!({
-                "step": t + 1,
-                "entropy": curves.entropy[t],
-                "outcome_variance": curves.outcome_variance[t],
-                "repeat": curves.repeat[t],
-            });
-            if let Some(e) = errors {
-                step["entropy_error"] = json!(e.entropy[t]);
-                step["outcome_variance_error"] = json!(e.outcome_variance[t]);
-            }
-            step
-        })
-        .collect();
-    let mut report = json!({
-        "spec": result.spec,
-        "samples": result.samples,
-    });
-    if let (Value::Object(map), Value::Object(method)) = (&mut report, method_json(&result.method))
-    {
-        map.extend(method);
-    }
-    report["mean_entropy"] = json!(result.mean_entropy);
-    report["outcome_variance"] = json!(result.outcome_variance);
-    report["repeat_rate"] = json!(result.repeat_rate);
-    if let Some([entropy, variance, repeat]) = result.errors {
-        report["errors"] = json!({
-            "mean_entropy": entropy,
-            "outcome_variance": variance,
-            "repeat_rate": repeat,
-        });
-    }
-    report["steps"] = json!(steps);
-    if let Some(droughts) = &result.droughts {
-        let outcomes: Vec<Value> = droughts
-            .outcomes
-            .iter()
-            .map(|o| {
-                let mut entry = json!({
-                    "outcome": outcome_name(randomizer, o.outcome),
-                    "longest_gap": o.longest_gap,
-                    "gap_exceeds": o.exceeds,
-                });
-                if let Some((longest, exceeds)) = &o.errors {
-                    entry["longest_gap_error"] = json!(longest);
-                    entry["gap_exceeds_error"] = json!(exceeds);
-                }
-                entry
-            })
-            .collect();
-        let mut value = method_json(&droughts.method);
-        value["outcomes"] = json!(outcomes);
-        report["droughts"] = value;
-    }
-    report
 }
 
 /// `0.5089` or `0.5089 ± 0.0012`.

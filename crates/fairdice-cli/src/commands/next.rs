@@ -3,10 +3,9 @@
 use crate::output::outln;
 use std::path::PathBuf;
 
-use fairdice::randomizer::{Randomizer, observe_history};
-use serde_json::json;
+use fairdice::randomizer::{NextReport, Randomizer, observe_history};
 
-use super::state::{build, distribution_json, load, print_distribution};
+use super::state::{build, load, print_distribution};
 use crate::failure::UserError;
 
 /// Flags of `fairdice next`.
@@ -48,12 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         UserError::input(format!("--history does not fit {}: {e}", randomizer.spec()))
     })?;
     if args.json {
-        let report = json!({
-            "spec": randomizer.spec(),
-            "history": history,
-            "outcomes": distribution_json(&randomizer),
-        });
-        outln!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", NextReport::new(&randomizer, &history).to_json());
     } else {
         print_distribution(&randomizer)?;
     }

@@ -4,11 +4,10 @@
 use crate::output::outln;
 use std::path::PathBuf;
 
-use fairdice::randomizer::{Randomizer, Session};
+use fairdice::randomizer::{SampleReport, Session};
 use fairdice::rng;
-use serde_json::json;
 
-use super::state::{build, has_labels, load, save};
+use super::state::{build, load, save};
 use crate::failure::UserError;
 
 /// Flags of `fairdice sample`.
@@ -64,31 +63,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, None) => return Err(UserError::input("give a randomizer spec or --resume FILE")),
     };
     let indices: Vec<usize> = (0..args.count).map(|_| session.draw()).collect();
-    let randomizer = session.randomizer();
-    let values: Vec<i64> = indices.iter().map(|&i| randomizer.outcomes()[i]).collect();
-    let labeled = has_labels(randomizer);
+    let report = SampleReport::new(session.randomizer(), &indices, seed);
     if args.json {
-        let mut report = json!({
-            "spec": randomizer.spec(),
-            "seed": seed,
-            "samples": values,
-        });
-        if labeled {
-            report["labels"] = json!(
-                indices
-                    .iter()
-                    .map(|&i| randomizer.label(i))
-                    .collect::<Vec<_>>()
-            );
-        }
-        outln!("{report}");
+        outln!("{}", report.to_json());
     } else {
-        let shown: Vec<String> = if labeled {
-            indices.iter().map(|&i| randomizer.label(i)).collect()
-        } else {
-            values.iter().map(ToString::to_string).collect()
-        };
-        outln!("{}", shown.join(" "));
+        outln!("{}", report.shown().join(" "));
     }
     if let Some(path) = &args.save {
         save(path, &session)?;

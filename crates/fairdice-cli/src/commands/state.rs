@@ -5,6 +5,7 @@ use crate::output::outln;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use fairdice::randomizer::report::NextOutcome;
 use fairdice::randomizer::{AnyRandomizer, Randomizer, Session, Spec};
 use serde_json::json;
 
@@ -46,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     "spec": randomizer.spec(),
                     "draws": session.draws(),
                     "state": randomizer.state_key(),
-                    "next": distribution_json(randomizer),
+                    "next": NextOutcome::all(randomizer),
                 });
                 outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -78,30 +79,6 @@ pub fn save(path: &Path, session: &Session) -> anyhow::Result<()> {
 /// Builds a randomizer from a spec string; a bad spec is the user's to fix.
 pub fn build(spec: &str) -> anyhow::Result<AnyRandomizer> {
     Spec::build(spec).map_err(|e| UserError::input(e.to_string()))
-}
-
-/// True when the randomizer names its outcomes (pieces, fail/success).
-pub fn has_labels(randomizer: &dyn Randomizer) -> bool {
-    let outcomes = randomizer.outcomes();
-    (0..outcomes.len()).any(|i| randomizer.label(i) != outcomes[i].to_string())
-}
-
-/// `[{"outcome", "probability"[, "label"]}]` for the next draw.
-pub fn distribution_json(randomizer: &dyn Randomizer) -> serde_json::Value {
-    let labeled = has_labels(randomizer);
-    let rows: Vec<serde_json::Value> = randomizer
-        .next_distribution()
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| {
-            let mut row = json!({ "outcome": randomizer.outcomes()[i], "probability": p });
-            if labeled {
-                row["label"] = json!(randomizer.label(i));
-            }
-            row
-        })
-        .collect();
-    serde_json::Value::Array(rows)
 }
 
 /// A table of the next-sample distribution.

@@ -7,17 +7,16 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::analysis::{self, MethodChoice};
-use fairdice::randomizer::Spec;
+use fairdice::tune::report::Parameters;
 use fairdice::tune::{
-    self, CandidateResult, Grid, MatchLength, Outcomes, ParamValue, SystemResult, TuneResult,
-    Tuning,
+    self, CandidateResult, Grid, MatchLength, Outcomes, TuneReport, TuneResult, Tuning,
 };
-use serde_json::{Map, Value, json};
+use fairdice_charts::CurvesFigure;
 
-use super::analyze::{describe, method_choice, method_json};
+use super::analyze::{describe, method_choice};
 use crate::failure::UserError;
 use crate::output::{Table, progress};
-use crate::plot::{self, Figure};
+use crate::plot;
 
 /// Flags of `fairdice tune`.
 #[derive(Debug, clap::Args)]
@@ -106,15 +105,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tune::TuneError::TooBig { .. } => UserError::too_big(e.to_string()),
         other => UserError::input(other.to_string()),
     })?;
-    let baseline = plain_dice(&tuning)?;
+    let baseline = tuning
+        .plain_dice_variance()
+        .map_err(|e| UserError::input(format!("--base: {e}")))?;
     if let Some(path) = &args.plot {
-        plot::write(path, &figure(&tuning, &result))?;
+        plot::write(path, &CurvesFigure::tuning(&tuning, &result))?;
     }
     let text = if args.json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&to_json(&tuning, &result, baseline, args.all))?
-        )
+        TuneReport::new(&tuning, &result, baseline, args.all).to_json() + "\n"
     } else {
         render(&tuning, &result, baseline, args.all)
     };
@@ -177,131 +175,12 @@ fn configure(args: &Args) -> anyhow::Result<Tuning> {
         min_entropy: args.min_entropy,
         grids,
         method,
+        cancel: None,
     })
 }
 
-/// Plain dice's expected outcome variance over the same match lengths (the
-/// baseline every system improves on).
-fn plain_dice(tuning: &Tuning) -> anyhow::Result<f64> {
-    let spec = match &tuning.outcomes {
-        Outcomes::Values(n) => format!("dice(values={n})"),
-        Outcomes::Base(expr) => format!("dice(base={expr})"),
-    };
-    let dice = Spec::build(&spec).map_err(|e| UserError::input(format!("--base: {e}")))?;
-    let method = MethodChoice::Exact { cap: 1 };
-    let (curves, _) = analysis::curves(&dice, tuning.samples.max(), &method, &|_| {})
-        .map_err(|e| UserError::input(e.to_string()))?;
-    Ok(tuning.samples.outcome_variance(&curves))
-}
-
 fn params_text(c: &CandidateResult) -> String {
-    if c.params.is_empty() {
-        return "(none)".to_string();
-    }
-    c.params
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn params_json(c: &CandidateResult) -> Value {
-    let mut map = Map::new();
-    for (k, v) in &c.params {
-        let value = match v {
-            ParamValue::Integer(i) => json!(i),
-            ParamValue::Real(x) => json!(x),
-            ParamValue::Word(w) => json!(w),
-        };
-        map.insert((*k).to_string(), value);
-    }
-    Value::Object(map)
-}
-
-fn outcomes_text(outcomes: &Outcomes) -> String {
-    match outcomes {
-        Outcomes::Values(n) => format!("{n} outcomes"),
-        Outcomes::Base(expr) => format!("outcomes of {expr}"),
-    }
-}
-
-fn samples_json(samples: &MatchLength) -> Value {
-    if samples.is_fixed() {
-        return json!(samples.max());
-    }
-    let lengths: Vec<Value> = samples
-        .lengths()
-        .iter()
-        .map(|(t, w)| json!({"samples": t, "weight": w}))
-        .collect();
-    json!({"distribution": samples.to_string(), "lengths": lengths})
-}
-
-fn candidate_json(c: &CandidateResult) -> Value {
-    let mut value = json!({
-        "params": params_json(c),
-        "spec": c.spec,
-        "mean_entropy": c.mean_entropy,
-        "outcome_variance": c.outcome_variance,
-        "qualifies": c.qualifies,
-    });
-    if let (Value::Object(map), Value::Object(method)) = (&mut value, method_json(&c.method)) {
-        map.extend(method);
-    }
-    value
-}
-
-fn system_json(system: &SystemResult, all: bool) -> Value {
-    let mut value = json!({"system": system.system});
-    match system.best() {
-        Some(best) => {
-            value["params"] = params_json(best);
-            value["spec"] = json!(best.spec);
-            value["mean_entropy"] = json!(best.mean_entropy);
-            value["outcome_variance"] = json!(best.outcome_variance);
-            if let (Value::Object(map), Value::Object(method)) =
-                (&mut value, method_json(&best.method))
-            {
-                map.extend(method);
-            }
-        }
-        None => {
-            value["params"] = Value::Null;
-            value["mean_entropy"] = Value::Null;
-            value["outcome_variance"] = Value::Null;
-        }
-    }
-    value["qualified"] = json!(system.qualified());
-    value["candidates_tried"] = json!(system.candidates.len());
-    if all {
-        value["candidates"] = json!(
-            system
-                .candidates
-                .iter()
-                .map(candidate_json)
-                .collect::<Vec<_>>()
-        );
-    }
-    value
-}
-
-fn to_json(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> Value {
-    let mut report = match &tuning.outcomes {
-        Outcomes::Values(n) => json!({"values": n}),
-        Outcomes::Base(expr) => json!({"base": expr}),
-    };
-    report["samples"] = samples_json(&tuning.samples);
-    report["min_entropy"] = json!(tuning.min_entropy);
-    report["systems"] = json!(
-        result
-            .systems
-            .iter()
-            .map(|s| system_json(s, all))
-            .collect::<Vec<_>>()
-    );
-    report["fairest"] = json!(result.fairest().map(|s| s.system));
-    report["plain_dice_outcome_variance"] = json!(baseline);
-    report
+    Parameters::of(c).to_string()
 }
 
 fn render(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> String {
@@ -317,8 +196,7 @@ fn render(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> Str
     let _ = writeln!(
         out,
         "{}, {samples}, mean entropy ≥ {}\n",
-        outcomes_text(&tuning.outcomes),
-        tuning.min_entropy
+        tuning.outcomes, tuning.min_entropy
     );
     let mut table = Table::new(
         &[
@@ -403,30 +281,4 @@ fn render(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> Str
         }
     }
     out
-}
-
-/// The article's graphs for each system's best candidate, over the longest match.
-fn figure(tuning: &Tuning, result: &TuneResult) -> Figure {
-    let lines = result
-        .systems
-        .iter()
-        .filter_map(|s| {
-            s.best().map(|b| {
-                (
-                    format!("{} ({})", s.system, params_text(b)),
-                    &b.curves.entropy[..],
-                    &b.curves.outcome_variance[..],
-                )
-            })
-        })
-        .collect();
-    Figure::entropy_and_variance(
-        format!(
-            "Best systems, {}, {} samples, mean entropy ≥ {}",
-            outcomes_text(&tuning.outcomes),
-            tuning.samples,
-            tuning.min_entropy
-        ),
-        lines,
-    )
 }

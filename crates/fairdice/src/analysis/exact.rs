@@ -20,6 +20,9 @@
 //!   sizes the budget allows; the tests compare against closed forms and against
 //!   a sweep without merging.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use thiserror::Error;
 
 use super::canonical::{Canonical, Key};
@@ -51,7 +54,7 @@ pub(crate) fn check_memory(step: usize, bytes: usize) -> Result<(), ExactError> 
 }
 
 /// How an exact sweep runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ExactOptions {
     /// Give up when one step holds more merged states than this.
     pub budget: usize,
@@ -63,6 +66,31 @@ pub struct ExactOptions {
     /// (an automatic choice of method uses this, so a hopeless sweep does not run
     /// all the way to the budget before Monte Carlo takes over).
     pub give_up_early: bool,
+    /// Stop with [`ExactError::Cancelled`] as soon as this flag becomes true (e.g.
+    /// a server's time limit); looked at before every step and every
+    /// [`CANCEL_CHECK_STATES`] states within one.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// How many states a sweep expands between two looks at its cancel flag.
+pub const CANCEL_CHECK_STATES: usize = 4096;
+
+impl ExactOptions {
+    /// True once the cancel flag, if any, is raised.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// [`ExactError::Cancelled`] once the cancel flag is raised.
+    pub(crate) fn check_cancel(&self) -> Result<(), ExactError> {
+        if self.cancelled() {
+            Err(ExactError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// The fewest states a step must hold before a sweep may give up early.
@@ -105,6 +133,7 @@ impl Default for ExactOptions {
             budget: DEFAULT_STATE_BUDGET,
             merge: true,
             give_up_early: false,
+            cancel: None,
         }
     }
 }
@@ -149,6 +178,9 @@ pub enum ExactError {
         /// Its error.
         message: String,
     },
+    /// The cancel flag was raised (a time limit ran out).
+    #[error("the analysis was cancelled")]
+    Cancelled,
 }
 
 impl ExactError {
@@ -246,7 +278,7 @@ impl Layer {
 ///
 /// # Errors
 /// [`ExactError::OverBudget`] when a step holds more than `options.budget` merged
-/// states.
+/// states; [`ExactError::Cancelled`] once `options.cancel` is raised.
 pub fn curves(
     randomizer: &AnyRandomizer,
     samples: usize,
@@ -286,7 +318,11 @@ pub fn curves(
     let mut previous_size = 1usize;
     let mut peak = 1;
     for step in 1..=samples {
+        options.check_cancel()?;
         for k in 0..layer.len() {
+            if k % CANCEL_CHECK_STATES == CANCEL_CHECK_STATES - 1 {
+                options.check_cancel()?;
+            }
             graph.expand(layer.nodes[k])?;
             if k % 64 == 0 {
                 check_memory(step, graph.bytes() + layer.bytes())?;

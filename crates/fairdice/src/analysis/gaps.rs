@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::canonical::{Canonical, Key};
-use super::exact::{ExactError, ExactOptions, check_budget, check_memory};
+use super::exact::{CANCEL_CHECK_STATES, ExactError, ExactOptions, check_budget, check_memory};
 use super::graph::key_bytes;
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
@@ -72,7 +72,8 @@ impl Layer {
 ///
 /// # Errors
 /// [`ExactError::OverBudget`] when a step holds more states than the budget;
-/// [`ExactError::OutOfMemory`] past [`MAX_SWEEP_BYTES`](super::exact::MAX_SWEEP_BYTES).
+/// [`ExactError::OutOfMemory`] past [`MAX_SWEEP_BYTES`](super::exact::MAX_SWEEP_BYTES);
+/// [`ExactError::Cancelled`] once `options.cancel` is raised.
 pub fn exact(
     randomizer: &AnyRandomizer,
     samples: usize,
@@ -139,7 +140,8 @@ fn follow(
     for step in 1..=samples {
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
-            if s % 256 == 0 {
+            if s % CANCEL_CHECK_STATES == 0 {
+                options.check_cancel()?;
                 check_memory(step, layer.bytes + next.bytes)?;
             }
             let state = &layer.keys[s];

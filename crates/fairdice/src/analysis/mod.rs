@@ -36,15 +36,20 @@ pub mod exact;
 pub mod gaps;
 pub mod metrics;
 pub mod monte_carlo;
+pub mod report;
 
 mod canonical;
 mod graph;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use thiserror::Error;
 
 pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP, MAX_SWEEP_BYTES};
 pub use gaps::OutcomeDroughts;
 pub use metrics::{CurveErrors, Curves, entropy_fraction, population_variance};
+pub use report::AnalysisReport;
 
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
@@ -125,7 +130,7 @@ impl Method {
 }
 
 /// What to analyze.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct AnalysisOptions {
     /// Samples in the match (`T`).
     pub samples: usize,
@@ -133,6 +138,10 @@ pub struct AnalysisOptions {
     pub method: MethodChoice,
     /// Also compute droughts (costlier exactly: see [`gaps`]).
     pub droughts: bool,
+    /// Stop with [`AnalysisError::Cancelled`] as soon as this flag becomes true
+    /// (e.g. a server's time limit): the exact sweeps look at it between steps and
+    /// within large ones, Monte Carlo between chunks of runs.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl AnalysisOptions {
@@ -142,6 +151,7 @@ impl AnalysisOptions {
             samples,
             method: MethodChoice::default(),
             droughts: true,
+            cancel: None,
         }
     }
 }
@@ -157,7 +167,19 @@ pub enum AnalysisError {
     Runs(u64),
     /// The forced exact sweep is too large.
     #[error("{0}")]
-    Exact(#[from] ExactError),
+    Exact(ExactError),
+    /// The cancel flag was raised (a time limit ran out).
+    #[error("the analysis was cancelled")]
+    Cancelled,
+}
+
+impl From<ExactError> for AnalysisError {
+    fn from(error: ExactError) -> AnalysisError {
+        match error {
+            ExactError::Cancelled => AnalysisError::Cancelled,
+            other => AnalysisError::Exact(other),
+        }
+    }
 }
 
 /// Droughts and how they were obtained (they may fall back to Monte Carlo while
@@ -209,11 +231,13 @@ fn check(samples: usize, method: &MethodChoice) -> Result<(), AnalysisError> {
 /// method, and the method used. The tuner calls this for every candidate.
 ///
 /// # Errors
-/// [`AnalysisError`] for bad options or a forced exact sweep over its cap.
+/// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
+/// [`AnalysisError::Cancelled`] once `cancel` is raised.
 pub fn curves(
     randomizer: &AnyRandomizer,
     samples: usize,
     method: &MethodChoice,
+    cancel: Option<&Arc<AtomicBool>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Curves, Method), AnalysisError> {
     check(samples, method)?;
@@ -222,12 +246,15 @@ pub fn curves(
             budget,
             merge: true,
             give_up_early,
+            cancel: cancel.cloned(),
         };
         exact::curves(randomizer, samples, &options, progress)
     };
     let monte_carlo = |runs: u64, seed: u64| {
-        let estimate = monte_carlo::estimate(randomizer, samples, runs, seed, false, progress);
-        (estimate.curves, Method::MonteCarlo { runs, seed })
+        let flag = cancel.map(|c| &**c);
+        monte_carlo::estimate_unless(randomizer, samples, runs, seed, false, flag, progress)
+            .map(|estimate| (estimate.curves, Method::MonteCarlo { runs, seed }))
+            .ok_or(AnalysisError::Cancelled)
     };
     Ok(match *method {
         MethodChoice::Exact { cap } => {
@@ -239,7 +266,7 @@ pub fn curves(
                 },
             )
         }
-        MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
+        MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed)?,
         MethodChoice::Auto { budget, runs, seed } => match exact(budget, true) {
             Ok(result) => (
                 result.curves,
@@ -250,7 +277,7 @@ pub fn curves(
             Err(e) if e.is_too_large() => monte_carlo(
                 fallback_runs(runs, samples, randomizer.outcomes().len()),
                 seed,
-            ),
+            )?,
             Err(other) => return Err(other.into()),
         },
     })
@@ -283,7 +310,8 @@ pub fn fallback_runs(runs: u64, samples: usize, outcomes: usize) -> u64 {
 /// followed by the exact drought sweep, runs of a Monte Carlo estimate.
 ///
 /// # Errors
-/// [`AnalysisError`] for bad options or a forced exact sweep over its cap.
+/// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
+/// [`AnalysisError::Cancelled`] once `options.cancel` is raised.
 pub fn analyze(
     randomizer: &AnyRandomizer,
     options: &AnalysisOptions,
@@ -291,13 +319,14 @@ pub fn analyze(
 ) -> Result<Analysis, AnalysisError> {
     let samples = options.samples;
     check(samples, &options.method)?;
+    let cancel = options.cancel.as_ref();
     let exact_curves = match options.method {
         MethodChoice::MonteCarlo { .. } => None,
-        MethodChoice::Exact { cap } => {
-            Some(exact_sweep(randomizer, samples, cap, false, progress)?)
-        }
+        MethodChoice::Exact { cap } => Some(exact_sweep(
+            randomizer, samples, cap, false, cancel, progress,
+        )?),
         MethodChoice::Auto { budget, .. } => {
-            match exact_sweep(randomizer, samples, budget, true, progress) {
+            match exact_sweep(randomizer, samples, budget, true, cancel, progress) {
                 Ok(result) => Some(result),
                 Err(e) if e.is_too_large() => None,
                 Err(other) => return Err(other.into()),
@@ -315,8 +344,17 @@ pub fn analyze(
     let (curves, method, droughts) = match exact_curves {
         None => {
             // One Monte Carlo pass gives the curves and the droughts together.
-            let estimate =
-                monte_carlo::estimate(randomizer, samples, runs, seed, options.droughts, progress);
+            let flag = cancel.map(|c| &**c);
+            let estimate = monte_carlo::estimate_unless(
+                randomizer,
+                samples,
+                runs,
+                seed,
+                options.droughts,
+                flag,
+                progress,
+            )
+            .ok_or(AnalysisError::Cancelled)?;
             let method = Method::MonteCarlo { runs, seed };
             let droughts = estimate
                 .droughts
@@ -328,7 +366,13 @@ pub fn analyze(
                 peak_states: result.peak_states,
             };
             let droughts = if options.droughts {
-                Some(droughts(randomizer, samples, &options.method, progress)?)
+                Some(droughts(
+                    randomizer,
+                    samples,
+                    &options.method,
+                    cancel,
+                    progress,
+                )?)
             } else {
                 None
             };
@@ -360,12 +404,14 @@ fn exact_sweep(
     samples: usize,
     budget: usize,
     give_up_early: bool,
+    cancel: Option<&Arc<AtomicBool>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<exact::ExactCurves, ExactError> {
     let options = ExactOptions {
         budget,
         merge: true,
         give_up_early,
+        cancel: cancel.cloned(),
     };
     exact::curves(randomizer, samples, &options, progress)
 }
@@ -380,27 +426,38 @@ fn repeat_rate_error(errors: &[f64], samples: usize) -> f64 {
 }
 
 /// Each outcome's droughts by the chosen method (exact droughts fall back to Monte
-/// Carlo under [`MethodChoice::Auto`] when over the budget).
-fn droughts(
+/// Carlo under [`MethodChoice::Auto`] when over the budget): what [`analyze`]
+/// reports, on their own, for a caller that shows the curves first.
+///
+/// # Errors
+/// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
+/// [`AnalysisError::Cancelled`] once `cancel` is raised.
+pub fn droughts(
     randomizer: &AnyRandomizer,
     samples: usize,
     method: &MethodChoice,
+    cancel: Option<&Arc<AtomicBool>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Droughts, AnalysisError> {
+    check(samples, method)?;
     let exact = |budget: usize, give_up_early: bool| {
         let options = ExactOptions {
             budget,
             merge: true,
             give_up_early,
+            cancel: cancel.cloned(),
         };
         gaps::exact(randomizer, samples, &options, progress)
     };
     let monte_carlo = |runs: u64, seed: u64| {
-        let estimate = monte_carlo::estimate(randomizer, samples, runs, seed, true, progress);
-        Droughts {
+        let flag = cancel.map(|c| &**c);
+        let estimate =
+            monte_carlo::estimate_unless(randomizer, samples, runs, seed, true, flag, progress)
+                .ok_or(AnalysisError::Cancelled)?;
+        Ok::<_, AnalysisError>(Droughts {
             method: Method::MonteCarlo { runs, seed },
             outcomes: estimate.droughts.unwrap_or_default(),
-        }
+        })
     };
     let exact_droughts = |(outcomes, peak_states)| Droughts {
         method: Method::Exact { peak_states },
@@ -408,13 +465,13 @@ fn droughts(
     };
     Ok(match *method {
         MethodChoice::Exact { cap } => exact_droughts(exact(cap, false)?),
-        MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed),
+        MethodChoice::MonteCarlo { runs, seed } => monte_carlo(runs, seed)?,
         MethodChoice::Auto { budget, runs, seed } => match exact(budget, true) {
             Ok(outcomes) => exact_droughts(outcomes),
             Err(e) if e.is_too_large() => monte_carlo(
                 fallback_runs(runs, samples, randomizer.outcomes().len()),
                 seed,
-            ),
+            )?,
             Err(other) => return Err(other.into()),
         },
     })

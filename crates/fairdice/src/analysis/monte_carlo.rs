@@ -7,6 +7,8 @@
 //! added in chunk order. The estimate therefore depends on the seed and the number
 //! of runs only, never on the number of threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::gaps::OutcomeDroughts;
@@ -82,7 +84,8 @@ fn run_chunk(
     chunk: u64,
     seed: u64,
     droughts: bool,
-) -> Tally {
+    cancel: Option<&AtomicBool>,
+) -> Option<Tally> {
     let mut generator = rng::stream(seed, chunk);
     let mut r = randomizer.clone();
     let n = r.outcomes().len();
@@ -92,6 +95,10 @@ fn run_chunk(
     let mut last_seen = vec![0usize; n];
     let mut longest = vec![0usize; n];
     for _ in 0..count {
+        // One look per run: a chunk of long runs takes long enough to matter.
+        if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return None;
+        }
         r.reset();
         counts.fill(0);
         last_seen.fill(0);
@@ -131,7 +138,7 @@ fn run_chunk(
             }
         }
     }
-    tally
+    Some(tally)
 }
 
 /// Estimates the per-step curves (and, with `droughts`, each outcome's droughts)
@@ -145,22 +152,44 @@ pub fn estimate(
     droughts: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Estimate {
+    match estimate_unless(randomizer, samples, runs, seed, droughts, None, progress) {
+        Some(estimate) => estimate,
+        None => unreachable!("without a cancel flag an estimate always finishes"),
+    }
+}
+
+/// [`estimate`], unless `cancel` is raised first: the flag is looked at before
+/// each run, and `None` comes back once it is raised.
+pub fn estimate_unless(
+    randomizer: &AnyRandomizer,
+    samples: usize,
+    runs: u64,
+    seed: u64,
+    droughts: bool,
+    cancel: Option<&AtomicBool>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<Estimate> {
     let n = randomizer.outcomes().len();
     let chunks = runs.div_ceil(CHUNK);
-    let tallies: Vec<Tally> = (0..chunks)
+    let raised = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
+    let tallies: Option<Vec<Tally>> = (0..chunks)
         .into_par_iter()
         .map(|c| {
+            if raised() {
+                return None;
+            }
             let count = CHUNK.min(runs - c * CHUNK);
-            let tally = run_chunk(randomizer, samples, count, c, seed, droughts);
+            let tally = run_chunk(randomizer, samples, count, c, seed, droughts, cancel)?;
             progress(count);
-            tally
+            Some(tally)
         })
         .collect();
+    let tallies = tallies?;
     let mut total = Tally::new(samples, n, droughts);
     for t in &tallies {
         total.add(t);
     }
-    summarize(&total, samples, n, droughts)
+    Some(summarize(&total, samples, n, droughts))
 }
 
 /// The mean and its standard error from a sum and a sum of squares over `runs`.

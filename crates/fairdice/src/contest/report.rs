@@ -287,9 +287,11 @@ mod tests {
                 "p_b_wins_exact",
                 "mean_square_exact",
                 "net",
-                "total"
+                "total",
+                "method"
             ]
         );
+        assert_eq!(value["method"], "exact");
         assert_eq!(value["pairing"], "sorted");
         assert_eq!(value["ties"], "reroll");
         assert_eq!(value["p_tie_exact"], "14/41");

@@ -199,8 +199,9 @@ fn tunable_list() -> String {
         .join(", ")
 }
 
-/// One parameter value.
+/// One parameter value (serialized as a JSON number or string).
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(untagged))]
 pub enum ParamValue {
     /// An integer parameter (copies, refill_below, sets…).
     Integer(u64),

@@ -32,6 +32,10 @@
 
 pub mod grid;
 pub mod match_length;
+pub mod report;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -41,6 +45,7 @@ use crate::randomizer::{Randomizer, Spec, SpecError};
 
 pub use grid::{BaseArgs, Grid, GridError, ParamValue};
 pub use match_length::{MatchLength, MatchLengthError};
+pub use report::TuneReport;
 
 /// Variances closer than this (relative to the larger) tie.
 pub const TIE_RELATIVE: f64 = 1e-9;
@@ -76,8 +81,18 @@ pub enum Outcomes {
     Base(String),
 }
 
+impl std::fmt::Display for Outcomes {
+    /// `6 outcomes` or `outcomes of 2d6`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcomes::Values(n) => write!(f, "{n} outcomes"),
+            Outcomes::Base(expr) => write!(f, "outcomes of {expr}"),
+        }
+    }
+}
+
 /// What to tune.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Tuning {
     /// The outcomes.
     pub outcomes: Outcomes,
@@ -89,6 +104,9 @@ pub struct Tuning {
     pub grids: Vec<Grid>,
     /// How each candidate is measured.
     pub method: MethodChoice,
+    /// Stop with [`TuneError::Cancelled`] as soon as this flag becomes true (e.g. a
+    /// server's time limit); every candidate's analysis looks at it.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Tuning {
@@ -108,7 +126,35 @@ impl Tuning {
                 runs: FALLBACK_RUNS,
                 seed: crate::analysis::DEFAULT_SEED,
             },
+            cancel: None,
         })
+    }
+
+    /// The spec of plain dice over the same outcomes: the baseline every system
+    /// improves on.
+    pub fn plain_dice_spec(&self) -> String {
+        match &self.outcomes {
+            Outcomes::Values(n) => format!("dice(values={n})"),
+            Outcomes::Base(expr) => format!("dice(base={expr})"),
+        }
+    }
+
+    /// Plain dice's expected outcome variance at the end of a match, over the same
+    /// match lengths (exact: plain dice keep no state).
+    ///
+    /// # Errors
+    /// [`TuneError::Candidate`] when the outcomes are not valid for dice (a bad
+    /// base expression).
+    pub fn plain_dice_variance(&self) -> Result<f64, TuneError> {
+        let spec = self.plain_dice_spec();
+        let dice = Spec::build(&spec).map_err(|source| TuneError::Candidate {
+            spec: spec.clone(),
+            source,
+        })?;
+        let method = MethodChoice::Exact { cap: 1 };
+        let (curves, _) = analysis::curves(&dice, self.samples.max(), &method, None, &|_| {})
+            .map_err(|source| TuneError::Analysis { spec, source })?;
+        Ok(self.samples.outcome_variance(&curves))
     }
 }
 
@@ -170,6 +216,9 @@ pub enum TuneError {
         /// The analysis error.
         source: AnalysisError,
     },
+    /// The cancel flag was raised (a time limit ran out).
+    #[error("the search was cancelled")]
+    Cancelled,
 }
 
 /// One measured candidate.
@@ -297,7 +346,8 @@ pub fn candidate_spec(
 ///
 /// # Errors
 /// [`TuneError`] for a bad threshold, an impossible family, a rejected candidate,
-/// or a forced exact analysis over its cap.
+/// or a forced exact analysis over its cap; [`TuneError::Cancelled`] once
+/// `tuning.cancel` is raised.
 pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResult, TuneError> {
     if !(0.0..=1.0).contains(&tuning.min_entropy) {
         return Err(TuneError::MinEntropy(tuning.min_entropy));
@@ -331,28 +381,36 @@ pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResu
             limit: MAX_SEARCH_WORK,
         });
     }
-    let measured: Vec<Result<CandidateResult, TuneError>> = jobs
-        .into_par_iter()
-        .map(|(_, params, randomizer)| {
-            let spec = randomizer.spec();
-            let (curves, method) = analysis::curves(&randomizer, samples, &tuning.method, &|_| {})
-                .map_err(|source| TuneError::Analysis {
-                    spec: spec.clone(),
-                    source,
-                })?;
-            let mean_entropy = tuning.samples.mean_entropy(&curves);
-            progress(1);
-            Ok(CandidateResult {
-                params,
-                spec,
-                mean_entropy,
-                outcome_variance: tuning.samples.outcome_variance(&curves),
-                qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
-                method,
-                curves,
+    let cancel = tuning.cancel.as_ref();
+    let measured: Vec<Result<CandidateResult, TuneError>> =
+        jobs.into_par_iter()
+            .map(|(_, params, randomizer)| {
+                if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                    return Err(TuneError::Cancelled);
+                }
+                let spec = randomizer.spec();
+                let (curves, method) =
+                    analysis::curves(&randomizer, samples, &tuning.method, cancel, &|_| {})
+                        .map_err(|source| match source {
+                            AnalysisError::Cancelled => TuneError::Cancelled,
+                            source => TuneError::Analysis {
+                                spec: spec.clone(),
+                                source,
+                            },
+                        })?;
+                let mean_entropy = tuning.samples.mean_entropy(&curves);
+                progress(1);
+                Ok(CandidateResult {
+                    params,
+                    spec,
+                    mean_entropy,
+                    outcome_variance: tuning.samples.outcome_variance(&curves),
+                    qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
+                    method,
+                    curves,
+                })
             })
-        })
-        .collect();
+            .collect();
     let mut systems: Vec<SystemResult> = tuning
         .grids
         .iter()

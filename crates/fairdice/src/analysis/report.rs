@@ -1,0 +1,192 @@
+//! [`AnalysisReport`]: the document of one randomizer's analysis — summaries,
+//! per-step curves and droughts, each outcome named as the randomizer names it —
+//! built in one place so `fairdice analyze --json` and the web app's
+//! `/api/analyze` serve the same bytes.
+//!
+//! With the `serde` feature it serializes to `{"spec", "samples", "method",
+//! "peak_states" | "runs", "seed", "mean_entropy", "outcome_variance",
+//! "repeat_rate", "errors"?, "steps": [{"step", "entropy", "outcome_variance",
+//! "repeat", …}], "droughts"?}`; the standard errors appear only for Monte Carlo.
+//!
+//! # Example
+//! ```
+//! use fairdice::analysis::{analyze, AnalysisOptions, AnalysisReport};
+//! use fairdice::randomizer::Spec;
+//!
+//! let deck = Spec::build("deck(values=6)")?;
+//! let analysis = analyze(&deck, &AnalysisOptions::new(6), &|_| {})?;
+//! let report = AnalysisReport::new(&deck, &analysis);
+//! assert_eq!(report.steps.len(), 6);
+//! assert!(report.steps[5].outcome_variance.abs() < 1e-12); // one of each after a deck
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::{Analysis, Droughts, Method};
+use crate::randomizer::{AnyRandomizer, OutcomeName};
+
+/// The numbers of one analysis, ready to print, serve or chart.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct AnalysisReport {
+    /// The randomizer's spec, in its canonical form.
+    pub spec: String,
+    /// Samples in the match (`T`).
+    pub samples: usize,
+    /// How the curves were obtained.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub method: Method,
+    /// Mean entropy over the match (fraction of a fair die's).
+    pub mean_entropy: f64,
+    /// Expected outcome variance after the last sample.
+    pub outcome_variance: f64,
+    /// Expected fraction of samples equal to the one before.
+    pub repeat_rate: f64,
+    /// Standard errors of the three summaries (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub errors: Option<SummaryErrors>,
+    /// One entry per sample.
+    pub steps: Vec<StepReport>,
+    /// Each outcome's droughts, when they were asked for.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub droughts: Option<DroughtsReport>,
+}
+
+/// Standard errors of a Monte Carlo analysis's summaries.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SummaryErrors {
+    /// Of the mean entropy.
+    pub mean_entropy: f64,
+    /// Of the outcome variance.
+    pub outcome_variance: f64,
+    /// Of the repeat rate.
+    pub repeat_rate: f64,
+}
+
+/// The expectations at one step of the match.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct StepReport {
+    /// The step, 1-based.
+    pub step: usize,
+    /// Entropy of the next-sample distribution before this sample (fraction of a
+    /// fair die's).
+    pub entropy: f64,
+    /// Outcome variance after this sample.
+    pub outcome_variance: f64,
+    /// Probability that this sample repeats the one before.
+    pub repeat: f64,
+    /// Standard error of `entropy` (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub entropy_error: Option<f64>,
+    /// Standard error of `outcome_variance` (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub outcome_variance_error: Option<f64>,
+}
+
+/// Droughts of every outcome and how they were obtained.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DroughtsReport {
+    /// The method (exact droughts may fall back to Monte Carlo on their own).
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub method: Method,
+    /// One entry per outcome, in outcome order.
+    pub outcomes: Vec<OutcomeDroughtsReport>,
+}
+
+/// One outcome's droughts.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct OutcomeDroughtsReport {
+    /// The outcome, by value or by the randomizer's name for it.
+    pub outcome: OutcomeName,
+    /// Expected longest run of samples without it.
+    pub longest_gap: f64,
+    /// `gap_exceeds[k]` = P(longest gap > k), for `k` in `0..=T`.
+    pub gap_exceeds: Vec<f64>,
+    /// Standard error of `longest_gap` (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub longest_gap_error: Option<f64>,
+    /// Standard errors of `gap_exceeds` (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub gap_exceeds_error: Option<Vec<f64>>,
+}
+
+impl DroughtsReport {
+    /// The report of `droughts`, measured on `randomizer` (which names the
+    /// outcomes).
+    pub fn new(randomizer: &AnyRandomizer, droughts: &Droughts) -> DroughtsReport {
+        DroughtsReport {
+            method: droughts.method,
+            outcomes: droughts
+                .outcomes
+                .iter()
+                .map(|o| OutcomeDroughtsReport {
+                    outcome: OutcomeName::of(randomizer, o.outcome),
+                    longest_gap: o.longest_gap,
+                    gap_exceeds: o.exceeds.clone(),
+                    longest_gap_error: o.errors.as_ref().map(|(longest, _)| *longest),
+                    gap_exceeds_error: o.errors.as_ref().map(|(_, exceeds)| exceeds.clone()),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl AnalysisReport {
+    /// The report of `analysis`, made of `randomizer` (which names the outcomes).
+    pub fn new(randomizer: &AnyRandomizer, analysis: &Analysis) -> AnalysisReport {
+        let curves = &analysis.curves;
+        let errors = curves.errors.as_ref();
+        let steps = (0..analysis.samples)
+            .map(|t| StepReport {
+                step: t + 1,
+                entropy: curves.entropy[t],
+                outcome_variance: curves.outcome_variance[t],
+                repeat: curves.repeat[t],
+                entropy_error: errors.map(|e| e.entropy[t]),
+                outcome_variance_error: errors.map(|e| e.outcome_variance[t]),
+            })
+            .collect();
+        let droughts = analysis
+            .droughts
+            .as_ref()
+            .map(|d| DroughtsReport::new(randomizer, d));
+        AnalysisReport {
+            spec: analysis.spec.clone(),
+            samples: analysis.samples,
+            method: analysis.method,
+            mean_entropy: analysis.mean_entropy,
+            outcome_variance: analysis.outcome_variance,
+            repeat_rate: analysis.repeat_rate,
+            errors: analysis
+                .errors
+                .map(
+                    |[mean_entropy, outcome_variance, repeat_rate]| SummaryErrors {
+                        mean_entropy,
+                        outcome_variance,
+                        repeat_rate,
+                    },
+                ),
+            steps,
+            droughts,
+        }
+    }
+
+    /// The per-step entropy curve.
+    pub fn entropy_curve(&self) -> Vec<f64> {
+        self.steps.iter().map(|s| s.entropy).collect()
+    }
+
+    /// The per-step outcome-variance curve.
+    pub fn outcome_variance_curve(&self) -> Vec<f64> {
+        self.steps.iter().map(|s| s.outcome_variance).collect()
+    }
+
+    /// The `fairdice analyze --json` document (pretty-printed, no final newline).
+    #[cfg(feature = "serde")]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report holds only strings and numbers")
+    }
+}

@@ -1,0 +1,248 @@
+//! [`TuneReport`]: the document of a parameter search — each system's winner, how
+//! many candidates qualified, the fairest system and the plain-dice baseline —
+//! built in one place so `fairdice tune --json` and the web app's `/api/tune`
+//! serve the same bytes.
+//!
+//! With the `serde` feature it serializes to `{"values" | "base", "samples",
+//! "min_entropy", "systems": [{"system", "params", "spec", "mean_entropy",
+//! "outcome_variance", "method", …, "qualified", "candidates_tried",
+//! "candidates"?}], "fairest", "plain_dice_outcome_variance"}`; a system with no
+//! qualifying candidate has `null` parameters and measures, and `samples` is a
+//! number for a fixed match length or `{"distribution", "lengths": [{"samples",
+//! "weight"}]}` for an uncertain one.
+//!
+//! # Example
+//! ```
+//! use fairdice::tune::{tune, Tuning, TuneReport};
+//!
+//! let tuning = Tuning::article(6, 25)?;
+//! let result = tune(&tuning, &|_| {})?;
+//! let report = TuneReport::new(&tuning, &result, tuning.plain_dice_variance()?, false);
+//! let deck = &report.systems[0];
+//! assert_eq!(deck.params.as_ref().map(|p| p.to_string()).as_deref(), Some("copies=1, refill_below=6"));
+//! assert_eq!(format!("{:.4}", deck.outcome_variance.unwrap_or(0.0)), "0.5089");
+//! assert_eq!(report.fairest, Some("dynamic"));
+//! # Ok::<(), fairdice::tune::TuneError>(())
+//! ```
+
+use std::fmt;
+
+use super::{CandidateResult, MatchLength, Outcomes, ParamValue, SystemResult, TuneResult, Tuning};
+use crate::analysis::Method;
+
+/// The numbers of one search, ready to print or serve.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TuneReport {
+    /// The number of outcomes (faces `1..=N`), when the search used values.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub values: Option<u64>,
+    /// The base expression, when the search used weighted outcomes.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub base: Option<String>,
+    /// The match length.
+    pub samples: SamplesReport,
+    /// The entropy threshold.
+    pub min_entropy: f64,
+    /// One entry per system, in the search's order.
+    pub systems: Vec<SystemReport>,
+    /// The system whose winner has the lowest outcome variance, if any qualifies.
+    pub fairest: Option<&'static str>,
+    /// Plain dice's outcome variance over the same match lengths.
+    pub plain_dice_outcome_variance: f64,
+}
+
+/// A match length: a number, or a distribution of lengths.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(untagged))]
+pub enum SamplesReport {
+    /// Always this many samples.
+    Fixed(usize),
+    /// An uncertain length.
+    Distribution {
+        /// As written back (`20..40`, `20:0.25,30:0.5,40:0.25`).
+        distribution: String,
+        /// Every length with its weight.
+        lengths: Vec<LengthWeight>,
+    },
+}
+
+/// One match length and its weight.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LengthWeight {
+    /// Samples.
+    pub samples: usize,
+    /// Its probability.
+    pub weight: f64,
+}
+
+/// One system's winner and tally.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SystemReport {
+    /// The family (`deck`, `dynamic`, …).
+    pub system: &'static str,
+    /// The winner's parameters (`null` when none qualifies).
+    pub params: Option<Parameters>,
+    /// The winner's spec.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub spec: Option<String>,
+    /// The winner's mean entropy.
+    pub mean_entropy: Option<f64>,
+    /// The winner's outcome variance.
+    pub outcome_variance: Option<f64>,
+    /// How the winner was measured.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub method: Option<Method>,
+    /// Candidates that kept the entropy threshold.
+    pub qualified: usize,
+    /// Candidates measured.
+    pub candidates_tried: usize,
+    /// Every candidate, when asked for.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub candidates: Option<Vec<CandidateReport>>,
+}
+
+/// One measured candidate.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CandidateReport {
+    /// Its parameters.
+    pub params: Parameters,
+    /// Its spec.
+    pub spec: String,
+    /// Expected mean entropy.
+    pub mean_entropy: f64,
+    /// Expected outcome variance at the end of the match.
+    pub outcome_variance: f64,
+    /// Whether it keeps the entropy threshold.
+    pub qualifies: bool,
+    /// How it was measured.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub method: Method,
+}
+
+/// A candidate's parameters in the grid's key order: shown as `copies=1,
+/// refill_below=6` (or `(none)`), serialized as a JSON object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parameters(pub Vec<(&'static str, ParamValue)>);
+
+impl fmt::Display for Parameters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(none)");
+        }
+        for (i, (key, value)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{key}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Parameters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Parameters {
+    /// The parameters of `candidate`.
+    pub fn of(candidate: &CandidateResult) -> Parameters {
+        Parameters(candidate.params.clone())
+    }
+}
+
+impl SamplesReport {
+    /// The report of `samples`.
+    pub fn new(samples: &MatchLength) -> SamplesReport {
+        if samples.is_fixed() {
+            return SamplesReport::Fixed(samples.max());
+        }
+        SamplesReport::Distribution {
+            distribution: samples.to_string(),
+            lengths: samples
+                .lengths()
+                .iter()
+                .map(|&(samples, weight)| LengthWeight { samples, weight })
+                .collect(),
+        }
+    }
+}
+
+impl CandidateReport {
+    /// The report of `candidate`.
+    pub fn new(candidate: &CandidateResult) -> CandidateReport {
+        CandidateReport {
+            params: Parameters::of(candidate),
+            spec: candidate.spec.clone(),
+            mean_entropy: candidate.mean_entropy,
+            outcome_variance: candidate.outcome_variance,
+            qualifies: candidate.qualifies,
+            method: candidate.method,
+        }
+    }
+}
+
+impl SystemReport {
+    /// The report of `system`, listing every candidate if `all`.
+    pub fn new(system: &SystemResult, all: bool) -> SystemReport {
+        let best = system.best();
+        SystemReport {
+            system: system.system,
+            params: best.map(Parameters::of),
+            spec: best.map(|b| b.spec.clone()),
+            mean_entropy: best.map(|b| b.mean_entropy),
+            outcome_variance: best.map(|b| b.outcome_variance),
+            method: best.map(|b| b.method),
+            qualified: system.qualified(),
+            candidates_tried: system.candidates.len(),
+            candidates: all.then(|| system.candidates.iter().map(CandidateReport::new).collect()),
+        }
+    }
+}
+
+impl TuneReport {
+    /// The report of `result`, the search of `tuning`; `plain_dice` is
+    /// [`Tuning::plain_dice_variance`]; `all` lists every candidate.
+    pub fn new(tuning: &Tuning, result: &TuneResult, plain_dice: f64, all: bool) -> TuneReport {
+        let (values, base) = match &tuning.outcomes {
+            Outcomes::Values(n) => (Some(*n), None),
+            Outcomes::Base(expr) => (None, Some(expr.clone())),
+        };
+        TuneReport {
+            values,
+            base,
+            samples: SamplesReport::new(&tuning.samples),
+            min_entropy: tuning.min_entropy,
+            systems: result
+                .systems
+                .iter()
+                .map(|s| SystemReport::new(s, all))
+                .collect(),
+            fairest: result.fairest().map(|s| s.system),
+            plain_dice_outcome_variance: plain_dice,
+        }
+    }
+
+    /// The fairest system's report, if any candidate qualifies.
+    pub fn fairest_system(&self) -> Option<&SystemReport> {
+        let name = self.fairest?;
+        self.systems.iter().find(|s| s.system == name)
+    }
+
+    /// The `fairdice tune --json` document (pretty-printed, no final newline).
+    #[cfg(feature = "serde")]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report holds only strings and numbers")
+    }
+}
