@@ -2,57 +2,18 @@
 //! serves the documents the command line prints (built by the same library
 //! report types), the pages show the article's numbers, and every limit holds.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::StatusCode;
 use fairdice::analysis::{AnalysisOptions, AnalysisReport, analyze};
 use fairdice::randomizer::{NextReport, SampleReport, Spec, observe_history};
 use fairdice::tune::{TuneReport, Tuning, tune};
 use fairdice_web::{Config, Limits, router};
-use http_body_util::BodyExt;
-use tower::ServiceExt;
 
-struct Reply {
-    status: StatusCode,
-    content_type: String,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn text(&self) -> String {
-        String::from_utf8(self.body.clone()).expect("utf-8 body")
-    }
-
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).expect("a JSON body")
-    }
-}
-
-async fn get(app: &Router, uri: &str) -> Reply {
-    let request = Request::get(uri).body(Body::empty()).expect("request");
-    let response = app.clone().oneshot(request).await.expect("infallible");
-    let status = response.status();
-    let content_type = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes()
-        .to_vec();
-    Reply {
-        status,
-        content_type,
-        body,
-    }
-}
+use common::get;
 
 fn app() -> Router {
     router(Config::default())

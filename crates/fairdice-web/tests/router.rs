@@ -1,6 +1,8 @@
 //! The app's router driven in-process, without a browser or a socket: the API's
 //! documents and errors, the pages' numbers, and every limit.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -9,54 +11,8 @@ use axum::http::{Request, StatusCode, header};
 use fairdice::dice::notation::evaluate;
 use fairdice::dice::report::DistributionReport;
 use fairdice_web::{Config, Limits, router};
-use http_body_util::BodyExt;
-use tower::ServiceExt;
 
-/// A response's status, content type and body.
-struct Reply {
-    status: StatusCode,
-    content_type: String,
-    headers: axum::http::HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn text(&self) -> String {
-        String::from_utf8(self.body.clone()).expect("utf-8 body")
-    }
-
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).expect("a JSON body")
-    }
-}
-
-async fn send(app: &Router, request: Request<Body>) -> Reply {
-    let response = app.clone().oneshot(request).await.expect("infallible");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a body")
-        .to_bytes()
-        .to_vec();
-    Reply {
-        status,
-        content_type,
-        headers,
-        body,
-    }
-}
-
-async fn get(app: &Router, uri: &str) -> Reply {
-    send(app, Request::get(uri).body(Body::empty()).expect("request")).await
-}
+use common::{get, send};
 
 fn app() -> Router {
     router(Config::default())

@@ -1,15 +1,18 @@
 //! Driving the app's router in-process: a request in, status, headers and body out.
 
+#![allow(dead_code)] // each test binary uses part of it
+
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::{HeaderMap, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
-/// A response's status, content type and body.
+/// A response's status, content type, headers and body.
 pub struct Reply {
     pub status: StatusCode,
     pub content_type: String,
+    pub headers: HeaderMap,
     pub body: Vec<u8>,
 }
 
@@ -23,13 +26,12 @@ impl Reply {
     }
 }
 
-/// `GET uri` through `app`.
-pub async fn get(app: &Router, uri: &str) -> Reply {
-    let request = Request::get(uri).body(Body::empty()).expect("request");
+/// Sends `request` through `app`.
+pub async fn send(app: &Router, request: Request<Body>) -> Reply {
     let response = app.clone().oneshot(request).await.expect("infallible");
     let status = response.status();
-    let content_type = response
-        .headers()
+    let headers = response.headers().clone();
+    let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
@@ -44,6 +46,12 @@ pub async fn get(app: &Router, uri: &str) -> Reply {
     Reply {
         status,
         content_type,
+        headers,
         body,
     }
+}
+
+/// `GET uri` through `app`.
+pub async fn get(app: &Router, uri: &str) -> Reply {
+    send(app, Request::get(uri).body(Body::empty()).expect("request")).await
 }
