@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use fairdice::analysis::{
     self, Analysis, AnalysisOptions, AnalysisReport, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method,
-    MethodChoice,
+    MethodChoice, shown_gaps,
 };
 use fairdice::randomizer::{AnyRandomizer, Randomizer};
 use fairdice_charts::CurvesFigure;
@@ -177,15 +177,12 @@ fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -
     );
     if let Some(droughts) = &result.droughts {
         out.push('\n');
-        // Columns at multiples of n (a full set of outcomes), spaced so that they
-        // span the expected longest gap.
         let longest = droughts
             .outcomes
             .iter()
             .map(|o| o.longest_gap)
             .fold(0.0, f64::max);
-        let stride = n * ((longest / (2 * n) as f64).round() as usize).max(1);
-        let ks: Vec<usize> = (1..=4).map(|m| m * stride).filter(|&k| k < t).collect();
+        let ks = shown_gaps(longest, n, t);
         let mut headers = vec!["outcome".to_string(), "longest gap".to_string()];
         headers.extend(ks.iter().map(|k| format!("P(gap > {k})")));
         let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();

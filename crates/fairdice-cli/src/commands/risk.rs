@@ -186,21 +186,9 @@ fn failure(error: BattleError) -> anyhow::Error {
     }
 }
 
-fn describe_rules(report: &BattleReport) -> String {
-    format!(
-        "{} attacking v {} defending, {} rule, d{}, attacker rolls up to {}, defender up to {}",
-        report.attacker,
-        report.defender,
-        report.rule,
-        report.faces,
-        report.attacker_dice,
-        report.defender_dice
-    )
-}
-
 fn report_text(report: &BattleReport) -> String {
     let p = report.p_attacker_wins;
-    let mut text = format!("Risk battle: {}\n\n", describe_rules(report));
+    let mut text = format!("Risk battle: {}\n\n", report.setup());
     let exact_note = match report.p_attacker_wins_exact.as_ref().map(fraction) {
         Some(f) if f.len() <= MAX_FRACTION_CHARS => format!(" = {f} exactly"),
         Some(f) => format!(

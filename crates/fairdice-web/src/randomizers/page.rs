@@ -10,7 +10,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use fairdice::analysis::report::DroughtsReport;
-use fairdice::analysis::{AnalysisReport, Method};
+use fairdice::analysis::{AnalysisReport, Method, shown_gaps};
 use fairdice::randomizer::{NextReport, SampleReport};
 use fairdice_charts::{Chart, CurvesFigure};
 
@@ -251,17 +251,12 @@ fn chart(request: &RandomizerRequest, report: &AnalysisReport) -> String {
 /// The drought table: each outcome's expected longest gap and P(gap > k) at a few
 /// `k`, spaced by whole sets of outcomes to span the expected longest gap.
 fn droughts_table(droughts: &DroughtsReport, samples: usize) -> String {
-    let n = droughts.outcomes.len().max(1);
     let longest = droughts
         .outcomes
         .iter()
         .map(|o| o.longest_gap)
         .fold(0.0, f64::max);
-    let stride = n * ((longest / (2 * n) as f64).round() as usize).max(1);
-    let ks: Vec<usize> = (1..=4)
-        .map(|m| m * stride)
-        .filter(|&k| k < samples)
-        .collect();
+    let ks = shown_gaps(longest, droughts.outcomes.len(), samples);
     let same = droughts
         .outcomes
         .windows(2)

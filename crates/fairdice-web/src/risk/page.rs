@@ -215,15 +215,7 @@ fn problem_html(problem: &Problem) -> String {
 /// then the tables.
 fn results(request: &RiskRequest, report: &BattleReport) -> String {
     let p = report.p_attacker_wins;
-    let mut html = format!(
-        r#"<p class="setup">{} attacking v {} defending, {} rule, d{}, attacker rolls up to {}, defender up to {}</p>"#,
-        report.attacker,
-        report.defender,
-        report.rule,
-        report.faces,
-        report.attacker_dice,
-        report.defender_dice
-    );
+    let mut html = format!(r#"<p class="setup">{}</p>"#, escape(&report.setup()));
     let exact = match &report.p_attacker_wins_exact {
         Some(exact) => format!(
             "exactly {}",

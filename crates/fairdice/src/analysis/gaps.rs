@@ -61,6 +61,19 @@ impl Layer {
     }
 }
 
+/// The gap lengths `k` worth showing P(longest gap > k) for, in a table of a match
+/// of `samples` samples over `outcomes` outcomes whose largest expected longest gap
+/// is `longest`: up to four multiples of a whole set of outcomes, spaced so that
+/// they span that gap.
+pub fn shown_gaps(longest: f64, outcomes: usize, samples: usize) -> Vec<usize> {
+    let n = outcomes.max(1);
+    let stride = n * ((longest / (2 * n) as f64).round() as usize).max(1);
+    (1..=4)
+        .map(|m| m * stride)
+        .filter(|&k| k < samples)
+        .collect()
+}
+
 /// The exact drought figures of every outcome over `samples` samples, and the most
 /// states one step of the sweep held.
 ///

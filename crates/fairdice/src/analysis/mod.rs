@@ -47,7 +47,7 @@ use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP, MAX_SWEEP_BYTES};
-pub use gaps::OutcomeDroughts;
+pub use gaps::{OutcomeDroughts, shown_gaps};
 pub use metrics::{CurveErrors, Curves, entropy_fraction, population_variance};
 pub use report::AnalysisReport;
 

@@ -259,6 +259,19 @@ impl BattleReport {
         }
     }
 
+    /// The battle in words: armies, rule, die and dice caps.
+    pub fn setup(&self) -> String {
+        format!(
+            "{} attacking v {} defending, {} rule, d{}, attacker rolls up to {}, defender up to {}",
+            self.attacker,
+            self.defender,
+            self.rule,
+            self.faces,
+            self.attacker_dice,
+            self.defender_dice
+        )
+    }
+
     /// The rules the battle was fought under.
     pub fn rules(&self) -> Rules {
         Rules {
