@@ -120,7 +120,8 @@ impl Die {
         op: BinaryOp,
         meter: &mut Meter,
     ) -> Result<Die, DieError> {
-        if op == BinaryOp::Div && other.count(0) > BigUint::zero() {
+        // Stored outcomes all have positive counts.
+        if op == BinaryOp::Div && other.outcomes().binary_search(&0).is_ok() {
             return Err(DieError::DivisionByZero);
         }
         let ty = Die::product_count_type(&[self, other]);

@@ -29,6 +29,10 @@ pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 's
     fn to_big(&self) -> BigUint;
     /// The nearest `f64` (infinite only beyond `f64::MAX`).
     fn to_f64(&self) -> f64;
+    /// The number of significant bits (0 for zero).
+    fn bit_len(&self) -> u64;
+    /// The value as a machine word, if it fits.
+    fn try_u64(&self) -> Option<u64>;
     /// `self += other`.
     fn add_assign(&mut self, other: &Self);
     /// `self -= other`; the caller guarantees `other <= self`.
@@ -79,6 +83,14 @@ macro_rules! impl_count_for_primitive {
                 *self as f64
             }
             #[inline]
+            fn bit_len(&self) -> u64 {
+                u64::from(<$t>::BITS - self.leading_zeros())
+            }
+            #[inline]
+            fn try_u64(&self) -> Option<u64> {
+                u64::try_from(*self).ok()
+            }
+            #[inline]
             fn add_assign(&mut self, other: &Self) {
                 *self += *other;
             }
@@ -121,6 +133,12 @@ impl<const BITS: usize, const LIMBS: usize> Count for ruint::Uint<BITS, LIMBS> {
     fn to_f64(&self) -> f64 {
         f64::from(self)
     }
+    fn bit_len(&self) -> u64 {
+        self.bit_len() as u64
+    }
+    fn try_u64(&self) -> Option<u64> {
+        u64::try_from(self).ok()
+    }
     #[inline]
     fn add_assign(&mut self, other: &Self) {
         *self = self.wrapping_add(*other);
@@ -162,6 +180,12 @@ impl Count for BigUint {
     }
     fn to_f64(&self) -> f64 {
         ToPrimitive::to_f64(self).unwrap_or(f64::INFINITY)
+    }
+    fn bit_len(&self) -> u64 {
+        self.bits()
+    }
+    fn try_u64(&self) -> Option<u64> {
+        ToPrimitive::to_u64(self)
     }
     fn add_assign(&mut self, other: &Self) {
         *self += other;
@@ -280,7 +304,7 @@ impl Counts {
             Counts::Small(
                 counts
                     .iter()
-                    .map(|c| c.to_big().to_u64().unwrap_or(u64::MAX))
+                    .map(|c| c.try_u64().unwrap_or(u64::MAX))
                     .collect(),
             )
         } else {
@@ -317,6 +341,14 @@ impl Counts {
         match self {
             Counts::Small(v) => v[index] as f64,
             Counts::Big(v) => Count::to_f64(&v[index]),
+        }
+    }
+
+    /// The bits of the total, without building a big integer for small counts.
+    pub(crate) fn total_bits(&self) -> u64 {
+        match self {
+            Counts::Small(v) => v.iter().map(|&c| u128::from(c)).sum::<u128>().bit_len(),
+            Counts::Big(v) => v.iter().sum::<BigUint>().bits(),
         }
     }
 

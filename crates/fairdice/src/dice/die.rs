@@ -194,7 +194,7 @@ impl Die {
         if outcomes.is_empty() {
             return Err(DieError::Empty);
         }
-        let bits = total.to_big().bits();
+        let bits = total.bit_len();
         Ok(Die {
             outcomes,
             counts: Counts::from_generic(counts, bits),
@@ -268,7 +268,7 @@ impl Die {
 
     /// The computation type that holds this die's total.
     pub(crate) fn total_bits(&self) -> u64 {
-        self.total().bits()
+        self.counts.total_bits()
     }
 
     /// The smallest outcome.

@@ -139,7 +139,7 @@ fn count_type(pools: &[&Pool]) -> CountType {
     let bits: u64 = pools
         .iter()
         .flat_map(|p| p.groups())
-        .map(|(die, n)| u64::from(*n) * die.total().bits().max(1))
+        .map(|(die, n)| u64::from(*n) * die.total_bits().max(1))
         .sum();
     CountType::for_bits(bits + 1)
 }
