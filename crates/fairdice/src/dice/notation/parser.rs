@@ -61,6 +61,7 @@
 mod dice;
 mod raw_error;
 
+use chumsky::input::InputRef;
 use chumsky::prelude::*;
 
 use self::dice::dice_tail;
@@ -283,11 +284,18 @@ fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
 }
 
 /// Any number of whitespace characters.
+///
+/// Written by hand rather than as `any().filter(…).repeated()`: whitespace is
+/// skipped before nearly every token, and this way skipping it never fails, so it
+/// builds no error for the parse to merge (a failed whitespace character would only
+/// have added a hidden label at the place where the next token is tried anyway).
 fn whitespace<'src>() -> impl Parser<'src, &'src str, (), Extra> + Clone {
-    any()
-        .filter(|c: &char| c.is_whitespace())
-        .labelled(Label::Hidden)
-        .repeated()
+    custom(|input: &mut InputRef<'src, '_, &'src str, Extra>| {
+        while input.peek().is_some_and(char::is_whitespace) {
+            input.skip();
+        }
+        Ok(())
+    })
 }
 
 /// One of the single-character arithmetic operators given.
@@ -416,62 +424,22 @@ fn parse_number<'src, T: std::str::FromStr + Default>(
 }
 
 /// One or more ASCII digits.
+///
+/// Written by hand for the same reason as [`whitespace`]: a number ends at the
+/// first character that is not a digit, which needs no error; without any digit it
+/// fails with an unlabelled error at the character found, which the callers label.
 fn digits<'src>() -> impl Parser<'src, &'src str, &'src str, Extra> + Clone {
-    any()
-        .filter(|c: &char| c.is_ascii_digit())
-        .labelled(Label::Hidden)
-        .repeated()
-        .at_least(1)
-        .to_slice()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Parentheses nested `levels` deep along each recursive path of the grammar:
-    /// a plain operand, unary minus, a dice count, each operator level, and an error
-    /// found at the deepest level.
-    fn nested(levels: usize) -> Vec<(String, bool)> {
-        let open = |prefix: &str| prefix.repeat(levels);
-        let close = |suffix: &str| suffix.repeat(levels);
-        vec![
-            (format!("{}1{}", open("("), close(")")), true),
-            (format!("{}1{}", open("-("), close(")")), true),
-            (format!("{}d6{}", open("("), close(")d6")), true),
-            (format!("{}1{}", open("1+("), close(")")), true),
-            (format!("{}1{}", open("1*-("), close(")")), true),
-            (format!("{}1{}", open("1<("), close(")")), true),
-            (format!("{}1{}", open("("), close(")x")), false),
-        ]
-    }
-
-    #[test]
-    fn parentheses_as_deep_as_accepted_parse_on_a_small_stack() {
-        let texts: Vec<(String, bool)> = [1, INLINE_NESTING, INLINE_NESTING + 1, MAX_NESTING]
-            .into_iter()
-            .flat_map(nested)
-            .collect();
-        // Half a mebibyte: a quarter of a spawned thread's default, and less than the
-        // deepest input needs on one stack even when optimized.
-        let small_stack = std::thread::Builder::new()
-            .stack_size(512 << 10)
-            .spawn(move || {
-                for (text, valid) in &texts {
-                    assert_eq!(parse(text).is_ok(), *valid, "{text}");
-                }
-            })
-            .expect("a test thread");
-        small_stack.join().expect("no stack overflow");
-    }
-
-    #[test]
-    fn nesting_is_measured_before_parsing() {
-        assert_eq!(nesting("1 + 2"), 0);
-        assert_eq!(nesting("(1) + ((2))"), 2);
-        assert_eq!(deepest_paren("(1) + ((2))", 1), Some(7));
-        assert_eq!(deepest_paren("(1) + ((2))", 2), None);
-        // A stray `)` does not make later parentheses shallower.
-        assert_eq!(nesting(")(("), 2);
-    }
+    custom(|input: &mut InputRef<'src, '_, &'src str, Extra>| {
+        let start = input.cursor();
+        while input.peek().is_some_and(|c| c.is_ascii_digit()) {
+            input.skip();
+        }
+        let digits: &str = input.slice_since(&start..);
+        if !digits.is_empty() {
+            return Ok(digits);
+        }
+        let found = input.next();
+        let span = input.span_since(&start);
+        Err(RawError::unexpected(found, span))
+    })
 }

@@ -107,6 +107,17 @@ pub(super) struct RawError {
 }
 
 impl RawError {
+    /// `found` (a character, or the end of the input) where nothing was expected
+    /// that deserves a name; a labelled parser around it says what was expected.
+    pub(super) fn unexpected(found: Option<char>, span: SimpleSpan) -> RawError {
+        RawError {
+            span: span.into_range(),
+            found,
+            expected: ExpectedSet::new(),
+            problem: None,
+        }
+    }
+
     pub(super) fn problem(span: SimpleSpan, problem: Problem) -> RawError {
         RawError {
             span: span.into_range(),
