@@ -310,7 +310,7 @@ fn operator<'src>(
 /// `< <= > >= == !=`; a lone `=` is reported, then read as `==` to go on.
 fn comparison_operator<'src>() -> impl Parser<'src, &'src str, BinaryOp, Extra> + Clone {
     use BinaryOp::{Ge, Gt, Le, Lt};
-    choice((
+    let alternatives = choice((
         ordering(Lt, Le, Gt, Ge),
         just("!=").to(BinaryOp::Ne),
         just('=')
@@ -321,8 +321,30 @@ fn comparison_operator<'src>() -> impl Parser<'src, &'src str, BinaryOp, Extra> 
                 }
                 BinaryOp::Eq
             }),
-    ))
-    .labelled(Expected::Operator)
+    ));
+    starts_with_one_of("<>!=")
+        .ignore_then(alternatives)
+        .labelled(Expected::Operator)
+}
+
+/// Succeeds, reading nothing, where the next character is one of `first`, and
+/// otherwise fails with an unlabelled error at that character.
+///
+/// Put before a labelled choice whose alternatives all start with one of `first`,
+/// it gives the same error as trying them all (the label replaces what they would
+/// have expected) without trying them: after every operand and every dice term the
+/// parser asks for an operator or a modifier, and usually finds neither.
+fn starts_with_one_of<'src>(first: &'static str) -> impl Parser<'src, &'src str, (), Extra> + Clone {
+    custom(move |input: &mut InputRef<'src, '_, &'src str, Extra>| {
+        if input.peek().is_some_and(|c| first.contains(c)) {
+            return Ok(());
+        }
+        let before = input.save();
+        let found = input.next();
+        let span = input.span_since(before.cursor());
+        input.rewind(before);
+        Err(RawError::unexpected(found, span))
+    })
 }
 
 /// Unary minus over an operand, each `-` optionally preceded by whitespace.
