@@ -9,9 +9,10 @@
 //! order of magnitude, not a promise: the engine's meter is the backstop.
 //!
 //! Being an order of magnitude, it takes logarithms from the float's exponent
-//! ([`log2`]) and integer powers by multiplication rather than calling the C
-//! library's `log2` and `pow`: their code is mapped into the process on first use,
-//! and for a small expression those page faults cost more than the whole evaluation.
+//! (`log2` here) and integer powers by multiplication (`power`) rather than calling
+//! the C library's `log2` and `pow` or a compiler intrinsic: their code lies far
+//! from ours and is mapped into the process on first use, and for a small
+//! expression those page faults cost more than the whole evaluation.
 
 use super::ast::{Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier};
 use super::options::Options;
@@ -83,6 +84,11 @@ fn log2(x: f64) -> f64 {
     let exponent = ((bits >> 52) & 0x7ff) as f64 - 1023.0;
     let mantissa = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
     exponent + (mantissa - 1.0)
+}
+
+/// `base` to the power `exponent`, by multiplication (see the module's design notes).
+fn power(base: f64, exponent: u32) -> f64 {
+    (0..exponent).fold(1.0, |acc, _| acc * base)
 }
 
 /// Estimates the cost of evaluating `expr` exactly.
@@ -248,7 +254,7 @@ fn pool_shape(dice: &Dice, die: Shape, count: f64) -> Shape {
         // Plain sum: squaring while totals fit 128 bits, else the power recurrence.
         let result_span = count * span + 1.0;
         let dense = result_span * result_span;
-        let sparse = per_die.support.powi(count.min(64.0) as i32) * per_die.support;
+        let sparse = power(per_die.support, count.min(64.0) as u32) * per_die.support;
         let work = if bits > 128.0 && span <= 4096.0 {
             result_span * span.max(1.0)
         } else {
@@ -353,6 +359,8 @@ mod tests {
             assert!((log2(x) - exact).abs() < 0.09, "{x}: {} vs {exact}", log2(x));
         }
         assert_eq!(log2(1024.0), 10.0);
+        assert_eq!(power(6.0, 3), 216.0);
+        assert_eq!(power(6.0, 0), 1.0);
         assert_eq!(log2(f64::INFINITY), f64::INFINITY);
     }
 
