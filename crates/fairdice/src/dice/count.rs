@@ -361,7 +361,10 @@ impl Counts {
     /// Calls `f(index, count)` for every count, converted into the computation type.
     pub(crate) fn for_each_generic<C: Count>(&self, mut f: impl FnMut(usize, C)) {
         match self {
-            Counts::Small(v) => v.iter().enumerate().for_each(|(i, &c)| f(i, C::from_u64(c))),
+            Counts::Small(v) => v
+                .iter()
+                .enumerate()
+                .for_each(|(i, &c)| f(i, C::from_u64(c))),
             Counts::Big(v) => v.iter().enumerate().for_each(|(i, c)| f(i, C::from_big(c))),
         }
     }

@@ -356,7 +356,11 @@ mod tests {
     fn logarithms_are_within_a_tenth_of_a_bit() {
         for x in [1.0, 1.5, 2.0, 3.0, 6.0, 1e3, 1e12, 123456789.0, 1e300] {
             let exact = f64::log2(x);
-            assert!((log2(x) - exact).abs() < 0.09, "{x}: {} vs {exact}", log2(x));
+            assert!(
+                (log2(x) - exact).abs() < 0.09,
+                "{x}: {} vs {exact}",
+                log2(x)
+            );
         }
         assert_eq!(log2(1024.0), 10.0);
         assert_eq!(power(6.0, 3), 216.0);

@@ -289,6 +289,10 @@ fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
 /// skipped before nearly every token, and this way skipping it never fails, so it
 /// builds no error for the parse to merge (a failed whitespace character would only
 /// have added a hidden label at the place where the next token is tried anyway).
+#[allow(
+    clippy::result_large_err,
+    reason = "chumsky fixes the error type; it is large so that failing needs no allocation"
+)]
 fn whitespace<'src>() -> impl Parser<'src, &'src str, (), Extra> + Clone {
     custom(|input: &mut InputRef<'src, '_, &'src str, Extra>| {
         while input.peek().is_some_and(char::is_whitespace) {
@@ -334,7 +338,13 @@ fn comparison_operator<'src>() -> impl Parser<'src, &'src str, BinaryOp, Extra> 
 /// it gives the same error as trying them all (the label replaces what they would
 /// have expected) without trying them: after every operand and every dice term the
 /// parser asks for an operator or a modifier, and usually finds neither.
-fn starts_with_one_of<'src>(first: &'static str) -> impl Parser<'src, &'src str, (), Extra> + Clone {
+#[allow(
+    clippy::result_large_err,
+    reason = "chumsky fixes the error type; it is large so that failing needs no allocation"
+)]
+fn starts_with_one_of<'src>(
+    first: &'static str,
+) -> impl Parser<'src, &'src str, (), Extra> + Clone {
     custom(move |input: &mut InputRef<'src, '_, &'src str, Extra>| {
         if input.peek().is_some_and(|c| first.contains(c)) {
             return Ok(());
@@ -450,6 +460,10 @@ fn parse_number<'src, T: std::str::FromStr + Default>(
 /// Written by hand for the same reason as [`whitespace`]: a number ends at the
 /// first character that is not a digit, which needs no error; without any digit it
 /// fails with an unlabelled error at the character found, which the callers label.
+#[allow(
+    clippy::result_large_err,
+    reason = "chumsky fixes the error type; it is large so that failing needs no allocation"
+)]
 fn digits<'src>() -> impl Parser<'src, &'src str, &'src str, Extra> + Clone {
     custom(|input: &mut InputRef<'src, '_, &'src str, Extra>| {
         let start = input.cursor();

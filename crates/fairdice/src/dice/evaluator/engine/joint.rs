@@ -67,7 +67,10 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
         if pool.is_empty() {
             return;
         }
-        branches.extend(pool.iter().map(|b| (b.counted, b.assigned, b.weight.clone())));
+        branches.extend(
+            pool.iter()
+                .map(|b| (b.counted, b.assigned, b.weight.clone())),
+        );
         ends.push(branches.len());
     }
     let start = |p: usize| if p == 0 { 0 } else { ends[p - 1] };
