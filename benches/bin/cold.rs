@@ -9,7 +9,8 @@
 //!
 //! `cold --phases EXPRESSION` splits fairdice's first call instead, in CPU time: the first
 //! parse, the first evaluation of the parsed expression, then a second whole call in the same
-//! process; it shows how much of a first call is the first touch of the code and data.
+//! process; it shows how much of a first call is the first touch of the code and data, and
+//! prints the minor page faults each phase took.
 //!
 //! `--map-code` first (either form) maps the executable's code into the process before any
 //! clock starts, by reading it through `/proc/self/mem`. Without it, Linux maps each page of
@@ -71,25 +72,43 @@ fn first_call(engine: &str, expression: &str) -> Result<String, EngineError> {
     ))
 }
 
-/// fairdice's first parse, first evaluation and second whole call, in CPU time.
+/// fairdice's first parse, first evaluation and second whole call, in CPU time, each with
+/// the page faults it took (read from `/proc/self/stat` outside the timed region).
 fn phases(expression: &str) -> Result<String, EngineError> {
-    fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration, u64) {
+        let faults = minor_faults();
         let start = ProcessTime::now();
         let value = f();
-        (value, start.elapsed())
+        let elapsed = start.elapsed();
+        (value, elapsed, minor_faults().saturating_sub(faults))
     }
-    let (parsed, first_parse) = timed(|| parse(expression));
-    let (die, first_evaluation) = timed(|| evaluate_expr(&parsed?, &Options::default()));
-    let (again, second_call) = timed(|| evaluate(expression));
+    let (parsed, first_parse, parse_faults) = timed(|| parse(expression));
+    let (die, first_evaluation, evaluation_faults) =
+        timed(|| evaluate_expr(&parsed?, &Options::default()));
+    let (again, second_call, second_faults) = timed(|| evaluate(expression));
     if die? != again? {
         return Err("the second call computed another distribution".into());
     }
     Ok(format!(
-        "first_parse={:e} first_evaluation={:e} second_call={:e}",
+        "first_parse={:e} first_evaluation={:e} second_call={:e} \
+         parse_faults={parse_faults} evaluation_faults={evaluation_faults} \
+         second_faults={second_faults}",
         first_parse.as_secs_f64(),
         first_evaluation.as_secs_f64(),
-        second_call.as_secs_f64()
+        second_call.as_secs_f64(),
     ))
+}
+
+/// The minor page faults of this process so far (0 where `/proc` cannot tell).
+fn minor_faults() -> u64 {
+    // `pid (comm) state ppid pgrp session tty_nr tpgid flags minflt …`; comm may hold spaces.
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| {
+            let (_, fields) = stat.rsplit_once(')')?;
+            fields.split_whitespace().nth(7)?.parse().ok()
+        })
+        .unwrap_or(0)
 }
 
 /// Reads every executable mapping of this program through `/proc/self/mem`, which makes the

@@ -14,7 +14,7 @@ use num_integer::Integer;
 use num_traits::Zero;
 
 use super::budget::Meter;
-use super::count::Count;
+use super::count::{Count, CountType};
 use super::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::with_count_type;
 
@@ -120,7 +120,8 @@ impl Die {
         op: BinaryOp,
         meter: &mut Meter,
     ) -> Result<Die, DieError> {
-        if op == BinaryOp::Div && other.count(0) > BigUint::zero() {
+        // Stored outcomes all have positive counts.
+        if op == BinaryOp::Div && other.outcomes().binary_search(&0).is_ok() {
             return Err(DieError::DivisionByZero);
         }
         let ty = Die::product_count_type(&[self, other]);
@@ -216,19 +217,53 @@ impl Die {
         if bits > 128 && span <= 4096 && span.saturating_mul(n) <= DENSE_SPAN_LIMIT {
             return self.power_by_recurrence(n, meter);
         }
-        let mut result = Die::constant(0);
+        // Outcomes close together stay close together in every partial sum.
+        let close = span < 4 * self.len() as u64;
+        if close && span.saturating_mul(n) <= DENSE_SPAN_LIMIT {
+            let ty = CountType::for_bits(bits);
+            return with_count_type!(ty, C => self.dense_power::<C>(n, meter));
+        }
+        let mut result: Option<Die> = None;
         let mut base = self.clone();
         let mut remaining = n;
         loop {
             if remaining & 1 == 1 {
-                result = result.combine_metered(&base, BinaryOp::Add, meter)?;
+                result = Some(match result {
+                    None => base.clone(),
+                    Some(result) => result.combine_metered(&base, BinaryOp::Add, meter)?,
+                });
             }
             remaining >>= 1;
             if remaining == 0 {
-                return Ok(result);
+                return Ok(result.unwrap_or_else(|| Die::constant(0)));
             }
             base = base.combine_metered(&base, BinaryOp::Add, meter)?;
         }
+    }
+
+    /// `n·X` by squaring on dense arrays, every step in the count type `C` chosen
+    /// once for the whole computation (it must hold the result's total). The caller
+    /// checked that the outcomes lie close together and that the result fits `i64`.
+    fn dense_power<C: Count>(&self, n: u64, meter: &mut Meter) -> Result<Die, DieError> {
+        let span = span(self).expect("checked by the caller");
+        let mut base = dense::<C>(self, span);
+        let mut result: Option<Vec<C>> = None;
+        let mut remaining = n;
+        loop {
+            if remaining & 1 == 1 {
+                result = Some(match result {
+                    None => base.clone(),
+                    Some(result) => convolve(&result, &base, meter)?,
+                });
+            }
+            remaining >>= 1;
+            if remaining == 0 {
+                break;
+            }
+            base = convolve(&base, &base, meter)?;
+        }
+        let counts = result.expect("n > 0");
+        Die::from_dense(self.min_outcome() * n as i64, counts)
     }
 
     /// Dense convolution when both dice span few outcomes; `None` when the spans are
@@ -237,8 +272,7 @@ impl Die {
         let span_a = span(self)?;
         let span_b = span(other)?;
         let pairs = (self.len() as u64).saturating_mul(other.len() as u64);
-        // Dense pays for every slot of both spans; worth it unless the dice are sparse.
-        if span_a.saturating_mul(span_b) > pairs.saturating_mul(4).max(1024) {
+        if !worth_dense(span_a.saturating_mul(span_b), pairs) {
             return None;
         }
         let low = self.min_outcome().checked_add(other.min_outcome());
@@ -248,23 +282,7 @@ impl Die {
         };
         let a = dense::<C>(self, span_a);
         let b = dense::<C>(other, span_b);
-        let mut out = vec![C::zero(); (span_a + span_b - 1) as usize];
-        for (i, x) in a.iter().enumerate() {
-            if x.is_zero() {
-                continue;
-            }
-            if let Err(e) = meter.charge(b.len() as u64) {
-                return Some(Err(e));
-            }
-            for (slot, y) in out[i..].iter_mut().zip(&b) {
-                slot.add_mul(x, y);
-            }
-        }
-        Some(Die::from_sorted_generic(
-            out.into_iter()
-                .enumerate()
-                .map(|(i, c)| (low + i as i64, c)),
-        ))
+        Some(convolve(&a, &b, meter).and_then(|counts| Die::from_dense(low, counts)))
     }
 
     /// Any binary operation by enumerating pairs of outcomes.
@@ -326,14 +344,33 @@ fn span(die: &Die) -> Option<u64> {
     u64::try_from(width).ok().filter(|&w| w <= DENSE_SPAN_LIMIT)
 }
 
+/// Whether arrays over `slots` slots are worth it for `entries` outcomes (or pairs
+/// of outcomes): dense work pays for every slot, so not when they are sparse.
+fn worth_dense(slots: u64, entries: u64) -> bool {
+    slots <= entries.saturating_mul(4).max(1024)
+}
+
 /// The counts laid out densely from the smallest outcome, zeros in the gaps.
 fn dense<C: Count>(die: &Die, span: u64) -> Vec<C> {
     let mut out = vec![C::zero(); span as usize];
     let low = die.min_outcome();
-    for (o, c) in die.outcomes().iter().zip(die.generic_counts::<C>()) {
-        out[(o - low) as usize] = c;
-    }
+    die.for_each_generic::<C>(|i, c| out[(die.outcomes()[i] - low) as usize] = c);
     out
+}
+
+/// The counts of the sum of two dice from their dense counts.
+fn convolve<C: Count>(a: &[C], b: &[C], meter: &mut Meter) -> Result<Vec<C>, DieError> {
+    let mut out = vec![C::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        meter.charge(b.len() as u64)?;
+        for (slot, y) in out[i..].iter_mut().zip(b) {
+            slot.add_mul(x, y);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

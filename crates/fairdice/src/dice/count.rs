@@ -29,6 +29,10 @@ pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 's
     fn to_big(&self) -> BigUint;
     /// The nearest `f64` (infinite only beyond `f64::MAX`).
     fn to_f64(&self) -> f64;
+    /// The number of significant bits (0 for zero).
+    fn bit_len(&self) -> u64;
+    /// The value as a machine word, if it fits.
+    fn try_u64(&self) -> Option<u64>;
     /// `self += other`.
     fn add_assign(&mut self, other: &Self);
     /// `self -= other`; the caller guarantees `other <= self`.
@@ -79,6 +83,14 @@ macro_rules! impl_count_for_primitive {
                 *self as f64
             }
             #[inline]
+            fn bit_len(&self) -> u64 {
+                u64::from(<$t>::BITS - self.leading_zeros())
+            }
+            #[inline]
+            fn try_u64(&self) -> Option<u64> {
+                u64::try_from(*self).ok()
+            }
+            #[inline]
             fn add_assign(&mut self, other: &Self) {
                 *self += *other;
             }
@@ -107,6 +119,11 @@ impl_count_for_primitive!(u128);
 
 /// Fixed-width integers of 256 to 1024 bits: no allocation, so mid-sized totals
 /// (`100d10` has 333 bits) stay fast.
+///
+/// Products multiply only the limbs that are not zero: a type is chosen for the
+/// largest count of a computation, and most factors (a binomial coefficient, a
+/// die's weight, an early partial count) use one or two of its 4 to 16 limbs, where
+/// `wrapping_mul` would multiply all of them.
 impl<const BITS: usize, const LIMBS: usize> Count for ruint::Uint<BITS, LIMBS> {
     #[inline]
     fn from_u64(value: u64) -> Self {
@@ -121,6 +138,12 @@ impl<const BITS: usize, const LIMBS: usize> Count for ruint::Uint<BITS, LIMBS> {
     fn to_f64(&self) -> f64 {
         f64::from(self)
     }
+    fn bit_len(&self) -> u64 {
+        self.bit_len() as u64
+    }
+    fn try_u64(&self) -> Option<u64> {
+        u64::try_from(self).ok()
+    }
     #[inline]
     fn add_assign(&mut self, other: &Self) {
         *self = self.wrapping_add(*other);
@@ -131,16 +154,39 @@ impl<const BITS: usize, const LIMBS: usize> Count for ruint::Uint<BITS, LIMBS> {
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
-        self.wrapping_mul(*other)
+        Self::from_limbs(trimmed_product(self.as_limbs(), other.as_limbs()))
     }
     #[inline]
     fn add_mul(&mut self, a: &Self, b: &Self) {
-        *self = self.wrapping_add(a.wrapping_mul(*b));
+        *self = self.wrapping_add(a.times(b));
     }
     #[inline]
     fn mul_u64(&self, k: u64) -> Self {
-        self.wrapping_mul(Self::from(k))
+        self.times(&Self::from(k))
     }
+}
+
+/// The product of two little-endian numbers of `LIMBS` limbs, cut to `LIMBS` limbs,
+/// by schoolbook multiplication over their nonzero limbs only.
+#[inline]
+fn trimmed_product<const LIMBS: usize>(a: &[u64; LIMBS], b: &[u64; LIMBS]) -> [u64; LIMBS] {
+    let used = |x: &[u64; LIMBS]| x.iter().rposition(|&limb| limb != 0).map_or(0, |i| i + 1);
+    let (a_len, b_len) = (used(a), used(b));
+    let mut out = [0u64; LIMBS];
+    for (i, &x) in a[..a_len].iter().enumerate() {
+        let mut carry = 0u64;
+        let row = b_len.min(LIMBS - i);
+        for (slot, &y) in out[i..i + row].iter_mut().zip(&b[..row]) {
+            let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+            *slot = t as u64;
+            carry = (t >> 64) as u64;
+        }
+        // Row `i` is the first to reach limb `i + b_len`, so it is still zero.
+        if let Some(slot) = out.get_mut(i + row) {
+            *slot = carry;
+        }
+    }
+    out
 }
 
 /// 256-bit counts.
@@ -162,6 +208,12 @@ impl Count for BigUint {
     }
     fn to_f64(&self) -> f64 {
         ToPrimitive::to_f64(self).unwrap_or(f64::INFINITY)
+    }
+    fn bit_len(&self) -> u64 {
+        self.bits()
+    }
+    fn try_u64(&self) -> Option<u64> {
+        ToPrimitive::to_u64(self)
     }
     fn add_assign(&mut self, other: &Self) {
         *self += other;
@@ -280,7 +332,7 @@ impl Counts {
             Counts::Small(
                 counts
                     .iter()
-                    .map(|c| c.to_big().to_u64().unwrap_or(u64::MAX))
+                    .map(|c| c.try_u64().unwrap_or(u64::MAX))
                     .collect(),
             )
         } else {
@@ -306,6 +358,17 @@ impl Counts {
         }
     }
 
+    /// Calls `f(index, count)` for every count, converted into the computation type.
+    pub(crate) fn for_each_generic<C: Count>(&self, mut f: impl FnMut(usize, C)) {
+        match self {
+            Counts::Small(v) => v
+                .iter()
+                .enumerate()
+                .for_each(|(i, &c)| f(i, C::from_u64(c))),
+            Counts::Big(v) => v.iter().enumerate().for_each(|(i, c)| f(i, C::from_big(c))),
+        }
+    }
+
     pub(crate) fn get_big(&self, index: usize) -> BigUint {
         match self {
             Counts::Small(v) => BigUint::from(v[index]),
@@ -317,6 +380,14 @@ impl Counts {
         match self {
             Counts::Small(v) => v[index] as f64,
             Counts::Big(v) => Count::to_f64(&v[index]),
+        }
+    }
+
+    /// The bits of the total, without building a big integer for small counts.
+    pub(crate) fn total_bits(&self) -> u64 {
+        match self {
+            Counts::Small(v) => v.iter().map(|&c| u128::from(c)).sum::<u128>().bit_len(),
+            Counts::Big(v) => v.iter().sum::<BigUint>().bits(),
         }
     }
 
@@ -352,6 +423,27 @@ mod tests {
             Count::pow(&BigUint::from(6u32), 100).to_string(),
             "653318623500070906096690267158057820537143710472954871543071966369497141477376"
         );
+    }
+
+    #[test]
+    fn fixed_width_products_agree_with_big_integers() {
+        let values = [
+            BigUint::from(0u32),
+            BigUint::from(1u32),
+            BigUint::from(u64::MAX),
+            Count::pow(&BigUint::from(10u32), 30),
+            Count::pow(&BigUint::from(6u32), 70),
+            Count::pow(&BigUint::from(2u32), 255) - 1u32,
+        ];
+        for a in &values {
+            for b in &values {
+                let wide = U512::from_big(a).times(&U512::from_big(b));
+                assert_eq!(wide.to_big(), a * b, "{a} × {b}");
+                // Past the type's width the product wraps, like `wrapping_mul`.
+                let narrow = U256::from_big(a).times(&U256::from_big(b));
+                assert_eq!(narrow, U256::from_big(a).wrapping_mul(U256::from_big(b)));
+            }
+        }
     }
 
     #[test]

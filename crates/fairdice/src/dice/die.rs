@@ -179,8 +179,9 @@ impl Die {
     pub(crate) fn from_sorted_generic<C: Count>(
         pairs: impl IntoIterator<Item = (Outcome, C)>,
     ) -> Result<Die, DieError> {
-        let mut outcomes = Vec::new();
-        let mut counts = Vec::new();
+        let pairs = pairs.into_iter();
+        let mut outcomes = Vec::with_capacity(pairs.size_hint().0);
+        let mut counts = Vec::with_capacity(pairs.size_hint().0);
         let mut total = C::zero();
         for (o, c) in pairs {
             if c.is_zero() {
@@ -194,10 +195,33 @@ impl Die {
         if outcomes.is_empty() {
             return Err(DieError::Empty);
         }
-        let bits = total.to_big().bits();
+        let bits = total.bit_len();
         Ok(Die {
             outcomes,
             counts: Counts::from_generic(counts, bits),
+        })
+    }
+
+    /// Builds a die from dense counts: `counts[i]` is the count of `low + i`, zeros
+    /// where the outcome cannot occur. The caller checked that the outcomes fit.
+    pub(crate) fn from_dense<C: Count>(low: Outcome, counts: Vec<C>) -> Result<Die, DieError> {
+        let nonzero = counts.iter().filter(|c| !c.is_zero()).count();
+        let mut outcomes = Vec::with_capacity(nonzero);
+        let mut kept = Vec::with_capacity(nonzero);
+        let mut total = C::zero();
+        for (i, c) in counts.into_iter().enumerate() {
+            if !c.is_zero() {
+                total.add_assign(&c);
+                outcomes.push(low + i as Outcome);
+                kept.push(c);
+            }
+        }
+        if outcomes.is_empty() {
+            return Err(DieError::Empty);
+        }
+        Ok(Die {
+            outcomes,
+            counts: Counts::from_generic(kept, total.bit_len()),
         })
     }
 
@@ -266,9 +290,15 @@ impl Die {
         self.counts.to_generic()
     }
 
+    /// Calls `f(index, count)` for every outcome's count in computation type `C`,
+    /// without collecting them first.
+    pub(crate) fn for_each_generic<C: Count>(&self, f: impl FnMut(usize, C)) {
+        self.counts.for_each_generic(f);
+    }
+
     /// The computation type that holds this die's total.
     pub(crate) fn total_bits(&self) -> u64 {
-        self.total().bits()
+        self.counts.total_bits()
     }
 
     /// The smallest outcome.

@@ -55,6 +55,11 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
     fn final_outcome(&self, sum: &Outcome) -> Result<Final<Outcome>, DieError> {
         Ok(Final::Value(*sum))
     }
+
+    /// A sum that is not negative numbers itself: states then merge in arrays.
+    fn state_index(&self, sum: &Outcome) -> Option<usize> {
+        usize::try_from(*sum).ok()
+    }
 }
 
 /// A sum does not care which pool a die belongs to, so pools can come one at a time.

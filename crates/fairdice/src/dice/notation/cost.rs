@@ -7,6 +7,12 @@
 //! bits and the work to build it. Everything is `f64` so that absurd inputs
 //! (`1000000d1000000`) give an absurd estimate instead of an overflow. It is an
 //! order of magnitude, not a promise: the engine's meter is the backstop.
+//!
+//! Being an order of magnitude, it takes logarithms from the float's exponent
+//! (`log2` here) and integer powers by multiplication (`power`) rather than calling
+//! the C library's `log2` and `pow` or a compiler intrinsic: their code lies far
+//! from ours and is mapped into the process on first use, and for a small
+//! expression those page faults cost more than the whole evaluation.
 
 use super::ast::{Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier};
 use super::options::Options;
@@ -68,6 +74,23 @@ fn limbs(bits: f64) -> f64 {
     }
 }
 
+/// `log2(x)` for `x >= 1`, within 0.09: the exponent of `x` plus its mantissa's
+/// fraction (the chord of `log2` between powers of two), infinite for infinite `x`.
+fn log2(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as f64 - 1023.0;
+    let mantissa = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
+    exponent + (mantissa - 1.0)
+}
+
+/// `base` to the power `exponent`, by multiplication (see the module's design notes).
+fn power(base: f64, exponent: u32) -> f64 {
+    (0..exponent).fold(1.0, |acc, _| acc * base)
+}
+
 /// Estimates the cost of evaluating `expr` exactly.
 pub fn estimate(expr: &Expr, options: &Options) -> Cost {
     let shape = shape(expr, options);
@@ -126,7 +149,7 @@ fn binary(op: BinaryOp, a: Shape, b: Shape) -> Shape {
     let work = match op {
         // Dense convolution touches every pair of slots; sparse ones every pair.
         BinaryOp::Add => pairs.min(a.span() * b.span()) + (high - low + 1.0).min(pairs),
-        _ => pairs * (pairs.max(2.0)).log2(),
+        _ => pairs * log2(pairs.max(2.0)),
     };
     let shape = Shape {
         low,
@@ -190,7 +213,7 @@ fn single_die(dice: &Dice, options: &Options) -> Shape {
         low,
         high,
         support,
-        bits: support.max(2.0).log2(),
+        bits: log2(support.max(2.0)),
         steps: support,
         peak: support,
     };
@@ -240,7 +263,7 @@ fn pool_shape(dice: &Dice, die: Shape, count: f64) -> Shape {
         // Plain sum: squaring while totals fit 128 bits, else the power recurrence.
         let result_span = count * span + 1.0;
         let dense = result_span * result_span;
-        let sparse = per_die.support.powf(count.min(64.0)) * per_die.support;
+        let sparse = power(per_die.support, count.min(64.0) as u32) * per_die.support;
         let work = if bits > 128.0 && span <= 4096.0 {
             result_span * span.max(1.0)
         } else {
@@ -338,6 +361,22 @@ mod tests {
                 "{text}: {c:?}"
             );
         }
+    }
+
+    #[test]
+    fn logarithms_are_within_a_tenth_of_a_bit() {
+        for x in [1.0, 1.5, 2.0, 3.0, 6.0, 1e3, 1e12, 123456789.0, 1e300] {
+            let exact = f64::log2(x);
+            assert!(
+                (log2(x) - exact).abs() < 0.09,
+                "{x}: {} vs {exact}",
+                log2(x)
+            );
+        }
+        assert_eq!(log2(1024.0), 10.0);
+        assert_eq!(power(6.0, 3), 216.0);
+        assert_eq!(power(6.0, 0), 1.0);
+        assert_eq!(log2(f64::INFINITY), f64::INFINITY);
     }
 
     #[test]

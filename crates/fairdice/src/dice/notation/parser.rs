@@ -46,6 +46,12 @@
 //!   walkers: [`MAX_INPUT_LEN`] bytes, [`MAX_NESTING`] levels of parentheses (checked
 //!   before parsing, so the recursive parser cannot exhaust the stack), a tree at most
 //!   [`MAX_DEPTH`] deep, and [`MAX_CUSTOM_FACES`] faces per custom die.
+//! - The parser recurses once per level of parentheses. Everyday input (at most
+//!   eight levels) is parsed on the caller's stack in less than 512 KiB, optimized or
+//!   not; deeper input is parsed on a thread of its own whose stack is sized for its
+//!   depth, known before parsing. That replaces chumsky's `stacker` feature, which
+//!   checks the stack at every recursion and whose first check on a main thread reads
+//!   `/proc/self/maps`: about 100 µs, more than the rest of a first call.
 //! - The grammar is written with `chumsky` (dice terms in `parser/dice.rs`); its
 //!   errors are collected in a private type (`parser/raw_error.rs`) whose labels are
 //!   the public [`Expected`] items. Mistakes that still let parsing go on (a number
@@ -55,6 +61,7 @@
 mod dice;
 mod raw_error;
 
+use chumsky::input::InputRef;
 use chumsky::prelude::*;
 
 use self::dice::dice_tail;
@@ -92,6 +99,48 @@ pub const MAX_CUSTOM_FACES: usize = 1 << 16;
 /// ```
 pub fn parse(text: &str) -> Result<Expr, ParseError> {
     check_size(text)?;
+    if deepest_paren(text, INLINE_NESTING).is_none() {
+        parse_sized(text)
+    } else {
+        parse_on_own_stack(text)
+    }
+}
+
+/// Parentheses nested at most this deep are parsed on the caller's stack.
+const INLINE_NESTING: usize = 8;
+/// Stack for a parse on a thread of its own: a base, and this much per level of
+/// parentheses (a level takes about 4 KiB optimized and 36 KiB unoptimized).
+const OWN_STACK_BASE: usize = 256 << 10;
+/// See [`OWN_STACK_BASE`].
+const OWN_STACK_PER_LEVEL: usize = 64 << 10;
+
+/// Parses deeply parenthesized text on a thread with a stack sized for its depth.
+fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
+    let levels = nesting(text);
+    let stack = OWN_STACK_BASE + levels * OWN_STACK_PER_LEVEL;
+    std::thread::scope(|scope| {
+        let parser = std::thread::Builder::new()
+            .name("fairdice-parse".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || parse_sized(text));
+        match parser {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: refuse what the caller's stack is not sized for.
+            Err(_) => {
+                let at = deepest_paren(text, INLINE_NESTING).unwrap_or(0);
+                let problem = Problem::TooDeep {
+                    max: INLINE_NESTING,
+                };
+                Err(ParseError::with_problem(text, at..at + 1, problem))
+            }
+        }
+    })
+}
+
+/// Parses text whose size and nesting have been checked.
+fn parse_sized(text: &str) -> Result<Expr, ParseError> {
     let expr = expression()
         .parse(text)
         .into_result()
@@ -113,7 +162,7 @@ fn check_size(text: &str) -> Result<(), ParseError> {
         };
         return Err(ParseError::with_problem(text, cut..text.len(), problem));
     }
-    if text.trim().is_empty() {
+    if text.chars().all(char::is_whitespace) {
         return Err(ParseError::new(
             0..text.len(),
             Found::EndOfInput,
@@ -121,21 +170,45 @@ fn check_size(text: &str) -> Result<(), ParseError> {
             Some(Problem::Empty),
         ));
     }
+    if let Some(at) = deepest_paren(text, MAX_NESTING) {
+        let problem = Problem::TooDeep { max: MAX_NESTING };
+        return Err(ParseError::with_problem(text, at..at + 1, problem));
+    }
+    Ok(())
+}
+
+/// Where the first `(` nested more than `max` deep is, if there is one.
+fn deepest_paren(text: &str, max: usize) -> Option<usize> {
     let mut depth = 0usize;
-    for (at, c) in text.char_indices() {
-        match c {
-            '(' => {
+    for (at, byte) in text.bytes().enumerate() {
+        match byte {
+            b'(' => {
                 depth += 1;
-                if depth > MAX_NESTING {
-                    let problem = Problem::TooDeep { max: MAX_NESTING };
-                    return Err(ParseError::with_problem(text, at..at + 1, problem));
+                if depth > max {
+                    return Some(at);
                 }
             }
-            ')' => depth = depth.saturating_sub(1),
+            b')' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    Ok(())
+    None
+}
+
+/// How deep parentheses nest.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0);
+    for byte in text.bytes() {
+        match byte {
+            b'(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Refuses a tree deeper than [`MAX_DEPTH`] (long operator chains, many unary
@@ -211,11 +284,22 @@ fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
 }
 
 /// Any number of whitespace characters.
+///
+/// Written by hand rather than as `any().filter(…).repeated()`: whitespace is
+/// skipped before nearly every token, and this way skipping it never fails, so it
+/// builds no error for the parse to merge (a failed whitespace character would only
+/// have added a hidden label at the place where the next token is tried anyway).
+#[allow(
+    clippy::result_large_err,
+    reason = "chumsky fixes the error type; it is large so that failing needs no allocation"
+)]
 fn whitespace<'src>() -> impl Parser<'src, &'src str, (), Extra> + Clone {
-    any()
-        .filter(|c: &char| c.is_whitespace())
-        .labelled(Label::Hidden)
-        .repeated()
+    custom(|input: &mut InputRef<'src, '_, &'src str, Extra>| {
+        while input.peek().is_some_and(char::is_whitespace) {
+            input.skip();
+        }
+        Ok(())
+    })
 }
 
 /// One of the single-character arithmetic operators given.
@@ -230,7 +314,7 @@ fn operator<'src>(
 /// `< <= > >= == !=`; a lone `=` is reported, then read as `==` to go on.
 fn comparison_operator<'src>() -> impl Parser<'src, &'src str, BinaryOp, Extra> + Clone {
     use BinaryOp::{Ge, Gt, Le, Lt};
-    choice((
+    let alternatives = choice((
         ordering(Lt, Le, Gt, Ge),
         just("!=").to(BinaryOp::Ne),
         just('=')
@@ -241,8 +325,36 @@ fn comparison_operator<'src>() -> impl Parser<'src, &'src str, BinaryOp, Extra> 
                 }
                 BinaryOp::Eq
             }),
-    ))
-    .labelled(Expected::Operator)
+    ));
+    starts_with_one_of("<>!=")
+        .ignore_then(alternatives)
+        .labelled(Expected::Operator)
+}
+
+/// Succeeds, reading nothing, where the next character is one of `first`, and
+/// otherwise fails with an unlabelled error at that character.
+///
+/// Put before a labelled choice whose alternatives all start with one of `first`,
+/// it gives the same error as trying them all (the label replaces what they would
+/// have expected) without trying them: after every operand and every dice term the
+/// parser asks for an operator or a modifier, and usually finds neither.
+#[allow(
+    clippy::result_large_err,
+    reason = "chumsky fixes the error type; it is large so that failing needs no allocation"
+)]
+fn starts_with_one_of<'src>(
+    first: &'static str,
+) -> impl Parser<'src, &'src str, (), Extra> + Clone {
+    custom(move |input: &mut InputRef<'src, '_, &'src str, Extra>| {
+        if input.peek().is_some_and(|c| first.contains(c)) {
+            return Ok(());
+        }
+        let before = input.save();
+        let found = input.next();
+        let span = input.span_since(before.cursor());
+        input.rewind(before);
+        Err(RawError::unexpected(found, span))
+    })
 }
 
 /// Unary minus over an operand, each `-` optionally preceded by whitespace.
@@ -344,11 +456,26 @@ fn parse_number<'src, T: std::str::FromStr + Default>(
 }
 
 /// One or more ASCII digits.
+///
+/// Written by hand for the same reason as [`whitespace`]: a number ends at the
+/// first character that is not a digit, which needs no error; without any digit it
+/// fails with an unlabelled error at the character found, which the callers label.
+#[allow(
+    clippy::result_large_err,
+    reason = "chumsky fixes the error type; it is large so that failing needs no allocation"
+)]
 fn digits<'src>() -> impl Parser<'src, &'src str, &'src str, Extra> + Clone {
-    any()
-        .filter(|c: &char| c.is_ascii_digit())
-        .labelled(Label::Hidden)
-        .repeated()
-        .at_least(1)
-        .to_slice()
+    custom(|input: &mut InputRef<'src, '_, &'src str, Extra>| {
+        let start = input.cursor();
+        while input.peek().is_some_and(|c| c.is_ascii_digit()) {
+            input.skip();
+        }
+        let digits: &str = input.slice_since(&start..);
+        if !digits.is_empty() {
+            return Ok(digits);
+        }
+        let found = input.next();
+        let span = input.span_since(&start);
+        Err(RawError::unexpected(found, span))
+    })
 }

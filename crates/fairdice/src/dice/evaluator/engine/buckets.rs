@@ -5,6 +5,7 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
 use super::Key;
+use super::joint::Move;
 use super::plan::Code;
 use super::states::StateSet;
 use crate::dice::count::Count;
@@ -160,6 +161,10 @@ pub(super) struct Scratch<S, C> {
     pub(super) orders: Vec<SmallVec<[usize; 4]>>,
     /// The order in which to visit the buckets of a layer.
     pub(super) visit: Vec<usize>,
+    /// The joint branches from the bucket being stepped.
+    pub(super) moves: Vec<Move<C>>,
+    /// Every pool's branches from that bucket, as `(counted, assigned, weight)`.
+    pub(super) branches: Vec<(u32, Code, C)>,
 }
 
 impl<S, C> Default for Scratch<S, C> {
@@ -170,6 +175,8 @@ impl<S, C> Default for Scratch<S, C> {
             seen: Vec::new(),
             orders: Vec::new(),
             visit: Vec::new(),
+            moves: Vec::new(),
+            branches: Vec::new(),
         }
     }
 }

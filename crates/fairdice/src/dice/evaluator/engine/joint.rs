@@ -12,7 +12,7 @@ use crate::dice::evaluator::Evaluator;
 
 /// One joint branch of every pool from a bucket: the counted dice per pool, the
 /// bucket it leads to, and its weight (`None` for weight one).
-struct Move<C> {
+pub(super) struct Move<C> {
     counts: SmallVec<[u32; 4]>,
     target: usize,
     weight: Option<C>,
@@ -30,10 +30,10 @@ pub(super) fn step<C: Count, E: Evaluator>(
 ) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
     for (key, states) in current.keys.iter().zip(&mut current.states) {
-        let moves = moves(walk, key.0, next);
+        moves(walk, key.0, next, &mut scratch.moves, &mut scratch.branches);
         states.drain_into(&mut scratch.states);
         for (state, weight) in scratch.states.drain(..) {
-            for m in &moves {
+            for m in &scratch.moves {
                 meter.charge(1)?;
                 let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
                 let w = match &m.weight {
@@ -49,33 +49,39 @@ pub(super) fn step<C: Count, E: Evaluator>(
     Ok(())
 }
 
-/// Every joint branch from the bucket `code` at the current step.
+/// Every joint branch from the bucket `code` at the current step, into `moves`;
+/// `branches` is scratch space for the pools' branches, one pool after another.
 fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
     walk: &mut Walk<C>,
     code: Code,
     next: &mut Buckets<S, C>,
-) -> Vec<Move<C>> {
-    let pools = walk.pools();
-    // (counted, assigned, weight) per branch of each pool.
-    let per_pool: Vec<Vec<(u32, Code, C)>> = (0..pools)
-        .map(|p| {
-            walk.branches(p, code)
-                .iter()
-                .map(|b| (b.counted, b.assigned, b.weight.clone()))
-                .collect()
-        })
-        .collect();
-    let mut moves = Vec::new();
-    if per_pool.iter().any(|b| b.is_empty()) {
-        return moves;
+    moves: &mut Vec<Move<C>>,
+    branches: &mut Vec<(u32, Code, C)>,
+) {
+    moves.clear();
+    branches.clear();
+    // Pool `p`'s branches are `branches[ends[p - 1]..ends[p]]` (from 0 for the first).
+    let mut ends: SmallVec<[usize; 4]> = SmallVec::new();
+    for p in 0..walk.pools() {
+        let pool = walk.branches(p, code);
+        if pool.is_empty() {
+            return;
+        }
+        branches.extend(
+            pool.iter()
+                .map(|b| (b.counted, b.assigned, b.weight.clone())),
+        );
+        ends.push(branches.len());
     }
-    let mut choice = vec![0usize; pools];
+    let start = |p: usize| if p == 0 { 0 } else { ends[p - 1] };
+    // One branch per pool, as positions into `branches`, advanced like an odometer.
+    let mut choice: SmallVec<[usize; 4]> = (0..ends.len()).map(start).collect();
     loop {
         let mut target = code;
         let mut counts = SmallVec::new();
         let mut weight: Option<C> = None;
-        for (p, branches) in per_pool.iter().enumerate() {
-            let (counted, assigned, w) = &branches[choice[p]];
+        for &at in &choice {
+            let (counted, assigned, w) = &branches[at];
             counts.push(*counted);
             target -= assigned;
             if !w.is_one() {
@@ -90,17 +96,16 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
             target: next.index((target, 0)),
             weight,
         });
-        // Advance the odometer over one branch per pool.
         let mut p = 0;
         loop {
             if p == choice.len() {
-                return moves;
+                return;
             }
             choice[p] += 1;
-            if choice[p] < per_pool[p].len() {
+            if choice[p] < ends[p] {
                 break;
             }
-            choice[p] = 0;
+            choice[p] = start(p);
             p += 1;
         }
     }

@@ -29,8 +29,6 @@ mod joint;
 mod plan;
 mod states;
 
-use std::collections::BTreeMap;
-
 use num_bigint::BigUint;
 
 use super::{Evaluator, Final, Order, PoolByPool};
@@ -126,7 +124,7 @@ pub fn evaluate_die_metered<E: Evaluator<Output = Outcome>>(
 }
 
 /// Results in big integers; an empty result means every roll was rerolled.
-fn to_big<T, C: Count>(results: BTreeMap<T, C>) -> Result<Vec<(T, BigUint)>, DieError> {
+fn to_big<T, C: Count>(results: Vec<(T, C)>) -> Result<Vec<(T, BigUint)>, DieError> {
     if results.is_empty() {
         return Err(DieError::Empty);
     }
@@ -139,7 +137,7 @@ fn count_type(pools: &[&Pool]) -> CountType {
     let bits: u64 = pools
         .iter()
         .flat_map(|p| p.groups())
-        .map(|(die, n)| u64::from(*n) * die.total().bits().max(1))
+        .map(|(die, n)| u64::from(*n) * die.total_bits().max(1))
         .sum();
     CountType::for_bits(bits + 1)
 }
@@ -156,12 +154,13 @@ type Step<C, E> = fn(
     &mut Meter,
 ) -> Result<(), DieError>;
 
+/// Walks every outcome; the results ascending, each with its total weight.
 fn run<C: Count, E: Evaluator>(
     evaluator: &E,
     pools: &[&Pool],
     meter: &mut Meter,
     step: Step<C, E>,
-) -> Result<BTreeMap<E::Output, C>, DieError> {
+) -> Result<Vec<(E::Output, C)>, DieError> {
     let mut walk = Walk::<C>::new(pools, walk_order(evaluator.order(), pools))?;
     // States are kept in buckets by their unassigned dice: every state of a bucket
     // has the same branches, so those are worked out once per bucket and step.
@@ -187,20 +186,30 @@ fn run<C: Count, E: Evaluator>(
         )?;
     }
 
-    let mut results: BTreeMap<E::Output, C> = BTreeMap::new();
+    let mut results: Vec<(E::Output, C)> = Vec::new();
     for (key, mut states) in buckets.keys.iter().zip(buckets.states) {
         debug_assert_eq!(key.0, 0, "every die is assigned at the end");
         states.drain_into(&mut scratch.states);
         for (state, weight) in scratch.states.drain(..) {
             if let Final::Value(value) = evaluator.final_outcome(&state)? {
-                results
-                    .entry(value)
-                    .and_modify(|acc| acc.add_assign(&weight))
-                    .or_insert(weight);
+                results.push((value, weight));
             }
         }
     }
-    Ok(results)
+    Ok(merge_sorted(results))
+}
+
+/// Sorts results and adds up the weights of equal ones.
+fn merge_sorted<T: Ord, C: Count>(mut results: Vec<(T, C)>) -> Vec<(T, C)> {
+    results.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut merged: Vec<(T, C)> = Vec::with_capacity(results.len());
+    for (value, weight) in results {
+        match merged.last_mut() {
+            Some((last, acc)) if *last == value => acc.add_assign(&weight),
+            _ => merged.push((value, weight)),
+        }
+    }
+    merged
 }
 
 /// Resolves [`Order::Any`]: walk from the side where the counted ranks are, so pools

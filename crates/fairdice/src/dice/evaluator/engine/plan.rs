@@ -460,6 +460,9 @@ impl PoolPlan {
         if can_show {
             group.binomials(r);
         }
+        // Every way that reaches a rank after which nothing counts settles all the
+        // dice and counts the same ranks: one branch, whose weight is their sum.
+        let mut settled: Option<Branch<C>> = None;
         for c in 0..=last {
             let mut weight = if can_show {
                 group.binomial_rows[r as usize][c as usize].times(&group.shown_powers[c as usize])
@@ -468,24 +471,39 @@ impl PoolPlan {
             };
             let after = consumed + c;
             let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
-            let mut left = r - c;
+            let left = r - c;
             if after >= self.settles_after {
                 // No later rank counts: settle the rest on the outcomes still to come.
                 if left > 0 {
                     weight = weight.times(&group.tail_powers[left as usize]);
-                    left = 0;
                 }
-            } else if left > 0 && !more_to_come {
+                if weight.is_zero() {
+                    continue;
+                }
+                match &mut settled {
+                    Some(branch) => branch.weight.add_assign(&weight),
+                    None => {
+                        settled = Some(Branch {
+                            assigned: Code::from(r) << offset,
+                            counted,
+                            weight,
+                        });
+                    }
+                }
+                continue;
+            }
+            if left > 0 && !more_to_come {
                 continue;
             }
             if !weight.is_zero() {
                 out.push(Branch {
-                    assigned: Code::from(r - left) << offset,
+                    assigned: Code::from(c) << offset,
                     counted,
                     weight,
                 });
             }
         }
+        out.extend(settled);
     }
 }
 

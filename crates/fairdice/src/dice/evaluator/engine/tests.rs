@@ -341,3 +341,17 @@ fn kept_sums_of_several_pools_match_brute_force_in_both_orders() {
         assert_eq!(by_pool, expected, "{order:?}");
     }
 }
+
+#[test]
+fn dice_past_the_last_counted_rank_settle_in_one_branch() {
+    // 100d10 keeping the 10 highest, at the top face: 0 to 9 dice showing it walk on
+    // to the next face; 10 or more leave nothing that counts, and settle together.
+    let pool = Pool::new(&d(10), 100).unwrap().keep_highest(10);
+    let mut walk = plan::Walk::<BigUint>::new(&[&pool], Order::Descending).unwrap();
+    let (start, _) = walk.start();
+    walk.start_step(0);
+    let branches = walk.branches(0, start);
+    assert_eq!(branches.len(), 11);
+    let settled = branches.iter().filter(|b| b.assigned == start).count();
+    assert_eq!(settled, 1);
+}

@@ -5,7 +5,7 @@ use chumsky::input::MapExtra;
 use chumsky::prelude::*;
 
 use super::raw_error::{Extra, Label, RawError};
-use super::{MAX_CUSTOM_FACES, literal, ordering, signed, whitespace};
+use super::{MAX_CUSTOM_FACES, literal, ordering, signed, starts_with_one_of, whitespace};
 use crate::dice::die::Outcome;
 use crate::dice::notation::ast::{
     Comparison, Condition, Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier, Span,
@@ -253,15 +253,17 @@ fn modifier<'src>() -> impl Parser<'src, &'src str, Modifier, Extra> + Clone {
                 span: e.span().into_range(),
             })
         });
-    choice((
+    let alternatives = choice((
         compounding,
         single_explode,
         reroll,
         keep,
         counting,
         bare_drop,
-    ))
-    .labelled(Expected::Modifier)
+    ));
+    starts_with_one_of("!rkdc")
+        .ignore_then(alternatives)
+        .labelled(Expected::Modifier)
 }
 
 /// The condition of `r`, `ro`, `cs` and `df`: `<N <=N >N >=N =N ==N !=N` or `N`.

@@ -5,11 +5,17 @@
 //! parsers with [`Expected`] items makes that merged set read as human words, and
 //! [`Label::Hidden`] keeps noise (whitespace, another digit of a number just read)
 //! out of it.
+//!
+//! Every alternative that fails builds one of these errors, even while parsing
+//! input that turns out fine, so it must be cheap: the expected items are kept as
+//! a small set stored inline (hidden labels are simply not stored), and building
+//! or merging errors allocates nothing.
 
 use chumsky::DefaultExpected;
 use chumsky::error::{Error as ChumskyError, LabelError};
 use chumsky::prelude::*;
 use chumsky::util::MaybeRef;
+use smallvec::SmallVec;
 
 use crate::dice::notation::ast::Span;
 use crate::dice::notation::error::{Expected, Found, ParseError, Problem};
@@ -24,7 +30,7 @@ pub(super) fn report(text: &str, errors: Vec<RawError>) -> ParseError {
         // Unreachable in practice: chumsky reports at least one error on failure.
         return ParseError::new(0..0, Found::at(text, 0), [Expected::Expression], None);
     };
-    let expected: Vec<Expected> = raw.expected.iter().filter_map(|l| l.shown()).collect();
+    let expected: Vec<Expected> = raw.expected.to_vec();
     let found = match (&raw.problem, raw.found) {
         (None, Some(c)) => Found::Char(c),
         (None, None) => Found::EndOfInput,
@@ -65,6 +71,18 @@ impl Label {
     }
 }
 
+/// The expected items of an error, each once, in the order they were met.
+type ExpectedSet = SmallVec<[Expected; 8]>;
+
+/// Adds the shown label `label` to `set` unless it is there already.
+fn insert(set: &mut ExpectedSet, label: impl Into<Label>) {
+    if let Some(expected) = label.into().shown() {
+        if !set.contains(&expected) {
+            set.push(expected);
+        }
+    }
+}
+
 impl From<DefaultExpected<'_, char>> for Label {
     fn from(expected: DefaultExpected<'_, char>) -> Label {
         match expected {
@@ -84,16 +102,27 @@ impl From<DefaultExpected<'_, char>> for Label {
 pub(super) struct RawError {
     span: Span,
     found: Option<char>,
-    expected: Vec<Label>,
+    expected: ExpectedSet,
     problem: Option<Problem>,
 }
 
 impl RawError {
+    /// `found` (a character, or the end of the input) where nothing was expected
+    /// that deserves a name; a labelled parser around it says what was expected.
+    pub(super) fn unexpected(found: Option<char>, span: SimpleSpan) -> RawError {
+        RawError {
+            span: span.into_range(),
+            found,
+            expected: ExpectedSet::new(),
+            problem: None,
+        }
+    }
+
     pub(super) fn problem(span: SimpleSpan, problem: Problem) -> RawError {
         RawError {
             span: span.into_range(),
             found: None,
-            expected: Vec::new(),
+            expected: ExpectedSet::new(),
             problem: Some(problem),
         }
     }
@@ -105,7 +134,9 @@ impl<'src> ChumskyError<'src, &'src str> for RawError {
             (Some(_), _) => self,
             (None, Some(_)) => other,
             (None, None) => {
-                self.expected.extend(other.expected);
+                for expected in other.expected {
+                    insert(&mut self.expected, expected);
+                }
                 self
             }
         }
@@ -118,17 +149,22 @@ impl<'src, L: Into<Label>> LabelError<'src, &'src str, L> for RawError {
         found: Option<MaybeRef<'src, char>>,
         span: SimpleSpan,
     ) -> RawError {
+        let mut set = ExpectedSet::new();
+        for label in expected {
+            insert(&mut set, label);
+        }
         RawError {
             span: span.into_range(),
             found: found.as_deref().copied(),
-            expected: expected.into_iter().map(Into::into).collect(),
+            expected: set,
             problem: None,
         }
     }
 
     fn label_with(&mut self, label: L) {
         if self.problem.is_none() {
-            self.expected = vec![label.into()];
+            self.expected.clear();
+            insert(&mut self.expected, label);
         }
     }
 }
