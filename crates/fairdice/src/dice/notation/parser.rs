@@ -52,6 +52,11 @@
 //!   depth, known before parsing. That replaces chumsky's `stacker` feature, which
 //!   checks the stack at every recursion and whose first check on a main thread reads
 //!   `/proc/self/maps`: about 100 µs, more than the rest of a first call.
+//! - A single plain term (`3d6`, `d20`, `4d6kh3`: digits, `d`, digits and at most
+//!   one keep/drop) is read by a few lines of hand-written code (`parser/plain.rs`)
+//!   that build the same tree, spans included; everything else goes to the grammar.
+//!   Most input is such a term, and a process's first run of the grammar costs more
+//!   than evaluating `3d6` (its code is mapped into memory page by page).
 //! - The grammar is written with `chumsky` (dice terms in `parser/dice.rs`); its
 //!   errors are collected in a private type (`parser/raw_error.rs`) whose labels are
 //!   the public [`Expected`] items. Mistakes that still let parsing go on (a number
@@ -59,12 +64,14 @@
 //!   error that starts first in the text is reported.
 
 mod dice;
+mod plain;
 mod raw_error;
 
 use chumsky::input::InputRef;
 use chumsky::prelude::*;
 
 use self::dice::dice_tail;
+use self::plain::plain_dice;
 use self::raw_error::{Extra, Label, RawError, report};
 use super::ast::{Expr, ExprKind};
 use super::error::{Expected, Found, ParseError, Problem};
@@ -98,6 +105,9 @@ pub const MAX_CUSTOM_FACES: usize = 1 << 16;
 /// # Ok::<(), fairdice::dice::notation::ParseError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Expr, ParseError> {
+    if let Some(expr) = plain_dice(text) {
+        return Ok(expr);
+    }
     check_size(text)?;
     if deepest_paren(text, INLINE_NESTING).is_none() {
         parse_sized(text)
