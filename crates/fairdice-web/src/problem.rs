@@ -75,7 +75,7 @@ fn meter_kind(error: &DieError) -> &'static str {
 }
 
 /// What to try instead of a contest too large to compute.
-pub(crate) const CONTEST_HINT: &str = "Estimate it by Monte Carlo (the button below, or `fairdice contest A B --runs N`); fewer dice, fewer kinds of dice per side, or unsorted pairing are cheaper to compute exactly.";
+pub(crate) const CONTEST_HINT: &str = "Estimate it by Monte Carlo (the button below, or `fairdice contest A B --runs N`); fewer or smaller dice, fewer kinds of dice per side, or (for a sorted contest) unsorted pairing are cheaper to compute exactly.";
 
 /// What to try instead of a battle too slow to solve here.
 pub(crate) const BATTLE_HINT: &str =

@@ -141,7 +141,7 @@ async fn the_empty_page_offers_examples_and_errors_keep_the_form() {
     let page = get(&app, "/contest?a=300d6&b=300d6").await.text();
     assert!(page.contains(r#"data-kind="too_big""#));
     assert!(page.contains("too large to compute exactly"));
-    assert!(page.contains("unsorted pairing are cheaper"));
+    assert!(page.contains("(for a sorted contest) unsorted pairing are cheaper"));
 
     let bad = get(&app, "/contest?a=d6&b=d6&ties=sometimes").await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);

@@ -458,3 +458,40 @@ fn many_pairs_agree_between_net_and_pair_wins() {
         assert_eq!(wins.total(), num_bigint::BigUint::from(2u64).pow(100));
     }
 }
+
+#[test]
+fn unsorted_contests_price_wide_multiplications_and_can_be_cancelled() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    // 1000d6 against 1000d6 takes well under a second and stays within the budget;
+    // two kinds of 1000 dice a side convolve counts thousands of bits wide for over
+    // half a minute, and are refused before any work.
+    let thousand = Pool::new(&d(6), 1000).unwrap();
+    let cheap = Contest::new(&thousand, &thousand)
+        .unwrap()
+        .pairing(Pairing::Unsorted);
+    assert!(cheap.estimate().steps <= 2e9, "{:?}", cheap.estimate());
+    let a = Pool::mixed([(d(6), 1000), (d(8), 1000)]).unwrap();
+    let b = Pool::mixed([(d(8), 1000), (d(6), 1000)]).unwrap();
+    let error = Contest::new(&a, &b)
+        .unwrap()
+        .pairing(Pairing::Unsorted)
+        .evaluate()
+        .unwrap_err();
+    assert!(matches!(error, ContestError::TooBig(_)), "{error:?}");
+    // A raised cancel flag stops both the net score and the pair wins.
+    let flag = Arc::new(AtomicBool::new(true));
+    let pool = Pool::new(&d(6), 200).unwrap();
+    let cancelled = Contest::new(&pool, &pool)
+        .unwrap()
+        .pairing(Pairing::Unsorted)
+        .cancel(flag);
+    assert_eq!(
+        cancelled.evaluate().unwrap_err(),
+        ContestError::Die(DieError::Cancelled)
+    );
+    assert_eq!(
+        cancelled.pair_wins().unwrap_err(),
+        ContestError::Die(DieError::Cancelled)
+    );
+}

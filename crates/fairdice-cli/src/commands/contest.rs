@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use anyhow::Context;
+use clap::ValueEnum;
 use fairdice::contest::report::{ContestMethod, ContestReport};
 use fairdice::contest::written::{PoolTextError, parse_pool};
 use fairdice::contest::{Contest, ContestError, Pairing, TieRule};
@@ -145,10 +146,38 @@ fn pool(side: &str, text: &str, options: &Options) -> anyhow::Result<Vec<(Die, u
 /// The user-facing error of a contest that cannot be computed.
 fn contest_failure(error: ContestError, args: &Args) -> anyhow::Error {
     match error {
-        ContestError::TooBig(_) => UserError::too_big(format!(
-            "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice contest '{}' '{}' --runs 1000000`; fewer dice, fewer kinds of dice per side, or --pairing unsorted are cheaper",
-            args.a, args.b
-        )),
+        ContestError::TooBig(_) => {
+            let cheaper = match args.pairing {
+                PairingArg::Sorted => {
+                    "fewer dice, fewer kinds of dice per side, or --pairing unsorted are cheaper"
+                }
+                PairingArg::Unsorted => "fewer dice or smaller dice are cheaper",
+            };
+            // The same contest by Monte Carlo: the rules as given, defaults left out.
+            let mut rules = String::new();
+            for (flag, value, default) in [
+                (
+                    "pairing",
+                    args.pairing.to_possible_value(),
+                    PairingArg::Sorted.to_possible_value(),
+                ),
+                (
+                    "ties",
+                    args.ties.to_possible_value(),
+                    TiesArg::Stand.to_possible_value(),
+                ),
+            ] {
+                if let Some(value) =
+                    value.filter(|v| Some(v.get_name()) != default.as_ref().map(|d| d.get_name()))
+                {
+                    rules.push_str(&format!(" --{flag} {}", value.get_name()));
+                }
+            }
+            UserError::too_big(format!(
+                "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice contest '{}' '{}'{rules} --runs 1000000`; {cheaper}",
+                args.a, args.b
+            ))
+        }
         ContestError::TooManyRolls { .. } => UserError::too_big(error.to_string()),
         ContestError::Die(DieError::BudgetExceeded { .. } | DieError::Cancelled) => {
             UserError::too_big(error.to_string())

@@ -7,7 +7,9 @@
 //! bucket, by score (`2m + 1` net scores, or `(m + 1)(m + 2)/2` win counts); each
 //! state branches on how many dice of each side show the outcome. The estimate
 //! multiplies these bounds, so it overshoots by a small factor on purpose: the
-//! engine's meter is the backstop for what it misses.
+//! engine's meter is the backstop for what it misses. An unsorted contest is a
+//! convolution of pair scores whose counts are all wide, so its steps are priced
+//! at the cost of a wide multiplication rather than of a wide addition.
 
 use super::{Contest, Pairing, Side, TieRule};
 use crate::dice::die::Die;
@@ -49,11 +51,23 @@ pub(super) fn estimate(contest: &Contest, joint: bool) -> Cost {
         }
         (Pairing::Sorted, _) => sorted(contest.dice(Side::A), contest.dice(Side::B), joint),
     };
+    let width = limbs(bits + 1.0);
+    // The pool engine multiplies wide counts by small ones (linear in the width);
+    // an unsorted contest convolves wide counts with wide counts, which num-bigint
+    // multiplies by Karatsuba, about `width^1.585` (measured: 1000d6 against 1000d6,
+    // 1.4e9 steps, 0.6 s; 1000d6+1000d8 against 1000d8+1000d6, 2.7e10 steps, 36 s).
+    let per_step = match contest.pairing_rule() {
+        Pairing::Unsorted if width > 1.0 => width.powf(KARATSUBA),
+        _ => width,
+    };
     Cost {
-        steps: cost.steps * limbs(bits + 1.0),
+        steps: cost.steps * per_step,
         outcomes: cost.outcomes,
     }
 }
+
+/// The exponent of Karatsuba multiplication, `log2 3`.
+const KARATSUBA: f64 = 1.585;
 
 /// A sorted contest on the pool engine, stepped pool by pool.
 fn sorted(a: &[(Die, u32)], b: &[(Die, u32)], joint: bool) -> Cost {

@@ -315,7 +315,7 @@ impl Contest {
         self.check(false)?;
         let mut meter = self.meter();
         let net = match (self.pairing, self.ties) {
-            (Pairing::Unsorted, _) => unsorted::net(self)?,
+            (Pairing::Unsorted, _) => unsorted::net(self, &mut meter)?,
             (Pairing::Sorted, TieRule::Reroll) => reroll::net(self, &mut meter)?,
             (Pairing::Sorted, ties) => {
                 let (a, b) = (self.pool(Side::A)?, self.pool(Side::B)?);
@@ -339,7 +339,7 @@ impl Contest {
         self.check(true)?;
         let mut meter = self.meter();
         match (self.pairing, self.ties) {
-            (Pairing::Unsorted, _) => unsorted::pair_wins(self),
+            (Pairing::Unsorted, _) => unsorted::pair_wins(self, &mut meter),
             (Pairing::Sorted, TieRule::Reroll) => reroll::pair_wins(self, &mut meter),
             (Pairing::Sorted, ties) => {
                 let (a, b) = (self.pool(Side::A)?, self.pool(Side::B)?);

@@ -7,6 +7,8 @@ use num_traits::{One, Zero};
 
 use super::wins::PairWins;
 use super::{Contest, ContestError, Side, TieRule};
+use crate::dice::arithmetic::BinaryOp;
+use crate::dice::budget::Meter;
 use crate::dice::die::{Die, DieError};
 
 /// One kind of pair and how often it occurs: counts of (A wins, tie, B wins) of a
@@ -19,17 +21,18 @@ struct PairKind {
 }
 
 /// The net score of an unsorted contest.
-pub(super) fn net(contest: &Contest) -> Result<Die, ContestError> {
+pub(super) fn net(contest: &Contest, meter: &mut Meter) -> Result<Die, ContestError> {
     let mut net = Die::constant(0);
     for kind in kinds(contest)? {
         let one = Die::new([(1, kind.a_wins), (0, kind.ties), (-1, kind.b_wins)])?;
-        net = net.add(&one.repeat_sum(u64::from(kind.pairs))?)?;
+        let all = one.repeat_sum_metered(u64::from(kind.pairs), meter)?;
+        net = net.combine_metered(&all, BinaryOp::Add, meter)?;
     }
     Ok(net)
 }
 
 /// The joint distribution of pairs won by A and by B in an unsorted contest.
-pub(super) fn pair_wins(contest: &Contest) -> Result<PairWins, ContestError> {
+pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins, ContestError> {
     // dense[i][j]: count of A winning i pairs and B winning j, over the kinds so far.
     let mut dense: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
     for kind in kinds(contest)? {
@@ -39,6 +42,7 @@ pub(super) fn pair_wins(contest: &Contest) -> Result<PairWins, ContestError> {
         for (i, row) in dense.iter().enumerate() {
             for (j, x) in row.iter().enumerate().filter(|(_, x)| !x.is_zero()) {
                 for (k, part_row) in part.iter().enumerate() {
+                    meter.charge(part_row.len() as u64)?;
                     for (l, y) in part_row.iter().enumerate().filter(|(_, y)| !y.is_zero()) {
                         next[i + k][j + l] += x * y;
                     }

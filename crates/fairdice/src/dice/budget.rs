@@ -64,9 +64,11 @@ impl Meter {
         if self.used > self.limit {
             return Err(DieError::BudgetExceeded { limit: self.limit });
         }
-        // Looking at the flag is cheap, but not free: do it every 4096 steps.
+        // Looking at the flag is cheap, but not free: do it at the first charge and
+        // then every 4096 steps.
         if let Some(flag) = &self.cancel {
-            if before >> 12 != self.used >> 12 && flag.load(Ordering::Relaxed) {
+            let look = before == 0 || before >> 12 != self.used >> 12;
+            if look && flag.load(Ordering::Relaxed) {
                 return Err(DieError::Cancelled);
             }
         }
