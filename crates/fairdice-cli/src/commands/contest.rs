@@ -155,23 +155,11 @@ fn contest_failure(error: ContestError, args: &Args) -> anyhow::Error {
             };
             // The same contest by Monte Carlo: the rules as given, defaults left out.
             let mut rules = String::new();
-            for (flag, value, default) in [
-                (
-                    "pairing",
-                    args.pairing.to_possible_value(),
-                    PairingArg::Sorted.to_possible_value(),
-                ),
-                (
-                    "ties",
-                    args.ties.to_possible_value(),
-                    TiesArg::Stand.to_possible_value(),
-                ),
-            ] {
-                if let Some(value) =
-                    value.filter(|v| Some(v.get_name()) != default.as_ref().map(|d| d.get_name()))
-                {
-                    rules.push_str(&format!(" --{flag} {}", value.get_name()));
-                }
+            if args.pairing != PairingArg::Sorted {
+                rules.push_str(&format!(" --pairing {}", flag_name(args.pairing)));
+            }
+            if args.ties != TiesArg::Stand {
+                rules.push_str(&format!(" --ties {}", flag_name(args.ties)));
             }
             UserError::too_big(format!(
                 "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice contest '{}' '{}'{rules} --runs 1000000`; {cheaper}",
@@ -184,6 +172,14 @@ fn contest_failure(error: ContestError, args: &Args) -> anyhow::Error {
         }
         error => UserError::input(error.to_string()),
     }
+}
+
+/// How a value of a flag is written on the command line.
+fn flag_name(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default()
 }
 
 /// The report as text: the odds, the measures and the net score table.
