@@ -7,16 +7,12 @@ mod common;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use common::get;
+use common::{app, app_with, enc, get, impatient_app};
 use fairdice::contest::report::ContestReport;
 use fairdice::contest::written::parse_pool;
 use fairdice::contest::{Contest, Pairing, TieRule};
 use fairdice::dice::notation::Options;
-use fairdice_web::{Config, Limits, router};
-
-fn app() -> axum::Router {
-    router(Config::default())
-}
+use fairdice_web::Limits;
 
 /// The document `fairdice contest A B --pairing P --ties T --json` prints, built
 /// the way the command builds it.
@@ -41,8 +37,8 @@ async fn the_api_serves_the_contest_json_document() {
     ] {
         let uri = format!(
             "/api/contest?a={}&b={}&pairing={pairing}&ties={ties}",
-            urlencode(a),
-            urlencode(b)
+            enc(a),
+            enc(b)
         );
         let reply = get(&app, &uri).await;
         assert_eq!(reply.status, StatusCode::OK, "{uri}");
@@ -173,15 +169,7 @@ async fn the_net_score_chart_is_served_as_svg_and_png() {
 
 #[tokio::test]
 async fn the_time_limit_stops_a_slow_contest_and_the_server_goes_on() {
-    let config = Config {
-        limits: Limits {
-            time_limit: Duration::from_millis(300),
-            max_concurrent: 1,
-            ..Limits::default()
-        },
-        allowed_hosts: None,
-    };
-    let app = router(config);
+    let app = impatient_app(Duration::from_millis(300));
     // Within the budget, but seconds of work for the pool engine.
     let reply = get(&app, "/api/contest?a=40d20&b=40d20").await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -190,21 +178,13 @@ async fn the_time_limit_stops_a_slow_contest_and_the_server_goes_on() {
     assert_eq!(reply.status, StatusCode::OK);
 }
 
-/// Percent-encodes a query value.
-fn urlencode(text: &str) -> String {
-    form_urlencoded::byte_serialize(text.as_bytes()).collect()
-}
-
 #[tokio::test]
 async fn long_net_score_tables_are_cut_and_say_so() {
-    let config = Config {
-        limits: Limits {
-            max_table_rows: 5,
-            ..Limits::default()
-        },
-        allowed_hosts: None,
-    };
-    let page = get(&router(config), "/contest?a=5d6&b=5d6").await.text();
+    let app = app_with(Limits {
+        max_table_rows: 5,
+        ..Limits::default()
+    });
+    let page = get(&app, "/contest?a=5d6&b=5d6").await.text();
     assert!(page.contains("Showing the first 5 of 11 net scores"));
     let table = &page[page.find(r#"<table id="net""#).expect("the table")..];
     let table = &table[..table.find("</table>").expect("its end")];

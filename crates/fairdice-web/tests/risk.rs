@@ -7,15 +7,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use common::get;
+use common::{app, get, impatient_app};
 use fairdice::battle::report::{BattleReport, Precision, per_roll};
 use fairdice::battle::{Rule, Rules, win_table};
 use fairdice::dice::budget::Meter;
-use fairdice_web::{Config, Limits, router};
-
-fn app() -> axum::Router {
-    router(Config::default())
-}
 
 /// The document `fairdice risk A D … --json` prints, built the way the command
 /// builds it.
@@ -265,15 +260,7 @@ async fn the_charts_are_served_as_svg_and_png() {
 
 #[tokio::test]
 async fn the_time_limit_stops_a_slow_battle_and_the_server_goes_on() {
-    let config = Config {
-        limits: Limits {
-            time_limit: Duration::from_millis(200),
-            max_concurrent: 1,
-            ..Limits::default()
-        },
-        allowed_hosts: None,
-    };
-    let app = router(config);
+    let app = impatient_app(Duration::from_millis(200));
     let started = Instant::now();
     // 2000 against 2000 in floating point: well over a second of work.
     let reply = get(&app, "/api/risk?attacker=2000&defender=2000").await;

@@ -5,18 +5,13 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use fairdice::dice::notation::evaluate;
 use fairdice::dice::report::DistributionReport;
-use fairdice_web::{Config, Limits, router};
+use fairdice_web::{Config, router};
 
-use common::{get, send};
-
-fn app() -> Router {
-    router(Config::default())
-}
+use common::{app, enc, get, impatient_app, send};
 
 #[tokio::test]
 async fn the_api_serves_the_dist_json_document() {
@@ -163,7 +158,7 @@ async fn size_limits_refuse_long_queries_and_large_bodies() {
 async fn deep_inputs_are_refused_or_computed_never_crash() {
     let app = app();
     let deep = format!("{}d6{}", "(".repeat(40), ")".repeat(40));
-    let reply = get(&app, &format!("/api/dist?expr={}", urlencode(&deep))).await;
+    let reply = get(&app, &format!("/api/dist?expr={}", enc(&deep))).await;
     assert_eq!(reply.json()["error"]["kind"], "refused");
     // The worst the limits let through still runs on a default-size thread stack.
     for text in [
@@ -172,7 +167,7 @@ async fn deep_inputs_are_refused_or_computed_never_crash() {
         format!("{}1", "1+".repeat(249)),
         format!("{}d2", "(d2)".repeat(16)),
     ] {
-        let reply = get(&app, &format!("/api/dist?expr={}", urlencode(&text))).await;
+        let reply = get(&app, &format!("/api/dist?expr={}", enc(&text))).await;
         assert!(
             reply.status == StatusCode::OK || reply.status.is_client_error(),
             "{text}: {}",
@@ -183,15 +178,7 @@ async fn deep_inputs_are_refused_or_computed_never_crash() {
 
 #[tokio::test]
 async fn the_time_limit_stops_a_slow_computation_and_the_server_goes_on() {
-    let config = Config {
-        limits: Limits {
-            time_limit: Duration::from_millis(300),
-            max_concurrent: 1,
-            ..Limits::default()
-        },
-        allowed_hosts: None,
-    };
-    let app = router(config);
+    let app = impatient_app(Duration::from_millis(300));
     let started = Instant::now();
     // Within the budget, but seconds of work for the pool engine, which polls the
     // cancel flag.
@@ -251,9 +238,4 @@ async fn pages_assets_and_headers() {
     let missing = get(&app, "/nowhere").await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     assert!(missing.text().contains("Not found"));
-}
-
-/// Percent-encodes a query value.
-fn urlencode(text: &str) -> String {
-    form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }

@@ -2,11 +2,45 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+use std::time::Duration;
+
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode, header};
+use fairdice_web::{Config, Limits, router};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
+
+/// The app with the server's limits, save a time limit of a minute: test builds
+/// are unoptimised and run side by side, and the time limit has tests of its own.
+pub fn app() -> Router {
+    app_with(Limits {
+        time_limit: Duration::from_secs(60),
+        ..Limits::default()
+    })
+}
+
+/// The app with `limits`, answering any host name.
+pub fn app_with(limits: Limits) -> Router {
+    router(Config {
+        limits,
+        allowed_hosts: None,
+    })
+}
+
+/// The app with one computation slot and the time limit `limit`.
+pub fn impatient_app(limit: Duration) -> Router {
+    app_with(Limits {
+        time_limit: limit,
+        max_concurrent: 1,
+        ..Limits::default()
+    })
+}
+
+/// Percent-encodes a query value.
+pub fn enc(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
 
 /// A response's status, content type, headers and body.
 pub struct Reply {

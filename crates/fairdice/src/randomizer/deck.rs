@@ -114,10 +114,11 @@ impl FromStr for RefillMode {
 /// # Design decisions
 /// The cards live in a pile: listed one by one when the deck can never hold
 /// more than 65,536 cards, so a draw is one bounded integer and a swap (`O(1)`, as
-/// fast as a die); counted per outcome otherwise, so a deck of `base=10d10`
-/// (10¹⁰ cards) still works, in `O(log n)` per draw. The state key is the count
-/// of cards per outcome; a saved state also records the listed order, which
-/// decides a seeded run's future.
+/// fast as a die), with the drawn cards kept behind the held ones so a refill of
+/// an empty or reshuffled deck copies nothing; counted per outcome otherwise, so
+/// a deck of `base=10d10` (10¹⁰ cards) still works, in `O(log n)` per draw. The
+/// state key is the count of cards per outcome; a saved state also records the
+/// listed order and the drawn cards, which decide a seeded run's future.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Deck {
     base: Base,
@@ -225,10 +226,11 @@ impl Deck {
 
     #[cold]
     fn refill_now(&mut self) {
-        if self.refill == RefillMode::Reshuffle {
-            self.cards.clear();
+        if self.refill == RefillMode::Reshuffle || self.cards.is_empty() {
+            self.cards.restock(&self.set, &self.set_list);
+        } else {
+            self.cards.add_listed(&self.set, &self.set_list);
         }
-        self.cards.add_listed(&self.set, &self.set_list);
     }
 
     /// Checks per-outcome card counts against what this deck can hold.
@@ -319,7 +321,7 @@ impl Randomizer for Deck {
     }
 
     fn reset(&mut self) {
-        self.cards.set_counts(&self.set);
+        self.cards.fill(&self.set, &self.set_list);
     }
 
     /// Cards left of each outcome.
@@ -339,17 +341,19 @@ impl Randomizer for Deck {
         }
         let counts: Vec<u64> = key.iter().map(|&k| k as u64).collect();
         self.check_counts(&counts)?;
-        self.cards.set_counts(&counts);
+        self.cards.set_counts(&counts, &self.set);
         Ok(())
     }
 
     /// The cards per outcome (the state key), then, for a listed deck, the cards in
-    /// listed order (outcome indices): the order decides which card a seeded draw
-    /// takes.
+    /// listed order (outcome indices), then the cards drawn since the deck last
+    /// held a whole set, if they make it up with the held ones: the order decides
+    /// which card a seeded draw takes, and the drawn cards the order after a refill.
     fn save_state(&self) -> Vec<i64> {
         let mut saved = self.state_key();
         if let Some(order) = self.cards.order() {
             saved.extend(order.iter().map(|&c| i64::from(c)));
+            saved.extend(self.cards.drawn().iter().map(|&c| i64::from(c)));
         }
         saved
     }
@@ -366,7 +370,7 @@ impl Randomizer for Deck {
                 found: saved.len(),
             });
         }
-        let (key, order) = saved.split_at(n);
+        let (key, listed_cards) = saved.split_at(n);
         if let Some(index) = key.iter().position(|&k| k < 0) {
             return Err(self.inconsistent(format!(
                 "it holds {} cards of {}",
@@ -376,28 +380,37 @@ impl Randomizer for Deck {
         }
         let counts: Vec<u64> = key.iter().map(|&k| k as u64).collect();
         let listed: u64 = counts.iter().sum();
-        if order.len() as u64 != listed {
+        if (listed_cards.len() as u64) < listed {
             return Err(RestoreError::WrongLength {
                 spec: self.spec(),
                 expected: n + listed as usize,
                 found: saved.len(),
             });
         }
-        if let Some(&bad) = order.iter().find(|&&c| c < 0 || c as usize >= n) {
+        if let Some(&bad) = listed_cards.iter().find(|&&c| c < 0 || c as usize >= n) {
             return Err(self.inconsistent(format!("card {bad} is not an outcome index 0..{n}")));
         }
-        let mut tally = vec![0u64; n];
-        for &c in order {
-            tally[c as usize] += 1;
-        }
-        if tally != counts {
+        let listed_cards: Vec<u32> = listed_cards.iter().map(|&c| c as u32).collect();
+        let (order, drawn) = listed_cards.split_at(listed as usize);
+        let tally = |cards: &[u32]| {
+            let mut tally = vec![0u64; n];
+            for &c in cards {
+                tally[c as usize] += 1;
+            }
+            tally
+        };
+        if tally(order) != counts {
             return Err(
                 self.inconsistent("its card list does not match its counts per outcome".into())
             );
         }
+        if !drawn.is_empty() && tally(&listed_cards) != self.set {
+            return Err(self.inconsistent(
+                "its drawn cards and its held cards do not make up one refill".into(),
+            ));
+        }
         self.check_counts(&counts)?;
-        let order: Vec<u32> = order.iter().map(|&c| c as u32).collect();
-        self.cards.set_order(&order);
+        self.cards.set_order(order, drawn, &self.set);
         Ok(())
     }
 

@@ -132,7 +132,7 @@ pub trait Randomizer {
 
     /// The state to save for an exact continuation: the state key plus anything it
     /// leaves out because no next-sample distribution depends on it, though a seeded
-    /// run's future does (the order of a listed deck's cards). Defaults to the key.
+    /// run's future does (the order of a listed deck's cards, held and drawn). Defaults to the key.
     fn save_state(&self) -> Vec<i64> {
         self.state_key()
     }
