@@ -13,6 +13,13 @@ use crate::rng::{self, Generator};
 /// The most proposals a draw expects before it walks the sum tree instead.
 const PROPOSALS_PER_DRAW: u128 = 16;
 
+/// The most outcomes whose weights a draw scans one by one.
+const MAX_SCANNED: usize = 16;
+
+/// The largest total base count a scan takes: every weight is at most
+/// `count · 2^53`, so the weights of a scanned table sum inside a `u64`.
+const MAX_SCANNED_COUNT: u64 = 1 << 10;
+
 /// Why dynamic dice could not be built.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 pub enum DynamicDiceError {
@@ -49,6 +56,12 @@ pub enum DynamicDiceError {
 /// multiplication: nothing underflows on long runs, and weights are recomputed,
 /// never accumulated, so a restored state continues bit for bit.
 ///
+/// A table of at most 16 outcomes (with integer base counts summing to at most
+/// 1,024) keeps the exact integer weights `count_i · ⌈d^lead_i · 2^53⌉`, whose
+/// ratios are the probabilities the proposals below draw with: a draw is one
+/// bounded integer located among their running sums, without a branch to
+/// mispredict. Larger tables draw as follows.
+///
 /// While a proposal is accepted at least 1 time in 16 (judged from the outcomes
 /// at leads 0 and 1), a draw proposes from the base and accepts outcome `i` with
 /// probability `d^lead_i` (always at lead 0): exact, at most 16 proposals
@@ -80,6 +93,46 @@ pub struct DynamicDice {
     tree: SumTree<f64>,
     /// True when `tree` matches `leads`.
     tree_fresh: bool,
+    /// Integer weights for small tables.
+    scan: Option<Scan>,
+}
+
+/// `counts_i · accept[lead_i]` for every outcome, and their sum.
+#[derive(Debug, Clone)]
+struct Scan {
+    counts: Vec<u64>,
+    weights: Vec<u64>,
+    total: u64,
+}
+
+impl Scan {
+    /// The first outcome whose running sum of weights exceeds a uniform
+    /// integer below the total: the number of running sums at or below it.
+    #[inline]
+    fn pick(&self, rng: &mut Generator) -> usize {
+        let target = rng::below(rng, self.total);
+        let mut sum = 0;
+        let mut index = 0;
+        for &weight in &self.weights {
+            sum += weight;
+            index += usize::from(sum <= target);
+        }
+        index
+    }
+
+    #[inline]
+    fn set(&mut self, index: usize, accept: u64) {
+        let weight = self.counts[index] * accept;
+        self.total = self.total - self.weights[index] + weight;
+        self.weights[index] = weight;
+    }
+
+    fn set_all(&mut self, leads: &[u64], accept: &[u64]) {
+        for ((weight, &count), &lead) in self.weights.iter_mut().zip(&self.counts).zip(leads) {
+            *weight = count * accept[lead as usize];
+        }
+        self.total = self.weights.iter().sum();
+    }
 }
 
 impl DynamicDice {
@@ -93,6 +146,15 @@ impl DynamicDice {
         }
         let n = base.len();
         let tree = SumTree::new(base.probabilities());
+        let scan = base
+            .counts()
+            .filter(|counts| counts.len() <= MAX_SCANNED)
+            .filter(|counts| counts.iter().sum::<u64>() <= MAX_SCANNED_COUNT)
+            .map(|counts| Scan {
+                counts: counts.to_vec(),
+                weights: vec![0; n],
+                total: 0,
+            });
         let mut dice = DynamicDice {
             proposal: Dice::new(base.clone()),
             base_weight: base.counts().map_or(u64::MAX, |c| c.iter().sum()),
@@ -106,6 +168,7 @@ impl DynamicDice {
             accept: vec![1 << 53],
             tree,
             tree_fresh: true,
+            scan,
         };
         dice.lower_leads();
         Ok(dice)
@@ -156,16 +219,21 @@ impl DynamicDice {
         self.leads[index] = lead + 1;
         let power = self.power(lead + 1);
 
-        self.at_one = self.at_one + usize::from(lead == 0) - usize::from(lead == 1);
-        if lead == 0 {
-            self.at_floor -= 1;
-            if !self.base.is_uniform() {
-                self.floor_weight -= self.base.counts().map_or(0, |c| c[index]);
-            }
-            if self.at_floor == 0 {
-                self.drop_floor();
-                return;
-            }
+        if let Some(scan) = &mut self.scan {
+            scan.set(index, self.accept[lead as usize + 1]);
+        }
+        // Whether the outcome left the floor, counted without a branch: it is
+        // as random as the draw.
+        let left_floor = usize::from(lead == 0);
+        self.at_one = self.at_one + left_floor - usize::from(lead == 1);
+        self.at_floor -= left_floor;
+        if !self.base.is_uniform() {
+            let count = self.base.counts().map_or(0, |c| c[index]);
+            self.floor_weight -= count * left_floor as u64;
+        }
+        if self.at_floor == 0 {
+            self.drop_floor();
+            return;
         }
         if self.tree_fresh {
             self.tree
@@ -196,6 +264,9 @@ impl DynamicDice {
             None => 0,
         };
         self.tree_fresh = false;
+        if let Some(scan) = &mut self.scan {
+            scan.set_all(&self.leads, &self.accept);
+        }
     }
 
     /// Subtracts the smallest lead from all; the tree goes stale.
@@ -217,6 +288,9 @@ impl DynamicDice {
         self.tree_fresh = false;
         let top = self.leads.iter().copied().max().unwrap_or(0);
         self.power(top);
+        if let Some(scan) = &mut self.scan {
+            scan.set_all(&self.leads, &self.accept);
+        }
     }
 
     /// The weight of each outcome, `base_i · d^lead_i`.
@@ -260,7 +334,9 @@ impl Randomizer for DynamicDice {
 
     #[inline]
     fn draw(&mut self, rng: &mut Generator) -> usize {
-        let index = if self.proposals_pay() {
+        let index = if let Some(scan) = &self.scan {
+            scan.pick(rng)
+        } else if self.proposals_pay() {
             self.tree_fresh = false;
             loop {
                 let index = if self.base.is_uniform() {
@@ -371,9 +447,28 @@ mod tests {
     }
 
     #[test]
-    fn both_draw_paths_follow_the_distribution() {
+    fn every_draw_path_follows_the_distribution() {
         use crate::randomizer::testing::assert_draws_follow_distribution;
+        // Small tables scan their integer weights.
+        let mut small = dynamic(6, 0.3);
+        assert!(small.scan.is_some());
+        small.restore(&[0, 2, 1, 3, 0, 1]).expect("non-negative");
+        let scan = small.scan.as_ref().expect("scanned");
+        for (&weight, p) in scan.weights.iter().zip(small.next_distribution()) {
+            let drawn = weight as f64 / scan.total as f64;
+            assert!((drawn - p).abs() < 1e-15, "{drawn} vs {p}");
+        }
+        assert_draws_follow_distribution(&small, 4000);
+        let mut two_d6 =
+            DynamicDice::new(Base::expression("2d6").expect("valid"), 0.5).expect("valid");
+        assert!(two_d6.scan.is_some());
+        two_d6
+            .restore(&[0, 1, 0, 2, 1, 0, 3, 0, 1, 0, 0])
+            .expect("non-negative");
+        assert_draws_follow_distribution(&two_d6, 4000);
+        // Larger ones propose, or walk the tree.
         let mut dice = dynamic(40, 0.3);
+        assert!(dice.scan.is_none());
         // One outcome at the floor, the rest far ahead: proposals would mostly
         // fail, so the sum tree draws.
         let mut leads = vec![3; 40];
@@ -428,7 +523,7 @@ mod tests {
     fn value_stability() {
         assert_eq!(
             draws(&mut dynamic(6, 0.355), 3, 12),
-            [0, 3, 5, 0, 1, 2, 2, 4, 4, 3, 2, 0]
+            [0, 4, 5, 4, 3, 0, 1, 2, 3, 0, 3, 1]
         );
         assert_eq!(
             draws(&mut dynamic(100, 0.5), 3, 8),

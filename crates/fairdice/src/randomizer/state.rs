@@ -326,7 +326,9 @@ mod json {
             ));
             assert!(matches!(
                 edited(&json, "values=6", "values=7"),
-                Err(StateError::State(RestoreError::WrongLength { .. }))
+                Err(StateError::State(
+                    RestoreError::WrongLength { .. } | RestoreError::Inconsistent { .. }
+                ))
             ));
             assert!(matches!(
                 edited(&json, "deck(", "dek("),
