@@ -509,10 +509,7 @@ impl fmt::Display for Die {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn big(v: u64) -> BigUint {
-        BigUint::from(v)
-    }
+    use crate::dice::testing::big;
 
     #[test]
     fn construction_merges_and_drops_zeros() {

@@ -96,11 +96,7 @@ impl Die {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::testing::d;
-
-    fn big(v: u64) -> BigUint {
-        BigUint::from(v)
-    }
+    use crate::dice::testing::{big, d};
 
     #[test]
     fn parts_meet_at_the_least_common_multiple_of_their_totals() {

@@ -4,6 +4,11 @@ use num_bigint::BigUint;
 
 use super::die::{Die, Outcome};
 
+/// `v` as a big count.
+pub(crate) fn big(v: u64) -> BigUint {
+    BigUint::from(v)
+}
+
 /// A fair `dN`.
 pub(crate) fn d(sides: u64) -> Die {
     Die::standard(sides).expect("a test die has sides")

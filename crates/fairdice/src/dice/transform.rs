@@ -160,12 +160,8 @@ impl Die {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::testing::{brute_force, d};
+    use crate::dice::testing::{big, brute_force, d};
     use num_rational::BigRational;
-
-    fn big(v: u64) -> BigUint {
-        BigUint::from(v)
-    }
 
     #[test]
     fn map_merges_outcomes() {
