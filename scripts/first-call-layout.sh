@@ -47,7 +47,7 @@ done | sort | uniq -c | sort -k1,1nr -k2 | awk '{ print $2 }' >"$work/ran"
 awk 'NR == FNR { defined[$1] = 1; next } defined[$1]' "$work/defined" "$work/ran" >"$work/exact"
 # Then every other instance of the same functions, by a pattern without the hash, which
 # still matches where the hashes differ (another feature set, another compiler).
-sed -nE 's/^(_ZN.*17h)[0-9a-f]{16}E$/\1*/p' "$work/exact" | awk '!seen[$0]++' >"$work/patterns"
+sed -nE 's/^(_ZN.*17h)[0-9a-f]{16}E(\.llvm\.[0-9]+)?$/\1*/p' "$work/exact" | awk '!seen[$0]++' >"$work/patterns"
 
 script=crates/fairdice-cli/first-call.ld
 {
@@ -57,7 +57,8 @@ script=crates/fairdice-cli/first-call.ld
   echo "SECTIONS"
   echo "{"
   echo "  .text.first_call : {"
-  sed 's/^.*$/    *(.text.&)/' "$work/exact" "$work/patterns"
+  # A function LLVM judged cold sits in `.text.unlikely.NAME` (growing a vector is one).
+  sed 's/^.*$/    *(.text.& .text.unlikely.&)/' "$work/exact" "$work/patterns"
   echo "  }"
   echo "}"
   echo "INSERT BEFORE .text;"
