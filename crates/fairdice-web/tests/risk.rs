@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use common::{app, get, impatient_app};
-use fairdice::battle::report::{BattleReport, Precision, per_roll};
-use fairdice::battle::{Rule, Rules, win_table};
+use fairdice::battle::report::{BattleReport, Precision, SimulationReport, per_roll};
+use fairdice::battle::{Rule, Rules, simulate, win_table};
 use fairdice::dice::budget::Meter;
 
 /// The document `fairdice risk A D … --json` prints, built the way the command
@@ -152,6 +152,21 @@ async fn bad_and_oversized_battles_are_refused_with_a_reason() {
             StatusCode::BAD_REQUEST,
             "refused",
         ),
+        (
+            "attacker=3&defender=2&simulate=0",
+            StatusCode::BAD_REQUEST,
+            "refused",
+        ),
+        (
+            "attacker=1000&defender=1000&simulate=1000000",
+            StatusCode::BAD_REQUEST,
+            "refused",
+        ),
+        (
+            "attacker=3&defender=2&simulate=10&seed=-1",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
     ] {
         let reply = get(&app, &format!("/api/risk?{query}")).await;
         assert_eq!(reply.status, status, "{query}");
@@ -164,6 +179,49 @@ async fn bad_and_oversized_battles_are_refused_with_a_reason() {
             .expect("text")
             .contains("10000000000 states; the web app solves up to 4000000")
     );
+}
+
+#[tokio::test]
+async fn a_battle_can_be_fought_by_monte_carlo_beside_the_exact_answer() {
+    let app = app();
+    let reply = get(
+        &app,
+        "/api/risk?attacker=10&defender=10&simulate=20000&seed=7",
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    // `fairdice risk 10 10 --simulate 20000 --seed 7 --json`
+    let rules = Rules::default();
+    let mut expected = BattleReport::solve(
+        10,
+        10,
+        &rules,
+        Precision::for_battle(10, 10, &rules),
+        &mut Meter::unlimited(),
+    )
+    .expect("valid");
+    let fought = simulate(10, 10, &rules, 20_000, 7, &|_| {}).expect("valid");
+    expected.simulation = Some(SimulationReport::new(&fought, 7));
+    assert_eq!(reply.text(), expected.to_json() + "\n");
+    let json = reply.json();
+    assert_eq!(json["simulation"]["runs"], 20_000);
+    assert_eq!(json["simulation"]["seed"], 7);
+
+    let page = get(&app, "/risk?attacker=10&defender=10&simulate=20000&seed=7")
+        .await
+        .text();
+    assert!(page.contains(r#"<p id="simulation""#), "{page}");
+    assert!(page.contains("Monte Carlo: 20000 battles (seed 7)"));
+    assert!(
+        page.contains(
+            r#"id="simulate" name="simulate" type="number" min="1" step="1" value="20000""#
+        )
+    );
+    assert!(page.contains("/api/risk?attacker=10&amp;defender=10"));
+    assert!(page.contains("simulate=20000&amp;seed=7"));
+    // Without `simulate`, no simulation.
+    let page = get(&app, "/risk?attacker=10&defender=10").await.text();
+    assert!(!page.contains(r#"id="simulation""#));
 }
 
 #[tokio::test]

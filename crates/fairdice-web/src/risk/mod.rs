@@ -5,8 +5,8 @@
 //!
 //! - `GET /risk?attacker=10&defender=10&rule=simple&faces=6&attacker_dice=3&defender_dice=2&grid=20`:
 //!   the page.
-//! - `GET /api/risk?attacker=…&defender=…[&rule=…&faces=…&attacker_dice=…&defender_dice=…&per_roll=1&table=N&float=1]`:
-//!   `fairdice risk A D [--per-roll] [--table N] [--float] --json`.
+//! - `GET /api/risk?attacker=…&defender=…[&rule=…&faces=…&attacker_dice=…&defender_dice=…&per_roll=1&table=N&float=1&simulate=RUNS&seed=S]`:
+//!   `fairdice risk A D [--per-roll] [--table N] [--float] [--simulate RUNS --seed S] --json`.
 //! - `GET /chart/risk-survivors.svg|png?…`: the armies left when the battle ends.
 //! - `GET /chart/risk-grid.svg|png?rule=…&faces=…&attacker_dice=…&defender_dice=…&grid=N`:
 //!   the heat map of P(attacker wins) for A, D = 1..N.
@@ -17,15 +17,15 @@ mod page;
 use axum::Router;
 use axum::routing::get;
 use fairdice::battle::report::{
-    BattleReport, EXACT_DENOMINATOR_BITS, EXACT_STATES, Precision, per_roll,
+    BattleReport, EXACT_DENOMINATOR_BITS, EXACT_STATES, Precision, SimulationReport, per_roll,
 };
-use fairdice::battle::{Rule, Rules, win_table};
+use fairdice::battle::{Rule, Rules, simulate, win_table};
 use fairdice::dice::budget::Meter;
 use fairdice::dice::notation::Options;
 
 use crate::AppState;
 use crate::compute::Stopped;
-use crate::limits::Limits;
+use crate::limits::{Limits, read_seed};
 use crate::problem::Problem;
 
 /// The routes of the Risk page and its API.
@@ -41,6 +41,9 @@ pub(crate) fn routes() -> Router<AppState> {
 
 /// The heat map's size when the URL does not say (the command line's `--plot`).
 const DEFAULT_GRID: u32 = 20;
+
+/// The simulation's seed when the URL does not say (the command line's `--seed`).
+const DEFAULT_SEED: u64 = 1;
 
 /// What a Risk request asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,12 +62,16 @@ pub(crate) struct RiskRequest {
     pub table: Option<u32>,
     /// Solve in floating point even when an exact answer is affordable.
     pub float: bool,
+    /// Also fight this many battles by Monte Carlo.
+    pub simulate: Option<u64>,
+    /// The seed of the simulation (the command line's default, 1).
+    pub seed: u64,
 }
 
 impl RiskRequest {
     /// Reads a request from a query string: `attacker`, `defender`, `rule`,
-    /// `faces`, `attacker_dice`, `defender_dice`, `grid`, and for the API
-    /// `per_roll`, `table` and `float`. Blank values take their defaults; unknown
+    /// `faces`, `attacker_dice`, `defender_dice`, `grid`, `simulate`, `seed`, and
+    /// for the API `per_roll`, `table` and `float`. Blank values take their defaults; unknown
     /// parameters are ignored.
     ///
     /// # Errors
@@ -78,6 +85,8 @@ impl RiskRequest {
             per_roll: false,
             table: None,
             float: false,
+            simulate: None,
+            seed: DEFAULT_SEED,
         };
         for (key, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             let value = value.trim();
@@ -100,6 +109,8 @@ impl RiskRequest {
                 "table" => request.table = Some(number(&key, value)?),
                 "per_roll" => request.per_roll = yes_or_no(&key, value)?,
                 "float" => request.float = yes_or_no(&key, value)?,
+                "simulate" => request.simulate = Some(number(&key, value)?),
+                "seed" => request.seed = read_seed(value)?,
                 _ => {}
             }
         }
@@ -122,9 +133,23 @@ impl RiskRequest {
         ]
     }
 
-    /// The query string of the battle (armies, rules, `float`), as the API and the
-    /// survivors chart take it.
+    /// The query string of the battle (armies, rules, `float`), as the survivors
+    /// chart takes it.
     pub fn battle_query(&self) -> String {
+        encode(&self.battle_pairs())
+    }
+
+    /// The battle's query string with the simulation, as the API takes it.
+    pub fn api_query(&self) -> String {
+        let mut pairs = self.battle_pairs();
+        if let Some(runs) = self.simulate {
+            pairs.push(("simulate", runs.to_string()));
+            pairs.push(("seed", self.seed.to_string()));
+        }
+        encode(&pairs)
+    }
+
+    fn battle_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = Vec::new();
         if let Some(a) = self.attacker {
             pairs.push(("attacker", a.to_string()));
@@ -136,7 +161,7 @@ impl RiskRequest {
         if self.float {
             pairs.push(("float", "1".to_string()));
         }
-        encode(&pairs)
+        pairs
     }
 
     /// The query string of the heat map (rules and `grid`).
@@ -172,6 +197,25 @@ impl RiskRequest {
                     ));
                 }
                 _ => {}
+            }
+        }
+        if let Some(runs) = self.simulate {
+            if runs == 0 || runs > limits.max_runs {
+                return refuse(format!(
+                    "simulate {runs} battles: the web app fights 1 to {} at a time",
+                    limits.max_runs
+                ));
+            }
+            if let (Some(a), Some(d)) = (self.attacker, self.defender) {
+                // Every roll costs an army, so a battle has at most A + D rolls.
+                let per_roll = a.min(rules.attacker_dice) + d.min(rules.defender_dice);
+                let dice = runs as f64 * (f64::from(a) + f64::from(d)) * f64::from(per_roll);
+                if dice > limits.max_rolled_dice as f64 {
+                    return refuse(format!(
+                        "{runs} battles of {a} against {d} armies could roll {dice:.2e} dice; the web app rolls up to {:.0e} (the command line: fairdice risk {a} {d} --simulate {runs})",
+                        limits.max_rolled_dice as f64
+                    ));
+                }
             }
         }
         if let (Some(a), Some(d)) = (self.attacker, self.defender) {
@@ -246,6 +290,11 @@ fn compute_one(
     }
     if request.per_roll {
         report.per_roll = Some(per_roll(&rules).map_err(Problem::Contest)?);
+    }
+    if let Some(runs) = request.simulate {
+        let fought = simulate(attacker, defender, &rules, runs, request.seed, &|_| {})
+            .map_err(Problem::Battle)?;
+        report.simulation = Some(SimulationReport::new(&fought, request.seed));
     }
     Ok(report)
 }

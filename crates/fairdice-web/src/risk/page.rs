@@ -1,7 +1,8 @@
 //! `GET /risk`: the Risk page — armies, rule, die and dice caps; P(attacker wins)
 //! exactly (a long fraction folded, one click from whole) and as a decimal, the
-//! armies each side has left, expected losses, the one-roll tables, and the heat
-//! map of P(attacker wins) over starting armies. A plain GET form: the URL is the
+//! armies each side has left, expected losses, the one-roll tables, the heat
+//! map of P(attacker wins) over starting armies, and, when asked, a seeded Monte
+//! Carlo simulation beside the exact answer. A plain GET form: the URL is the
 //! whole state of the page.
 
 use std::collections::BTreeMap;
@@ -105,7 +106,7 @@ pub(super) async fn show(State(state): State<AppState>, RawQuery(raw): RawQuery)
 fn form(request: &RiskRequest) -> String {
     let mut html = String::from(
         r#"<h1>Risk</h1>
-<p class="lede">How likely is an attack to take the territory, and with what left? Every roll sorts both sides' dice and compares them in pairs, ties to the defender; the battle goes on until one side is beaten. Solved exactly, not simulated.</p>
+<p class="lede">How likely is an attack to take the territory, and with what left? Every roll sorts both sides' dice and compares them in pairs, ties to the defender; the battle goes on until one side is beaten. Solved exactly; fight it by Monte Carlo too to compare.</p>
 <form id="risk-form" class="query" method="get" action="/risk">
 <div class="numbers-grid">"#,
     );
@@ -175,6 +176,18 @@ fn form(request: &RiskRequest) -> String {
         request.grid.to_string(),
         1,
     );
+    number(
+        &mut html,
+        "simulate",
+        "Simulate battles (optional)",
+        request.simulate.map(|n| n.to_string()).unwrap_or_default(),
+        1,
+    );
+    let _ = write!(
+        html,
+        r#"<div class="field"><label for="seed">Seed</label><input id="seed" name="seed" type="number" min="0" step="1" value="{}" inputmode="numeric"></div>"#,
+        request.seed
+    );
     html.push_str(
         r#"</div><div class="actions"><button type="submit">Fight</button></div></form>"#,
     );
@@ -233,10 +246,27 @@ fn results(request: &RiskRequest, report: &BattleReport) -> String {
         sa = report.attacker_survivors_if_win,
         sd = report.defender_survivors_if_win,
     );
+    if let Some(sim) = &report.simulation {
+        let [low, high] = sim.interval95;
+        let verdict = if (low..=high).contains(&p) {
+            "contains"
+        } else {
+            "misses"
+        };
+        let _ = write!(
+            html,
+            r#"<p id="simulation" class="setup">Monte Carlo: {runs} battles (seed {seed}), the attacker won {wins} = <strong>{share:.6}</strong>; the 95% interval {low:.6} to {high:.6} {verdict} the computed {p:.6}.</p>"#,
+            runs = sim.runs,
+            seed = sim.seed,
+            wins = sim.attacker_wins,
+            share = sim.p_attacker_wins,
+        );
+    }
     let battle = escape(&request.battle_query());
+    let api = escape(&request.api_query());
     let _ = write!(
         html,
-        r#"<figure id="survivors-chart" class="chart">{svg}<figcaption>Download the chart as <a href="/chart/risk-survivors.svg?{battle}" download="fairdice-risk.svg">SVG</a> or <a href="/chart/risk-survivors.png?{battle}" download="fairdice-risk.png">PNG</a> · <a href="/api/risk?{battle}">JSON</a>, as <code>fairdice risk --json</code> prints it</figcaption></figure>"#,
+        r#"<figure id="survivors-chart" class="chart">{svg}<figcaption>Download the chart as <a href="/chart/risk-survivors.svg?{battle}" download="fairdice-risk.svg">SVG</a> or <a href="/chart/risk-survivors.png?{battle}" download="fairdice-risk.png">PNG</a> · <a href="/api/risk?{api}">JSON</a>, as <code>fairdice risk --json</code> prints it</figcaption></figure>"#,
         svg = survivors_chart(report).to_svg(),
     );
     if let Some(grid) = &report.table {
