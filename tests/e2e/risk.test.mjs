@@ -80,6 +80,27 @@ test("a long exact fraction is folded, and opens whole", async () => {
   await page.close();
 });
 
+test("a Monte Carlo simulation beside the exact odds, as `fairdice risk --simulate --seed`", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${BASE_URL}/risk`);
+  await typeInto(page, "#simulate", "20000");
+  await typeInto(page, "#seed", "7");
+  await fight(page, 10, 10);
+
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("simulate"), "20000");
+  assert.equal(url.searchParams.get("seed"), "7");
+  const printed = JSON.parse(
+    execFileSync(FAIRDICE_BIN, ["risk", "10", "10", "--simulate", "20000", "--seed", "7", "--json"], {
+      encoding: "utf8",
+    }),
+  );
+  const sentence = await page.textContent("#simulation");
+  assert.ok(sentence.includes(`the attacker won ${printed.simulation.attacker_wins} = `), sentence);
+  assert.ok(sentence.includes(printed.simulation.p_attacker_wins.toFixed(6)), sentence);
+  await page.close();
+});
+
 test("/api/risk equals `fairdice risk --per-roll --json`", async () => {
   const response = await fetch(`${BASE_URL}/api/risk?attacker=3&defender=2&per_roll=1`);
   assert.equal(response.status, 200);
