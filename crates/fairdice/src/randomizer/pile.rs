@@ -136,19 +136,12 @@ impl Pile {
     /// outcome order). The drawn cards are forgotten.
     pub(crate) fn add(&mut self, more: &[u64]) {
         match self {
-            Pile::Listed {
-                cards,
-                held,
-                counts,
-                whole,
-            } => {
-                cards.truncate(*held);
-                for (outcome, &k) in more.iter().enumerate() {
-                    cards.extend(std::iter::repeat_n(outcome as u32, k as usize));
-                    counts[outcome] += k;
-                }
-                *held = cards.len();
-                *whole = false;
+            Pile::Listed { .. } => {
+                let listed: Vec<u32> = (0u32..)
+                    .zip(more)
+                    .flat_map(|(outcome, &k)| std::iter::repeat_n(outcome, k as usize))
+                    .collect();
+                self.add_listed(more, &listed);
             }
             Pile::Counted(tree) => tree.update_all(|i, held| held + more[i]),
         }
