@@ -19,7 +19,7 @@ use axum::routing::get;
 use fairdice::battle::report::{
     BattleReport, EXACT_DENOMINATOR_BITS, EXACT_STATES, Precision, SimulationReport, per_roll,
 };
-use fairdice::battle::{Rule, Rules, simulate, win_table};
+use fairdice::battle::{Rule, Rules, most_dice, simulate, win_table};
 use fairdice::dice::budget::Meter;
 use fairdice::dice::notation::Options;
 
@@ -207,9 +207,7 @@ impl RiskRequest {
                 ));
             }
             if let (Some(a), Some(d)) = (self.attacker, self.defender) {
-                // Every roll costs an army, so a battle has at most A + D rolls.
-                let per_roll = a.min(rules.attacker_dice) + d.min(rules.defender_dice);
-                let dice = runs as f64 * (f64::from(a) + f64::from(d)) * f64::from(per_roll);
+                let dice = most_dice(a, d, rules, runs);
                 if dice > limits.max_rolled_dice as f64 {
                     return refuse(format!(
                         "{runs} battles of {a} against {d} armies could roll {dice:.2e} dice; the web app rolls up to {:.0e} (the command line: fairdice risk {a} {d} --simulate {runs})",

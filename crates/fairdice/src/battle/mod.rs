@@ -25,7 +25,7 @@ mod solve;
 pub use error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES, MAX_SIMULATED_DICE};
 pub use roll::{RollLosses, roll_losses};
 pub use rules::{MAX_DICE, MAX_FACES, Rule, Rules, RulesError};
-pub use simulate::{Simulation, simulate};
+pub use simulate::{Simulation, most_dice, simulate};
 pub use solve::{
     BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_exact_metered, solve_float,
     solve_float_metered, win_table,

@@ -41,6 +41,13 @@ impl Simulation {
     }
 }
 
+/// The most dice `runs` battles of `attacker` against `defender` armies can roll:
+/// every roll costs at least one army, so a battle has at most `A + D` rolls.
+pub fn most_dice(attacker: u32, defender: u32, rules: &Rules, runs: u64) -> f64 {
+    let per_roll = attacker.min(rules.attacker_dice) + defender.min(rules.defender_dice);
+    runs as f64 * (f64::from(attacker) + f64::from(defender)) * f64::from(per_roll)
+}
+
 /// Fights `runs` battles with seeded, parallel rolls. `progress` is called with the
 /// number of battles finished, from any thread.
 ///
@@ -57,9 +64,7 @@ pub fn simulate(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Simulation, BattleError> {
     rules.check(attacker, defender)?;
-    // Every roll costs at least one army, so a battle has at most A + D rolls.
-    let per_roll = attacker.min(rules.attacker_dice) + defender.min(rules.defender_dice);
-    let dice = runs as f64 * (f64::from(attacker) + f64::from(defender)) * f64::from(per_roll);
+    let dice = most_dice(attacker, defender, rules, runs);
     if dice > MAX_SIMULATED_DICE {
         return Err(BattleError::TooMuchSimulation {
             runs,
