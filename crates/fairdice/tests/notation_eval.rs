@@ -422,3 +422,16 @@ fn a_raised_cancel_flag_stops_every_kind_of_computation() {
         }
     }
 }
+
+#[test]
+fn a_pool_that_keeps_no_dice_settles_them_all_at_once() {
+    // Keeping none of 222,337 dice used to build every power of the face weights up
+    // to the pool's size at every outcome: gigabytes of big integers for a result of
+    // one outcome. It is one power of the die's total.
+    let none = evaluate("222337d6kh0").unwrap();
+    assert_eq!(none.outcomes(), &[0]);
+    assert_eq!(none.total(), BigUint::from(6u32).pow(222_337));
+    let exploding = evaluate("65535d4!<6k0").unwrap();
+    assert_eq!(exploding.outcomes(), &[0]);
+    assert_eq!(evaluate("5d6dh5").unwrap(), evaluate("5d6kh0").unwrap());
+}

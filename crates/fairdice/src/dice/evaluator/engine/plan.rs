@@ -270,11 +270,11 @@ struct Group<C> {
     tails: Vec<C>,
     /// The group's total weight (for a pool that counts none of its dice).
     total: C,
-    /// `w^c` for the current step's weight `w`, `c = 0..=size`.
+    /// `w^c` for the current step's weight `w`, as far as a branch has needed.
     shown_powers: Vec<C>,
-    /// `tail^j` for the current step's tail, `j = 0..=size`.
+    /// `tail^j` for the current step's tail, as far as a branch has needed.
     tail_powers: Vec<C>,
-    /// Rows of Pascal's triangle, filled on first use.
+    /// Rows of Pascal's triangle by `r`, filled on first use.
     binomial_rows: Vec<Vec<C>>,
 }
 
@@ -325,7 +325,7 @@ impl<C: Count> Group<C> {
             total,
             shown_powers: Vec::new(),
             tail_powers: Vec::new(),
-            binomial_rows: vec![Vec::new(); size as usize + 1],
+            binomial_rows: Vec::new(),
         }
     }
 }
@@ -371,7 +371,10 @@ impl PoolPlan {
         let per_group: Vec<Vec<(u32, C)>> = groups[self.groups.clone()]
             .iter_mut()
             .zip(remaining)
-            .map(|(g, &r)| g.choices(step, r))
+            .map(|(g, &r)| {
+                g.extend_powers(step, r);
+                g.choices(step, r)
+            })
             .collect();
         let group_slice = &groups[self.groups.clone()];
         let mut choice = vec![0usize; per_group.len()];
@@ -457,6 +460,7 @@ impl PoolPlan {
         let can_show = r > 0 && !group.weights[step].is_zero();
         let last = if can_show { r } else { 0 };
         let more_to_come = !group.tails[step].is_zero();
+        group.extend_powers(step, r);
         if can_show {
             group.binomials(r);
         }
@@ -508,24 +512,37 @@ impl PoolPlan {
 }
 
 impl<C: Count> Group<C> {
-    /// Prepares the powers of this step's weights, once per step.
-    fn start_step(&mut self, step: usize) {
-        let powers = |v: &mut Vec<C>, base: &C, size: u32| {
-            v.clear();
-            let mut p = C::one();
-            for _ in 0..size {
-                let next = p.times(base);
-                v.push(p);
-                p = next;
+    /// Forgets the previous step's powers.
+    ///
+    /// Powers are built on demand, up to the most dice a branch assigns: a pool that
+    /// settles early, or keeps none of its dice, never needs `w^size`, and building
+    /// every power up to the pool's size costs memory quadratic in it (a million
+    /// dice of big counts would take gigabytes).
+    fn start_step(&mut self, _step: usize) {
+        self.shown_powers.clear();
+        self.tail_powers.clear();
+    }
+
+    /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`.
+    fn extend_powers(&mut self, step: usize, r: u32) {
+        let extend = |v: &mut Vec<C>, base: &C| {
+            if v.is_empty() {
+                v.push(C::one());
             }
-            v.push(p);
+            while v.len() <= r as usize {
+                let next = v[v.len() - 1].times(base);
+                v.push(next);
+            }
         };
-        powers(&mut self.shown_powers, &self.weights[step], self.size);
-        powers(&mut self.tail_powers, &self.tails[step], self.size);
+        extend(&mut self.shown_powers, &self.weights[step]);
+        extend(&mut self.tail_powers, &self.tails[step]);
     }
 
     /// `C(r, c)` for `c = 0..=r`, computed once per `r`.
     fn binomials(&mut self, r: u32) -> &[C] {
+        if self.binomial_rows.len() <= r as usize {
+            self.binomial_rows.resize(r as usize + 1, Vec::new());
+        }
         let row = &mut self.binomial_rows[r as usize];
         if row.is_empty() {
             if r <= 62 {
