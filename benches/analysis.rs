@@ -11,6 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fairdice::Control;
 use fairdice::analysis::{exact, monte_carlo};
 use fairdice::randomizer::Spec;
 use fairdice::tune::{Tuning, tune};
@@ -25,7 +26,7 @@ fn grid(c: &mut Criterion) {
         let tuning = Tuning::article(values, samples).expect("valid");
         group.bench_function(
             format!("article grid/{values} outcomes/{samples} samples"),
-            |b| b.iter(|| tune(black_box(&tuning), &|_| {}).expect("runs")),
+            |b| b.iter(|| tune(black_box(&tuning), &Control::new()).expect("runs")),
         );
     }
     group.finish();
@@ -45,13 +46,14 @@ fn single(c: &mut Criterion) {
         let r = Spec::build(spec).expect("valid");
         group.bench_function(format!("exact/25 samples/{spec}"), |b| {
             b.iter(|| {
-                exact::curves(black_box(&r), 25, &Default::default(), &|_| {}).expect("small")
+                exact::curves(black_box(&r), 25, &Default::default(), &Control::new())
+                    .expect("small")
             })
         });
     }
     let r = Spec::build("dynamic(values=6, decrease=0.355)").expect("valid");
     group.bench_function("monte carlo/10000 runs/25 samples/dynamic 0.355", |b| {
-        b.iter(|| monte_carlo::estimate(black_box(&r), 25, 10_000, 1, false, &|_| {}))
+        b.iter(|| monte_carlo::estimate(black_box(&r), 25, 10_000, 1, false, &Control::new()))
     });
     group.finish();
 }

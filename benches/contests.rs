@@ -16,6 +16,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
+use fairdice::Control;
 use fairdice::contest::{Contest, ContestResult, isaksen};
 use fairdice::{Die, Pool};
 
@@ -28,7 +29,7 @@ fn run_case(case: &str) -> usize {
         let pool = Pool::new(&Die::standard(sides).expect("a die"), n).expect("a pool");
         Contest::new(&pool, &pool)
             .expect("a contest")
-            .evaluate()
+            .evaluate(&Control::new())
             .expect("small enough")
     };
     match case {

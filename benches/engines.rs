@@ -7,6 +7,7 @@
 //! to show in the warm benchmark what the notation layer costs on top. [`xdy`] compiles, plans
 //! and builds an exact distribution with an unlimited budget, xdy's own full path.
 
+use fairdice::Control;
 use fairdice::{Die, Pool};
 use num_bigint::BigUint;
 
@@ -116,7 +117,7 @@ impl CoreCase {
     pub fn evaluate(&self) -> Result<Die, EngineError> {
         let die = Die::standard(self.sides)?;
         Ok(match self.keep_highest {
-            None => die.repeat_sum(self.dice)?,
+            None => die.repeat_sum(self.dice, &Control::new())?,
             Some(k) => Pool::new(&die, self.dice)?.keep_highest(k).sum()?,
         })
     }

@@ -24,6 +24,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use cpu_time::ProcessTime;
+use fairdice::Control;
 use fairdice::dice::notation::{Options, evaluate, evaluate_expr, parse};
 use fairdice_bench::engines::{self, EngineError, RUST_ENGINES};
 
@@ -84,7 +85,7 @@ fn phases(expression: &str) -> Result<String, EngineError> {
     }
     let (parsed, first_parse, parse_faults) = timed(|| parse(expression));
     let (die, first_evaluation, evaluation_faults) =
-        timed(|| evaluate_expr(&parsed?, &Options::default()));
+        timed(|| evaluate_expr(&parsed?, &Options::default(), &Control::new()));
     let (again, second_call, second_faults) = timed(|| evaluate(expression));
     if die? != again? {
         return Err("the second call computed another distribution".into());

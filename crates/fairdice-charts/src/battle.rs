@@ -14,11 +14,12 @@ use crate::heat::HeatMap;
 ///
 /// # Example
 /// ```
+/// use fairdice::Control;
 /// use fairdice::battle::{Rules, win_table};
 /// use fairdice_charts::{Chart, win_grid_chart};
 ///
 /// let rules = Rules::default();
-/// let svg = win_grid_chart(&win_table(4, &rules)?, &rules).to_svg();
+/// let svg = win_grid_chart(&win_table(4, &rules, &Control::new())?, &rules).to_svg();
 /// assert!(svg.contains("P(attacker wins), simple rule, d6, 3 v 2 dice"));
 /// # Ok::<(), fairdice::battle::BattleError>(())
 /// ```
@@ -43,11 +44,11 @@ pub fn win_grid_chart(grid: &[Vec<f64>], rules: &Rules) -> HeatMap {
 /// ```
 /// use fairdice::battle::Rules;
 /// use fairdice::battle::report::{BattleReport, Precision};
-/// use fairdice::dice::budget::Meter;
+/// use fairdice::Control;
 /// use fairdice_charts::{Chart, survivors_chart};
 ///
 /// let report =
-///     BattleReport::solve(3, 2, &Rules::default(), Precision::Exact, &mut Meter::unlimited())?;
+///     BattleReport::solve(3, 2, &Rules::default(), Precision::Exact, &Control::new())?;
 /// let svg = survivors_chart(&report).to_svg();
 /// assert!(svg.contains("<title>defender holds with, 2: "));
 /// # Ok::<(), fairdice::battle::BattleError>(())

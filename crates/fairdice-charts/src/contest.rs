@@ -11,12 +11,12 @@ use crate::bar::{BarChart, Series};
 /// ```
 /// use fairdice::contest::report::ContestReport;
 /// use fairdice::contest::Contest;
-/// use fairdice::{Die, Pool};
+/// use fairdice::{Control, Die, Pool};
 /// use fairdice_charts::{Chart, net_score_chart};
 ///
 /// let three_d6 = Pool::new(&Die::standard(6)?, 3)?;
 /// let contest = Contest::new(&three_d6, &three_d6)?;
-/// let report = ContestReport::new("3d6", "3d6", &contest, &contest.evaluate()?);
+/// let report = ContestReport::new("3d6", "3d6", &contest, &contest.evaluate(&Control::new())?);
 /// let svg = net_score_chart(&report).to_svg();
 /// assert!(svg.contains("Net score: 3d6 vs 3d6"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

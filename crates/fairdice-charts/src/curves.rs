@@ -174,7 +174,8 @@ mod tests {
     #[test]
     fn an_analysis_draws_two_panels_and_writes_every_step_as_csv() {
         let deck = Spec::build("deck(values=4)").expect("valid");
-        let analysis = analyze(&deck, &AnalysisOptions::new(8), &|_| {}).expect("small");
+        let analysis =
+            analyze(&deck, &AnalysisOptions::new(8), &fairdice::Control::new()).expect("small");
         let figure = CurvesFigure::analysis(&AnalysisReport::new(&deck, &analysis));
         assert_eq!(figure.panels.len(), 2);
         assert_eq!(figure.panels[1].series[0].points.len(), 8);

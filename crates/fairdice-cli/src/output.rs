@@ -13,6 +13,7 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
+use fairdice::Control;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A table printed with aligned columns: text left-aligned, numbers right-aligned.
@@ -93,6 +94,17 @@ pub fn progress(total: u64, what: &str) -> ProgressBar {
     );
     bar.set_message(what.to_string());
     bar
+}
+
+/// `control` reporting its progress on `bar` (stage, position and length).
+pub fn shown_on(control: Control, bar: &ProgressBar) -> Control {
+    let bar = bar.clone();
+    control.with_progress(move |p| {
+        if p.total > 0 {
+            bar.set_length(p.total);
+        }
+        bar.set_position(p.done);
+    })
 }
 
 /// Writes a chart to `path` as SVG or PNG, chosen by the file's extension.

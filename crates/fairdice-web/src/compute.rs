@@ -6,16 +6,15 @@
 //! A request's items (the expressions of a page) run one after another on one
 //! blocking thread holding one permit, and report each result as it finishes, so
 //! when the clock runs out the page still shows what was done and says which
-//! expression was stopped. Stopping is cooperative: the time limit raises the
-//! [`Options::cancel`] flag that the exact evaluator's work meter polls, so the
-//! thread is freed within moments and its permit returns to the pool. The flag is
-//! also raised if the client goes away (the request's future is dropped).
+//! expression was stopped. Stopping is cooperative: the time limit cancels the
+//! job's [`Control`], whose cancel switch every computation looks at, so the
+//! thread is freed within moments and its permit returns to the pool. The control
+//! is also cancelled if the client goes away (the request's future is dropped).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use fairdice::dice::notation::Options;
+use fairdice::Control;
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::{Instant, timeout_at};
 
@@ -55,13 +54,13 @@ pub(crate) struct Computer {
     time_limit: Duration,
 }
 
-/// Raises the cancel flag when dropped: on every exit from [`Computer::run_each`],
+/// Cancels the control when dropped: on every exit from [`Computer::run_each`],
 /// including the request being abandoned.
-struct CancelOnDrop(Arc<AtomicBool>);
+struct CancelOnDrop(Control);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.cancel();
     }
 }
 
@@ -75,14 +74,14 @@ impl Computer {
         }
     }
 
-    /// Applies `work` to each item in order on a blocking thread, with the command
-    /// line's default [`Options`] plus a cancel flag; returns each item's result, or
-    /// why it has none.
+    /// Applies `work` to each item in order on a blocking thread, under a
+    /// [`Control`] with the command line's default budget that the time limit
+    /// cancels; returns each item's result, or why it has none.
     pub async fn run_each<I, T, F>(&self, items: Vec<I>, work: F) -> Vec<Result<T, Stopped>>
     where
         I: Send + 'static,
         T: Send + 'static,
-        F: Fn(&I, &Options) -> T + Send + 'static,
+        F: Fn(&I, &Control) -> T + Send + 'static,
     {
         let n = items.len();
         let deadline = Instant::now() + self.time_limit;
@@ -94,20 +93,16 @@ impl Computer {
                     .collect();
             }
         };
-        let cancel = Arc::new(AtomicBool::new(false));
-        let _guard = CancelOnDrop(cancel.clone());
-        let options = Options {
-            cancel: Some(cancel.clone()),
-            ..Options::default()
-        };
+        let control = Control::new();
+        let _guard = CancelOnDrop(control.clone());
         let (sender, mut receiver) = mpsc::unbounded_channel();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             for (i, item) in items.iter().enumerate() {
-                if cancel.load(Ordering::Relaxed) {
+                if control.is_cancelled() {
                     break;
                 }
-                if sender.send((i, work(item, &options))).is_err() {
+                if sender.send((i, work(item, &control))).is_err() {
                     break;
                 }
             }
@@ -151,9 +146,8 @@ mod tests {
     async fn the_time_limit_cancels_and_keeps_what_finished() {
         let computer = Computer::new(1, Duration::from_millis(200));
         let out = computer
-            .run_each(vec![false, true, false], |slow, options| {
-                let flag = options.cancel.clone().expect("a cancel flag");
-                while *slow && !flag.load(Ordering::Relaxed) {
+            .run_each(vec![false, true, false], |slow, control| {
+                while *slow && !control.is_cancelled() {
                     std::thread::sleep(Duration::from_millis(5));
                 }
                 *slow

@@ -3,11 +3,11 @@
 //! JSON with the same text.
 
 use axum::http::StatusCode;
-use fairdice::DieError;
 use fairdice::battle::BattleError;
 use fairdice::contest::written::PoolTextError;
 use fairdice::contest::{ContestError, Side};
 use fairdice::dice::notation::NotationError;
+use fairdice::{Failure, FailureKind, Stop};
 use serde_json::json;
 
 use crate::compute::Stopped;
@@ -65,12 +65,13 @@ pub(crate) enum Problem {
     },
 }
 
-/// The kind of a problem reported by the dice engine's work meter.
-fn meter_kind(error: &DieError) -> &'static str {
-    match error {
-        DieError::Cancelled => "timed_out",
-        DieError::BudgetExceeded { .. } => "too_big",
-        _ => "invalid",
+/// The kind of a library failure, as the API names it.
+fn meter_kind(error: &dyn Failure) -> &'static str {
+    match error.kind() {
+        FailureKind::Cancelled => "timed_out",
+        FailureKind::TooLarge => "too_big",
+        FailureKind::Invalid => "invalid",
+        FailureKind::Internal => "failed",
     }
 }
 
@@ -87,7 +88,7 @@ impl Problem {
             NotationError::Parse(_) => "parse",
             NotationError::Invalid { .. } => "invalid",
             NotationError::TooBig(_) => "too_big",
-            NotationError::Cancelled => "timed_out",
+            NotationError::Stopped(stop) => meter_kind(stop),
         }
     }
 
@@ -144,7 +145,7 @@ impl Problem {
     pub fn message(&self) -> String {
         match self {
             Problem::Notation {
-                error: NotationError::Cancelled,
+                error: NotationError::Stopped(Stop::Cancelled),
                 ..
             } => "stopped by the time limit: too slow to compute on this server".to_string(),
             Problem::Notation { error, .. } => error.to_string(),
@@ -300,7 +301,8 @@ mod tests {
         use fairdice::dice::notation::Options;
         let pool = |text: &str| Problem::Pool {
             side: Side::B,
-            error: parse_pool(text, &Options::default()).expect_err("not a pool"),
+            error: parse_pool(text, &Options::default(), &fairdice::Control::new())
+                .expect_err("not a pool"),
             source: text.to_string(),
         };
         let kept = pool("4d6kh3");
@@ -321,13 +323,13 @@ mod tests {
         let d6 = fairdice::Die::standard(6).expect("d6");
         let huge = Contest::from_dice([(d6.clone(), 300)], [(d6, 300)])
             .expect("dice")
-            .evaluate()
+            .evaluate(&fairdice::Control::new())
             .expect_err("too big");
         let p = Problem::Contest(huge);
         assert_eq!(p.kind(), "too_big");
         assert!(p.message().contains("too large to compute exactly"));
         assert_eq!(p.hint(), Some(CONTEST_HINT));
-        let stopped = Problem::Battle(BattleError::Stopped(DieError::Cancelled));
+        let stopped = Problem::Battle(BattleError::Stopped(Stop::Cancelled));
         assert_eq!(stopped.kind(), "timed_out");
         assert_eq!(stopped.status(), StatusCode::UNPROCESSABLE_ENTITY);
         assert!(stopped.message().contains("time limit"));

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use common::{app, app_with, enc, get, impatient_app};
+use fairdice::Control;
 use fairdice::contest::report::ContestReport;
 use fairdice::contest::written::parse_pool;
 use fairdice::contest::{Contest, Pairing, TieRule};
@@ -18,12 +19,12 @@ use fairdice_web::Limits;
 /// the way the command builds it.
 fn cli_document(a: &str, b: &str, pairing: Pairing, ties: TieRule) -> String {
     let options = Options::default();
-    let pool = |text| parse_pool(text, &options).expect("a pool");
+    let pool = |text| parse_pool(text, &options, &Control::new()).expect("a pool");
     let contest = Contest::from_dice(pool(a), pool(b))
         .expect("dice")
         .pairing(pairing)
         .ties(ties);
-    let result = contest.evaluate().expect("small");
+    let result = contest.evaluate(&Control::new()).expect("small");
     ContestReport::new(a, b, &contest, &result).to_json() + "\n"
 }
 

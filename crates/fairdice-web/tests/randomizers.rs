@@ -7,6 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
+use fairdice::Control;
 use fairdice::analysis::{AnalysisOptions, AnalysisReport, analyze};
 use fairdice::randomizer::{NextReport, SampleReport, Spec, observe_history};
 use fairdice::tune::{TuneReport, Tuning, tune};
@@ -26,7 +27,7 @@ async fn the_analyze_api_serves_the_analyze_json_document() {
     assert_eq!(reply.status, StatusCode::OK);
     assert!(reply.content_type.starts_with("application/json"));
     let deck = Spec::build(ARTICLE_DECK).expect("valid");
-    let analysis = analyze(&deck, &AnalysisOptions::new(25), &|_| {}).expect("small");
+    let analysis = analyze(&deck, &AnalysisOptions::new(25), &Control::new()).expect("small");
     let expected = AnalysisReport::new(&deck, &analysis).to_json() + "\n";
     assert_eq!(reply.text(), expected);
     let json = reply.json();
@@ -106,7 +107,7 @@ async fn the_tune_api_serves_the_tune_json_document() {
     let reply = get(&app(), "/api/tune?values=6&samples=25&min_entropy=0.9").await;
     assert_eq!(reply.status, StatusCode::OK);
     let tuning = Tuning::article(6, 25).expect("valid");
-    let result = tune(&tuning, &|_| {}).expect("runs");
+    let result = tune(&tuning, &Control::new()).expect("runs");
     let baseline = tuning.plain_dice_variance().expect("dice");
     let expected = TuneReport::new(&tuning, &result, baseline, false).to_json() + "\n";
     assert_eq!(reply.text(), expected);

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use common::{app, get, impatient_app};
+use fairdice::Control;
 use fairdice::battle::report::{BattleReport, Precision, SimulationReport, per_roll};
 use fairdice::battle::{Rule, Rules, simulate, win_table};
-use fairdice::dice::budget::Meter;
 
 /// The document `fairdice risk A D … --json` prints, built the way the command
 /// builds it.
@@ -22,17 +22,12 @@ fn cli_document(
     table: Option<u32>,
 ) -> String {
     let precision = Precision::for_battle(attacker, defender, rules);
-    let mut report = BattleReport::solve(
-        attacker,
-        defender,
-        rules,
-        precision,
-        &mut Meter::unlimited(),
-    )
-    .expect("valid");
-    report.table = table.map(|n| win_table(n, rules).expect("valid"));
+    let mut report =
+        BattleReport::solve(attacker, defender, rules, precision, &Control::unlimited())
+            .expect("valid");
+    report.table = table.map(|n| win_table(n, rules, &Control::new()).expect("valid"));
     if per_roll_tables {
-        report.per_roll = Some(per_roll(rules).expect("valid"));
+        report.per_roll = Some(per_roll(rules, &Control::new()).expect("valid"));
     }
     report.to_json() + "\n"
 }
@@ -197,10 +192,10 @@ async fn a_battle_can_be_fought_by_monte_carlo_beside_the_exact_answer() {
         10,
         &rules,
         Precision::for_battle(10, 10, &rules),
-        &mut Meter::unlimited(),
+        &Control::unlimited(),
     )
     .expect("valid");
-    let fought = simulate(10, 10, &rules, 20_000, 7, &|_| {}).expect("valid");
+    let fought = simulate(10, 10, &rules, 20_000, 7, &Control::new()).expect("valid");
     expected.simulation = Some(SimulationReport::new(&fought, 7));
     assert_eq!(reply.text(), expected.to_json() + "\n");
     let json = reply.json();

@@ -21,11 +21,13 @@
 pub mod analysis;
 pub mod battle;
 pub mod contest;
+pub mod control;
 pub mod dice;
 pub mod randomizer;
 pub mod rng;
 pub mod tune;
 
+pub use control::{Control, Failure, FailureKind, Stop};
 pub use dice::arithmetic::BinaryOp;
 pub use dice::die::{Die, DieError, Outcome};
 pub use dice::pool::Pool;

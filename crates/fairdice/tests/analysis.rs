@@ -6,6 +6,7 @@ use fairdice::analysis::{
 };
 use fairdice::randomizer::Spec;
 use fairdice::tune::{Grid, MatchLength, Outcomes, TuneError, Tuning, tune};
+use fairdice::{Control, Stop};
 
 /// How many standard errors a Monte Carlo estimate may stray from the exact value.
 /// With about 2,000 comparisons, 5 standard errors keeps a false alarm below 1e-3.
@@ -32,10 +33,12 @@ fn exact_agrees_with_monte_carlo_within_its_error() {
     ] {
         let r = Spec::build(spec).expect("valid spec");
         let samples = 20;
-        let exact = exact::curves(&r, samples, &Default::default(), &|_| {})
+        let exact = exact::curves(&r, samples, &Default::default(), &Control::new())
             .expect("within budget")
             .curves;
-        let estimate = monte_carlo::estimate(&r, samples, 20_000, 42, false, &|_| {}).curves;
+        let estimate = monte_carlo::estimate(&r, samples, 20_000, 42, false, &Control::new())
+            .expect("not cancelled")
+            .curves;
         let errors = estimate.errors.clone().expect("standard errors");
         for t in 0..samples {
             agree(
@@ -76,10 +79,11 @@ fn exact_droughts_agree_with_monte_carlo() {
         "prd(p=0.3)",
     ] {
         let r = Spec::build(spec).expect("valid spec");
-        let exact = analyze(&r, &AnalysisOptions::new(16), &|_| {}).expect("small");
+        let exact = analyze(&r, &AnalysisOptions::new(16), &Control::new()).expect("small");
         let exact = exact.droughts.expect("asked for");
         assert!(matches!(exact.method, Method::Exact { .. }));
-        let estimate = monte_carlo::estimate(&r, 16, RUNS, 7, true, &|_| {})
+        let estimate = monte_carlo::estimate(&r, 16, RUNS, 7, true, &Control::new())
+            .expect("not cancelled")
             .droughts
             .expect("asked for");
         for (e, m) in exact.outcomes.iter().zip(&estimate) {
@@ -116,9 +120,8 @@ fn automatic_method_falls_back_to_monte_carlo_over_budget() {
             seed: 3,
         },
         droughts: false,
-        cancel: None,
     };
-    let result = analyze(&r, &options, &|_| {}).expect("falls back");
+    let result = analyze(&r, &options, &Control::new()).expect("falls back");
     assert_eq!(
         result.method,
         Method::MonteCarlo {
@@ -131,7 +134,7 @@ fn automatic_method_falls_back_to_monte_carlo_over_budget() {
         method: MethodChoice::Exact { cap: 1000 },
         ..options.clone()
     };
-    let error = analyze(&r, &forced, &|_| {}).expect_err("over the cap");
+    let error = analyze(&r, &forced, &Control::new()).expect_err("over the cap");
     assert!(
         error.to_string().contains("more than 1000 states"),
         "{error}"
@@ -147,8 +150,11 @@ fn the_articles_table() {
         (6, 25, "copies=1, refill_below=6", "0.51", "0.355", "0.46"),
         (4, 30, "copies=8, refill_below=1", "0.36", "0.425", "0.50"),
     ] {
-        let result =
-            tune(&Tuning::article(values, samples).expect("valid"), &|_| {}).expect("runs");
+        let result = tune(
+            &Tuning::article(values, samples).expect("valid"),
+            &Control::new(),
+        )
+        .expect("runs");
         let best_deck = result.systems[0].best().expect("a deck qualifies");
         assert_eq!(
             best_deck.spec,
@@ -172,12 +178,12 @@ fn the_articles_table() {
 #[test]
 fn the_search_is_deterministic() {
     let tuning = Tuning::article(5, 12).expect("valid");
-    let first = tune(&tuning, &|_| {}).expect("runs");
+    let first = tune(&tuning, &Control::new()).expect("runs");
     let again = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .expect("pool")
-        .install(|| tune(&tuning, &|_| {}).expect("runs"));
+        .install(|| tune(&tuning, &Control::new()).expect("runs"));
     assert_eq!(first, again);
 }
 
@@ -189,9 +195,8 @@ fn an_uncertain_match_length_reuses_one_sweep() {
         min_entropy: 0.9,
         grids: vec![Grid::parse("deck(copies=8, refill_below=1)").expect("valid")],
         method: MethodChoice::default(),
-        cancel: None,
     };
-    let result = tune(&tuning, &|_| {}).expect("runs");
+    let result = tune(&tuning, &Control::new()).expect("runs");
     let deck = result.systems[0].best().expect("qualifies");
     assert_eq!(deck.curves.len(), 40);
     let expected: f64 = (20..=40)
@@ -205,11 +210,9 @@ fn an_uncertain_match_length_reuses_one_sweep() {
 }
 
 #[test]
-fn a_raised_cancel_flag_stops_every_method_and_the_search() {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
-
-    let raised = Some(Arc::new(AtomicBool::new(true)));
+fn a_cancelled_control_stops_every_method_and_the_search() {
+    let cancelled = Control::new();
+    cancelled.cancel();
     let r = Spec::build("dynamic(values=6, decrease=0.355)").expect("valid");
     for method in [
         MethodChoice::default(),
@@ -221,21 +224,21 @@ fn a_raised_cancel_flag_stops_every_method_and_the_search() {
     ] {
         let options = AnalysisOptions {
             method,
-            cancel: raised.clone(),
             ..AnalysisOptions::new(25)
         };
         assert_eq!(
-            analyze(&r, &options, &|_| {}),
-            Err(AnalysisError::Cancelled),
+            analyze(&r, &options, &cancelled),
+            Err(AnalysisError::Stopped(Stop::Cancelled)),
             "{method:?}"
         );
     }
-    let mut tuning = Tuning::article(6, 25).expect("valid");
-    tuning.cancel = raised;
-    assert_eq!(tune(&tuning, &|_| {}).err(), Some(TuneError::Cancelled));
-    // A flag that stays down changes nothing.
-    tuning.cancel = Some(Arc::new(AtomicBool::new(false)));
-    let deck = tune(&tuning, &|_| {}).expect("runs").systems[0].clone();
+    let tuning = Tuning::article(6, 25).expect("valid");
+    assert_eq!(
+        tune(&tuning, &cancelled).err(),
+        Some(TuneError::Stopped(Stop::Cancelled))
+    );
+    // A control never cancelled changes nothing.
+    let deck = tune(&tuning, &Control::new()).expect("runs").systems[0].clone();
     assert_eq!(
         format!("{:.4}", deck.best().expect("qualifies").outcome_variance),
         "0.5089"

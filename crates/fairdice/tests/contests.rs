@@ -8,7 +8,7 @@ use fairdice::contest::{
     Contest, ContestError, NetScore, PairCounts, Pairing, Side, SortedPairs, TieRule,
 };
 use fairdice::dice::evaluator::{evaluate, evaluate_by_pool};
-use fairdice::{Die, DieError, Pool};
+use fairdice::{Control, Die, DieError, Pool, Stop};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -216,7 +216,7 @@ fn check(a: &[Die], b: &[Die], pairing: Pairing, rule: TieRule) {
         .ties(rule);
     let label = format!("{a:?} v {b:?} {pairing:?} {rule:?}");
 
-    let wins = contest.pair_wins().unwrap();
+    let wins = contest.pair_wins(&Control::new()).unwrap();
     let mut got = Dist::new();
     for (x, y, _) in wins.iter() {
         got.insert((x, y), wins.probability(x, y));
@@ -228,7 +228,7 @@ fn check(a: &[Die], b: &[Die], pairing: Pairing, rule: TieRule) {
         *net.entry(i64::from(*x) - i64::from(*y))
             .or_insert_with(BigRational::zero) += p;
     }
-    let result = contest.evaluate().unwrap();
+    let result = contest.evaluate(&Control::new()).unwrap();
     let got: Dist<i64> = result
         .net()
         .outcomes()
@@ -320,13 +320,13 @@ fn the_joint_engine_agrees_with_pool_by_pool_steps() {
     for rule in RULES {
         let net = SortedPairs::<NetScore>::new(rule);
         assert_eq!(
-            evaluate(&net, &[&a, &b]).unwrap(),
-            evaluate_by_pool(&net, &[&a, &b]).unwrap()
+            evaluate(&net, &[&a, &b], &Control::new()).unwrap(),
+            evaluate_by_pool(&net, &[&a, &b], &Control::new()).unwrap()
         );
         let counts = SortedPairs::<PairCounts>::new(rule);
         assert_eq!(
-            evaluate(&counts, &[&a, &b]).unwrap(),
-            evaluate_by_pool(&counts, &[&a, &b]).unwrap()
+            evaluate(&counts, &[&a, &b], &Control::new()).unwrap(),
+            evaluate_by_pool(&counts, &[&a, &b], &Control::new()).unwrap()
         );
     }
 }
@@ -334,7 +334,10 @@ fn the_joint_engine_agrees_with_pool_by_pool_steps() {
 #[test]
 fn counts_are_exact_integers_over_every_roll() {
     let five = Pool::new(&d(6), 5).unwrap();
-    let result = Contest::new(&five, &five).unwrap().evaluate().unwrap();
+    let result = Contest::new(&five, &five)
+        .unwrap()
+        .evaluate(&Control::new())
+        .unwrap();
     assert_eq!(
         result.net().total(),
         num_bigint::BigUint::from(6u64.pow(10))
@@ -353,14 +356,14 @@ fn rerolled_ties_of_two_d6_tie_with_the_exact_probability() {
     let result = Contest::new(&two, &two)
         .unwrap()
         .ties(TieRule::Reroll)
-        .evaluate()
+        .evaluate(&Control::new())
         .unwrap();
     assert_eq!(format!("{:.4}", result.tie_percent()), "34.1463");
     // And no pair is ever left tied.
     let wins = Contest::new(&two, &two)
         .unwrap()
         .ties(TieRule::Reroll)
-        .pair_wins()
+        .pair_wins(&Control::new())
         .unwrap();
     assert!(wins.iter().all(|(a, b, _)| a + b == 2));
 }
@@ -374,7 +377,7 @@ fn risk_battles_follow_from_pair_wins() {
     let wins = Contest::new(&attack, &defend)
         .unwrap()
         .ties(TieRule::BWins)
-        .pair_wins()
+        .pair_wins(&Control::new())
         .unwrap();
     assert_eq!(wins.probability(2, 0), frac(2890, 7776));
     assert_eq!(wins.probability(1, 1), frac(2611, 7776));
@@ -392,7 +395,7 @@ fn impossible_and_oversized_contests_are_refused() {
             .unwrap()
             .pairing(pairing)
             .ties(TieRule::Reroll)
-            .evaluate()
+            .evaluate(&Control::new())
             .unwrap_err();
         assert_eq!(error, ContestError::Die(DieError::RerollsEverything));
     }
@@ -411,12 +414,15 @@ fn impossible_and_oversized_contests_are_refused() {
         Contest::new(&mixed, &one)
             .unwrap()
             .ties(TieRule::Reroll)
-            .evaluate()
+            .evaluate(&Control::new())
             .unwrap_err(),
         ContestError::MixedReroll(Side::A, 2)
     );
     let huge = Pool::new(&d(6), 300).unwrap();
-    let error = Contest::new(&huge, &huge).unwrap().evaluate().unwrap_err();
+    let error = Contest::new(&huge, &huge)
+        .unwrap()
+        .evaluate(&Control::new())
+        .unwrap_err();
     let ContestError::TooBig(too_big) = &error else {
         panic!("expected TooBig, got {error:?}");
     };
@@ -426,21 +432,19 @@ fn impossible_and_oversized_contests_are_refused() {
 
 #[test]
 fn the_estimate_is_an_order_of_magnitude() {
-    use fairdice::dice::budget::Meter;
-    use fairdice::dice::evaluator::engine::evaluate_by_pool_metered;
     // The estimate should not undershoot the engine's real work, nor overshoot it by
     // more than a couple of orders of magnitude.
     for (sides, n) in [(6u64, 5u64), (6, 20), (20, 10), (2, 30)] {
         let pool = Pool::new(&d(sides), n).unwrap();
         let estimate = Contest::new(&pool, &pool).unwrap().estimate().steps;
-        let mut meter = Meter::unlimited();
-        evaluate_by_pool_metered(
+        let control = Control::unlimited();
+        evaluate_by_pool(
             &SortedPairs::<NetScore>::new(TieRule::Stand),
             &[&pool, &pool],
-            &mut meter,
+            &control,
         )
         .unwrap();
-        let used = meter.used() as f64;
+        let used = control.steps_used() as f64;
         assert!(estimate >= used, "{n}d{sides}: {estimate} < {used}");
         assert!(estimate <= used * 300.0, "{n}d{sides}: {estimate} ≫ {used}");
     }
@@ -453,16 +457,17 @@ fn many_pairs_agree_between_net_and_pair_wins() {
     let pool = Pool::new(&d(2), 50).unwrap();
     for rule in [TieRule::Stand, TieRule::BWins] {
         let contest = Contest::new(&pool, &pool).unwrap().ties(rule);
-        let wins = contest.pair_wins().unwrap();
-        assert_eq!(wins.net(), contest.evaluate().unwrap().net().clone());
+        let wins = contest.pair_wins(&Control::new()).unwrap();
+        assert_eq!(
+            wins.net(),
+            contest.evaluate(&Control::new()).unwrap().net().clone()
+        );
         assert_eq!(wins.total(), num_bigint::BigUint::from(2u64).pow(100));
     }
 }
 
 #[test]
 fn unsorted_contests_price_wide_multiplications_and_can_be_cancelled() {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
     // 1000d6 against 1000d6 takes well under a second and stays within the budget;
     // two kinds of 1000 dice a side convolve counts thousands of bits wide for over
     // half a minute, and are refused before any work.
@@ -476,22 +481,17 @@ fn unsorted_contests_price_wide_multiplications_and_can_be_cancelled() {
     let error = Contest::new(&a, &b)
         .unwrap()
         .pairing(Pairing::Unsorted)
-        .evaluate()
+        .evaluate(&Control::new())
         .unwrap_err();
     assert!(matches!(error, ContestError::TooBig(_)), "{error:?}");
-    // A raised cancel flag stops both the net score and the pair wins.
-    let flag = Arc::new(AtomicBool::new(true));
+    // A cancelled control stops both the net score and the pair wins.
+    let control = Control::new();
+    control.cancel();
     let pool = Pool::new(&d(6), 200).unwrap();
-    let cancelled = Contest::new(&pool, &pool)
+    let contest = Contest::new(&pool, &pool)
         .unwrap()
-        .pairing(Pairing::Unsorted)
-        .cancel(flag);
-    assert_eq!(
-        cancelled.evaluate().unwrap_err(),
-        ContestError::Die(DieError::Cancelled)
-    );
-    assert_eq!(
-        cancelled.pair_wins().unwrap_err(),
-        ContestError::Die(DieError::Cancelled)
-    );
+        .pairing(Pairing::Unsorted);
+    let cancelled = ContestError::Die(DieError::Stopped(Stop::Cancelled));
+    assert_eq!(contest.evaluate(&control).unwrap_err(), cancelled);
+    assert_eq!(contest.pair_wins(&control).unwrap_err(), cancelled);
 }

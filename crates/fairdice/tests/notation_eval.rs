@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use fairdice::dice::notation::{self, NotationError, Options, evaluate, evaluate_with};
 use fairdice::rng;
-use fairdice::{Die, DieError};
+use fairdice::{Control, Die, DieError, Stop};
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use proptest::prelude::*;
@@ -92,7 +92,7 @@ fn exploding_dice_follow_the_depth_option() {
         explode_depth: 2,
         ..Options::default()
     };
-    let die = evaluate_with("d4!", &options).unwrap();
+    let die = evaluate_with("d4!", &options, &Control::new()).unwrap();
     // Up to three rolls: 1..3, 5..7, 9..12.
     assert_eq!(die.outcomes(), &[1, 2, 3, 5, 6, 7, 9, 10, 11, 12]);
     assert_eq!(die.total(), BigUint::from(64u32));
@@ -100,7 +100,7 @@ fn exploding_dice_follow_the_depth_option() {
     // With the default depth of 9 the mean is within 6^-9 of 3.5·6/5 = 4.2.
     let mean = fairdice::dice::die::ratio_to_f64(&evaluate("d6!").unwrap().mean());
     assert!((mean - 4.2).abs() < 1e-6, "{mean}");
-    let conditional = evaluate_with("d6!>=5", &options).unwrap();
+    let conditional = evaluate_with("d6!>=5", &options, &Control::new()).unwrap();
     assert_eq!(conditional.min_outcome(), 1);
     assert_eq!(conditional.max_outcome(), 18);
 }
@@ -210,9 +210,9 @@ fn pools_match_brute_force() {
         explode_depth: 2,
         ..Options::default()
     };
-    let exploded = d6.explode(|o| o == 6, 2).unwrap();
+    let exploded = d6.explode(|o| o == 6, 2, &Control::new()).unwrap();
     assert_eq!(
-        evaluate_with("3d6!kh2", &options).unwrap(),
+        evaluate_with("3d6!kh2", &options, &Control::new()).unwrap(),
         pool_oracle(&exploded, 3, |r| sorted_desc(r)[..2].to_vec(), |x| x)
     );
 }
@@ -298,8 +298,9 @@ fn huge_computations_are_refused_with_an_estimate() {
 #[test]
 fn monte_carlo_agrees_with_the_exact_distribution() {
     let expr = notation::parse("4d6kh3 + d4").unwrap();
-    let exact = notation::evaluate_expr(&expr, &Options::default()).unwrap();
-    let estimate = notation::monte_carlo(&expr, &Options::default(), 200_000, 7, &|_| {}).unwrap();
+    let exact = notation::evaluate_expr(&expr, &Options::default(), &Control::new()).unwrap();
+    let estimate =
+        notation::monte_carlo(&expr, &Options::default(), 200_000, 7, &Control::new()).unwrap();
     let (mean, error) = estimate.mean_and_error();
     let exact_mean = fairdice::dice::die::ratio_to_f64(&exact.mean());
     assert!(
@@ -314,7 +315,8 @@ fn monte_carlo_agrees_with_the_exact_distribution() {
         assert!((c as f64 / 200_000.0 - p).abs() < 5.0 * se + 1e-6, "{o}");
     }
     // Same seed, same estimate, whatever the threads.
-    let again = notation::monte_carlo(&expr, &Options::default(), 200_000, 7, &|_| {}).unwrap();
+    let again =
+        notation::monte_carlo(&expr, &Options::default(), 200_000, 7, &Control::new()).unwrap();
     assert_eq!(estimate, again);
 }
 
@@ -376,7 +378,7 @@ proptest! {
     #[test]
     fn rolls_land_in_the_exact_support(text in expression(), seed in any::<u64>()) {
         let options = Options { explode_depth: 3, ..Options::default() };
-        match evaluate_with(&text, &options) {
+        match evaluate_with(&text, &options, &Control::new()) {
             Ok(die) => {
                 let expr = notation::parse(&text).unwrap();
                 let mut generator = rng::seeded(seed);
@@ -400,13 +402,10 @@ proptest! {
 }
 
 #[test]
-fn a_raised_cancel_flag_stops_every_kind_of_computation() {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
-    let options = Options {
-        cancel: Some(Arc::new(AtomicBool::new(true))),
-        ..Options::default()
-    };
+fn a_cancelled_control_stops_every_kind_of_computation() {
+    let options = Options::default();
+    let control = Control::new();
+    control.cancel();
     // Plain sums, sums in big integers, explosions, random counts, products, pools.
     for text in [
         "30d2000",
@@ -416,8 +415,8 @@ fn a_raised_cancel_flag_stops_every_kind_of_computation() {
         "d2000*d2000",
         "50d100kh25",
     ] {
-        match evaluate_with(text, &options) {
-            Err(NotationError::Cancelled) => {}
+        match evaluate_with(text, &options, &control) {
+            Err(NotationError::Stopped(Stop::Cancelled)) => {}
             other => panic!("{text}: {:?}", other.map(|die| die.len())),
         }
     }

@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use fairdice::Control;
 use fairdice::analysis::{
     self, Analysis, AnalysisOptions, AnalysisReport, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method,
     MethodChoice, shown_gaps,
@@ -15,7 +16,7 @@ use fairdice_charts::CurvesFigure;
 
 use super::state::build;
 use crate::failure::UserError;
-use crate::output::{Table, bar, progress, spinner};
+use crate::output::{Table, bar, progress, shown_on, spinner};
 use crate::plot;
 
 /// Flags of `fairdice analyze`.
@@ -72,7 +73,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         samples: args.samples,
         method,
         droughts: !args.no_droughts,
-        cancel: None,
     };
     // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
     // sweeps, perhaps a fallback) is not known in advance.
@@ -80,7 +80,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         MethodChoice::MonteCarlo { runs, .. } => progress(runs, "simulating"),
         _ => spinner("analyzing"),
     };
-    let result = analysis::analyze(&randomizer, &options, &|n| bar.inc(n));
+    let control = shown_on(Control::new(), &bar);
+    let result = analysis::analyze(&randomizer, &options, &control);
     bar.finish_and_clear();
     let result = result.map_err(|e| match e {
         analysis::AnalysisError::Exact(_) => UserError::too_big(format!(

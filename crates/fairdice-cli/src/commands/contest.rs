@@ -5,6 +5,7 @@ use std::io::Write;
 
 use anyhow::Context;
 use clap::ValueEnum;
+use fairdice::Control;
 use fairdice::contest::report::{ContestMethod, ContestReport};
 use fairdice::contest::written::{PoolTextError, parse_pool};
 use fairdice::contest::{Contest, ContestError, Pairing, TieRule};
@@ -17,7 +18,7 @@ use super::notation_failure;
 use crate::failure::UserError;
 use fairdice::dice::report::{fraction, percent};
 
-use crate::output::{Table, bar, progress};
+use crate::output::{Table, bar, progress, shown_on};
 
 /// Flags of `fairdice contest`.
 #[derive(Debug, clap::Args)]
@@ -91,12 +92,10 @@ Measures (Isaksen et al., 2016):
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = Options {
-        max_steps: args.max_steps,
-        ..Options::default()
-    };
-    let a = pool("A", &args.a, &options)?;
-    let b = pool("B", &args.b, &options)?;
+    let options = Options::default();
+    let control = Control::new().with_max_steps(args.max_steps);
+    let a = pool("A", &args.a, &options, &control)?;
+    let b = pool("B", &args.b, &options, &control)?;
     let pairing = match args.pairing {
         PairingArg::Sorted => Pairing::Sorted,
         PairingArg::Unsorted => Pairing::Unsorted,
@@ -110,16 +109,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let contest = Contest::from_dice(a, b)
         .map_err(|e| contest_failure(e, &args))?
         .pairing(pairing)
-        .ties(ties)
-        .max_steps(args.max_steps);
+        .ties(ties);
     let report = match args.runs {
         None => {
-            let result = contest.evaluate().map_err(|e| contest_failure(e, &args))?;
+            let result = contest
+                .evaluate(&control)
+                .map_err(|e| contest_failure(e, &args))?;
             ContestReport::new(&args.a, &args.b, &contest, &result)
         }
         Some(runs) => {
             let bar = progress(runs, "rolling");
-            let estimate = contest.monte_carlo(runs, args.seed, &|n| bar.inc(n));
+            let estimate = contest.monte_carlo(runs, args.seed, &shown_on(control, &bar));
             bar.finish_and_clear();
             let estimate = estimate.map_err(|e| contest_failure(e, &args))?;
             ContestReport::estimated(&args.a, &args.b, &contest, &estimate)
@@ -136,8 +136,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// A pool's dice, or the error with the pool on its own line and a caret under the
 /// part at fault.
-fn pool(side: &str, text: &str, options: &Options) -> anyhow::Result<Vec<(Die, u64)>> {
-    parse_pool(text, options).map_err(|error| match error {
+fn pool(
+    side: &str,
+    text: &str,
+    options: &Options,
+    control: &Control,
+) -> anyhow::Result<Vec<(Die, u64)>> {
+    parse_pool(text, options, control).map_err(|error| match error {
         PoolTextError::Notation(e @ NotationError::TooBig(_)) => notation_failure(e, text),
         error => UserError::input(format!("in pool {side}:\n{}", error.render(text))),
     })
@@ -167,9 +172,7 @@ fn contest_failure(error: ContestError, args: &Args) -> anyhow::Error {
             ))
         }
         ContestError::TooManyRolls { .. } => UserError::too_big(error.to_string()),
-        ContestError::Die(DieError::BudgetExceeded { .. } | DieError::Cancelled) => {
-            UserError::too_big(error.to_string())
-        }
+        ContestError::Die(DieError::Stopped(_)) => UserError::too_big(error.to_string()),
         error => UserError::input(error.to_string()),
     }
 }

@@ -9,12 +9,13 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use fairdice::Control;
 use fairdice::dice::notation::{self, Options};
 use fairdice::dice::report::{DistributionReport, Measure, Method, percent, short_count};
 use fairdice_charts::distribution_chart;
 
 use super::notation_failure;
-use crate::output::{Table, bar, progress, write_plot};
+use crate::output::{Table, bar, progress, shown_on, write_plot};
 
 /// Flags of `fairdice dist`.
 #[derive(Debug, clap::Args)]
@@ -70,19 +71,21 @@ Dice notation:
 pub fn run(args: Args) -> anyhow::Result<()> {
     let options = Options {
         explode_depth: args.explode_depth,
-        max_steps: args.max_steps,
         ..Options::default()
     };
+    let control = Control::new().with_max_steps(args.max_steps);
     let text = args.expression.as_str();
     let expr = notation::parse(text).map_err(|e| notation_failure(e.into(), text))?;
     let report = match args.runs {
         None => DistributionReport::exact(
             text,
-            &notation::evaluate_expr(&expr, &options).map_err(|e| notation_failure(e, text))?,
+            &notation::evaluate_expr(&expr, &options, &control)
+                .map_err(|e| notation_failure(e, text))?,
         ),
         Some(runs) => {
             let bar = progress(runs, "rolling");
-            let estimate = notation::monte_carlo(&expr, &options, runs, args.seed, &|n| bar.inc(n))
+            let control = shown_on(control, &bar);
+            let estimate = notation::monte_carlo(&expr, &options, runs, args.seed, &control)
                 .map_err(|e| notation_failure(e, text))?;
             bar.finish_and_clear();
             DistributionReport::monte_carlo(text, &estimate, args.seed)

@@ -5,16 +5,16 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use fairdice::Control;
 use fairdice::battle::report::{
     BattleReport, Precision, RollTable, SimulationReport, Survivors, per_roll,
 };
 use fairdice::battle::{self, BattleError, Rule, Rules};
-use fairdice::dice::budget::Meter;
 use fairdice::dice::report::{fraction, percent};
 use fairdice_charts::win_grid_chart;
 
 use crate::failure::UserError;
-use crate::output::{Table, bar, progress, write_plot};
+use crate::output::{Table, bar, progress, shown_on, write_plot};
 
 /// Flags of `fairdice risk`.
 #[derive(Debug, clap::Args)]
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.defender,
         &rules,
         precision,
-        &mut Meter::unlimited(),
+        &Control::new(),
     )
     .map_err(failure)?;
     if let Some(runs) = args.simulate {
@@ -114,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &rules,
             runs,
             args.seed,
-            &|n| bar.inc(n),
+            &shown_on(Control::new(), &bar),
         )
         .map_err(failure)?;
         bar.finish_and_clear();
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "--table {n} is larger than the {MAX_GRID} rows a grid may have"
             )));
         }
-        Some(n) => Some(battle::win_table(n, &rules).map_err(failure)?),
+        Some(n) => Some(battle::win_table(n, &rules, &Control::new()).map_err(failure)?),
         None => None,
     };
     if let (Some(path), Some(grid)) = (&args.plot, &table) {
@@ -143,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     report.table = table.filter(|_| args.table.is_some());
     if args.per_roll {
-        report.per_roll = Some(per_roll(&rules)?);
+        report.per_roll = Some(per_roll(&rules, &Control::new())?);
     }
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use fairdice::Control;
 use fairdice::analysis::{self, MethodChoice};
 use fairdice::tune::report::Parameters;
 use fairdice::tune::{
@@ -15,7 +16,7 @@ use fairdice_charts::CurvesFigure;
 
 use super::analyze::{describe, method_choice};
 use crate::failure::UserError;
-use crate::output::{Table, progress};
+use crate::output::{Table, progress, shown_on};
 use crate::plot;
 
 /// Flags of `fairdice tune`.
@@ -95,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tuning = configure(&args)?;
     let total: usize = tuning.grids.iter().map(Grid::len).sum();
     let bar = progress(total as u64, "tuning");
-    let result = tune::tune(&tuning, &|n| bar.inc(n));
+    let result = tune::tune(&tuning, &shown_on(Control::new(), &bar));
     bar.finish_and_clear();
     let result = result.map_err(|e| match e {
         tune::TuneError::Analysis {
@@ -175,7 +176,6 @@ fn configure(args: &Args) -> anyhow::Result<Tuning> {
         min_entropy: args.min_entropy,
         grids,
         method,
-        cancel: None,
     })
 }
 

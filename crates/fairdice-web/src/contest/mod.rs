@@ -11,6 +11,7 @@ mod page;
 
 use axum::Router;
 use axum::routing::get;
+use fairdice::Control;
 use fairdice::contest::report::ContestReport;
 use fairdice::contest::written::parse_pool;
 use fairdice::contest::{Contest, Pairing, Side, TieRule};
@@ -88,7 +89,7 @@ impl ContestRequest {
     pub fn dice(&self) -> u64 {
         [&self.a, &self.b]
             .iter()
-            .filter_map(|text| parse_pool(text, &Options::default()).ok())
+            .filter_map(|text| parse_pool(text, &Options::default(), &Control::new()).ok())
             .flatten()
             .map(|(_, n)| n)
             .sum()
@@ -110,13 +111,14 @@ impl ContestRequest {
     }
 }
 
-/// Parses both pools and computes the contest under `options` (whose cancel flag
-/// the time limit raises); runs on a blocking thread.
+/// Parses both pools and computes the contest under `control` (which the time
+/// limit cancels); runs on a blocking thread.
 fn compute_one(
     request: &ContestRequest,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<ContestReport, Problem> {
+    let options = &Options::default();
     let pool = |side: Side, text: &String| {
         if text.is_empty() {
             return Err(Problem::BadRequest(format!(
@@ -124,24 +126,20 @@ fn compute_one(
             )));
         }
         precheck(text, limits)?;
-        parse_pool(text, options).map_err(|error| Problem::Pool {
+        parse_pool(text, options, control).map_err(|error| Problem::Pool {
             side,
             error,
             source: text.clone(),
         })
     };
     let (a, b) = (pool(Side::A, &request.a)?, pool(Side::B, &request.b)?);
-    let mut contest = Contest::from_dice(a, b)
+    let contest = Contest::from_dice(a, b)
         .map_err(Problem::Contest)?
         .pairing(request.pairing)
-        .ties(request.ties)
-        .max_steps(options.max_steps);
-    if let Some(flag) = &options.cancel {
-        contest = contest.cancel(flag.clone());
-    }
+        .ties(request.ties);
     match request.runs {
         None => {
-            let result = contest.evaluate().map_err(Problem::Contest)?;
+            let result = contest.evaluate(control).map_err(Problem::Contest)?;
             Ok(ContestReport::new(
                 &request.a, &request.b, &contest, &result,
             ))
@@ -157,7 +155,7 @@ fn compute_one(
                 )));
             }
             let estimate = contest
-                .monte_carlo(runs, request.seed, &|_| {})
+                .monte_carlo(runs, request.seed, control)
                 .map_err(Problem::Contest)?;
             Ok(ContestReport::estimated(
                 &request.a, &request.b, &contest, &estimate,
@@ -232,29 +230,27 @@ mod tests {
             runs: None,
             seed: 1,
         };
-        let report =
-            compute_one(&request("3d6", "2d6"), &Options::default(), &limits).expect("small");
+        let report = compute_one(&request("3d6", "2d6"), &Control::new(), &limits).expect("small");
         assert_eq!(report.p_a_wins_exact.to_string(), "1445/3888");
-        let error = compute_one(&request("3d6", "2d6+"), &Options::default(), &limits)
-            .expect_err("malformed");
-        assert!(matches!(error, Problem::Pool { side: Side::B, .. }));
         let error =
-            compute_one(&request("", "2d6"), &Options::default(), &limits).expect_err("empty");
+            compute_one(&request("3d6", "2d6+"), &Control::new(), &limits).expect_err("malformed");
+        assert!(matches!(error, Problem::Pool { side: Side::B, .. }));
+        let error = compute_one(&request("", "2d6"), &Control::new(), &limits).expect_err("empty");
         assert_eq!(error.kind(), "bad_request");
-        let huge = compute_one(&request("300d6", "300d6"), &Options::default(), &limits)
-            .expect_err("huge");
+        let huge =
+            compute_one(&request("300d6", "300d6"), &Control::new(), &limits).expect_err("huge");
         assert_eq!(huge.kind(), "too_big");
         let estimate = ContestRequest {
             runs: Some(2_000),
             ..request("300d6", "300d6")
         };
-        let report = compute_one(&estimate, &Options::default(), &limits).expect("estimated");
+        let report = compute_one(&estimate, &Control::new(), &limits).expect("estimated");
         assert_eq!(report.total.to_string(), "2000");
         let runaway = ContestRequest {
             runs: Some(10_000_000),
             ..request("300d6", "300d6")
         };
-        let refused = compute_one(&runaway, &Options::default(), &limits).expect_err("bounded");
+        let refused = compute_one(&runaway, &Control::new(), &limits).expect_err("bounded");
         assert_eq!(refused.kind(), "refused");
     }
 }

@@ -10,6 +10,7 @@ mod page;
 
 use axum::Router;
 use axum::routing::get;
+use fairdice::Control;
 use fairdice::dice::notation::{self, Options};
 use fairdice::dice::report::{DistributionReport, Measure};
 
@@ -131,13 +132,14 @@ pub(crate) fn precheck(text: &str, limits: &Limits) -> Result<(), Problem> {
 }
 
 /// Parses and evaluates one expression (or estimates it by Monte Carlo) under
-/// `options`; runs on a blocking thread.
+/// `control`; runs on a blocking thread.
 fn compute_one(
     text: &str,
     request: &DiceRequest,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<DistributionReport, Problem> {
+    let options = &Options::default();
     precheck(text, limits)?;
     let failed = |error| Problem::Notation {
         error,
@@ -147,7 +149,7 @@ fn compute_one(
     let report = match request.runs {
         None => DistributionReport::exact(
             text,
-            &notation::evaluate_expr(&expr, options).map_err(failed)?,
+            &notation::evaluate_expr(&expr, options, control).map_err(failed)?,
         ),
         Some(runs) => {
             let dice = dice_per_roll(&expr, options, request.seed).map_err(failed)?;
@@ -157,7 +159,7 @@ fn compute_one(
                     limits.max_rolled_dice
                 )));
             }
-            let estimate = notation::monte_carlo(&expr, options, runs, request.seed, &|_| {})
+            let estimate = notation::monte_carlo(&expr, options, runs, request.seed, control)
                 .map_err(failed)?;
             DistributionReport::monte_carlo(text, &estimate, request.seed)
         }
@@ -203,8 +205,8 @@ pub(crate) async fn compute(
     let shared = request.clone();
     state
         .computer
-        .run_each(request.expressions.clone(), move |text, options| {
-            compute_one(text, &shared, options, &limits)
+        .run_each(request.expressions.clone(), move |text, control| {
+            compute_one(text, &shared, control, &limits)
         })
         .await
         .into_iter()
@@ -269,10 +271,10 @@ mod tests {
             runs: Some(10_000),
             seed: 1,
         };
-        let refused = compute_one("1000000d1000000", &request, &Options::default(), &limits)
+        let refused = compute_one("1000000d1000000", &request, &Control::new(), &limits)
             .expect_err("too many dice");
         assert_eq!(refused.kind(), "refused");
-        let three = compute_one("3d6", &request, &Options::default(), &limits).expect("small");
+        let three = compute_one("3d6", &request, &Control::new(), &limits).expect("small");
         assert_eq!(three.outcomes.len(), 16);
     }
 }

@@ -22,6 +22,7 @@ use fairdice::dice::notation::{self, NotationError, Options};
 use fairdice::randomizer::{
     AnyRandomizer, NextReport, Randomizer, SampleReport, Spec, observe_history,
 };
+use fairdice::{Control, Stop};
 
 use crate::AppState;
 use crate::compute::Stopped;
@@ -53,13 +54,13 @@ runs (Method: Monte Carlo), or run the same command on the command line, which h
 /// [`Problem::Refused`] for a base nested too deeply; the time limit's problem.
 pub(crate) fn build_randomizer(
     spec: &str,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<AnyRandomizer, Problem> {
     if let Ok(parsed) = Spec::parse(spec)
         && let Some((_, base)) = parsed.args().iter().find(|(key, _)| key == "base")
     {
-        check_base(base, options, limits)?;
+        check_base(base, control, limits)?;
     }
     let randomizer = Spec::build(spec).map_err(|e| Problem::Input(e.to_string()))?;
     check_outcomes(randomizer.outcomes().len(), limits)?;
@@ -77,12 +78,12 @@ pub(crate) fn check_outcomes(outcomes: usize, limits: &Limits) -> Result<(), Pro
     Ok(())
 }
 
-/// Evaluates a base expression under `options` only to see that it finishes in
+/// Evaluates a base expression under `control` only to see that it finishes in
 /// time; its other errors are left to the spec's own message.
-pub(crate) fn check_base(base: &str, options: &Options, limits: &Limits) -> Result<(), Problem> {
+pub(crate) fn check_base(base: &str, control: &Control, limits: &Limits) -> Result<(), Problem> {
     crate::dice::precheck(base, limits)?;
-    match notation::evaluate_with(base, options) {
-        Err(NotationError::Cancelled) => Err(cancelled(limits)),
+    match notation::evaluate_with(base, &Options::default(), control) {
+        Err(NotationError::Stopped(Stop::Cancelled)) => Err(cancelled(limits)),
         Ok(die) => check_outcomes(die.len(), limits),
         Err(_) => Ok(()),
     }
@@ -107,7 +108,7 @@ pub(crate) fn stopped(stopped: Stopped) -> Problem {
 /// An analysis error as a problem.
 fn analysis_problem(error: AnalysisError, limits: &Limits) -> Problem {
     match error {
-        AnalysisError::Cancelled => cancelled(limits),
+        AnalysisError::Stopped(Stop::Cancelled) => cancelled(limits),
         AnalysisError::Exact(e) => Problem::TooBig(e.to_string()).with_hint(SLOW_HINT),
         other => Problem::Input(other.to_string()),
     }
@@ -118,17 +119,16 @@ fn analysis_problem(error: AnalysisError, limits: &Limits) -> Problem {
 pub(crate) fn analyze(
     request: &RandomizerRequest,
     droughts: bool,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<AnalysisReport, Problem> {
-    let randomizer = build_randomizer(&request.spec, options, limits)?;
+    let randomizer = build_randomizer(&request.spec, control, limits)?;
     let analysis_options = AnalysisOptions {
         samples: request.samples,
         method: request.method_choice(limits),
         droughts,
-        cancel: options.cancel.clone(),
     };
-    let analysis = analysis::analyze(&randomizer, &analysis_options, &|_| {})
+    let analysis = analysis::analyze(&randomizer, &analysis_options, control)
         .map_err(|e| analysis_problem(e, limits))?;
     Ok(AnalysisReport::new(&randomizer, &analysis))
 }
@@ -137,19 +137,13 @@ pub(crate) fn analyze(
 /// them.
 pub(crate) fn droughts(
     request: &RandomizerRequest,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<DroughtsReport, Problem> {
-    let randomizer = build_randomizer(&request.spec, options, limits)?;
+    let randomizer = build_randomizer(&request.spec, control, limits)?;
     let method = request.method_choice(limits);
-    let droughts = analysis::droughts(
-        &randomizer,
-        request.samples,
-        &method,
-        options.cancel.as_ref(),
-        &|_| {},
-    )
-    .map_err(|e| analysis_problem(e, limits))?;
+    let droughts = analysis::droughts(&randomizer, request.samples, &method, control)
+        .map_err(|e| analysis_problem(e, limits))?;
     Ok(DroughtsReport::new(&randomizer, &droughts))
 }
 
@@ -157,20 +151,20 @@ pub(crate) fn droughts(
 pub(crate) fn sample(
     request: &RandomizerRequest,
     count: u64,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<SampleReport, Problem> {
-    let randomizer = build_randomizer(&request.spec, options, limits)?;
+    let randomizer = build_randomizer(&request.spec, control, limits)?;
     Ok(SampleReport::draw(randomizer, count, request.seed))
 }
 
 /// The next-sample distribution after the request's history.
 pub(crate) fn next(
     request: &RandomizerRequest,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<NextReport, Problem> {
-    let mut randomizer = build_randomizer(&request.spec, options, limits)?;
+    let mut randomizer = build_randomizer(&request.spec, control, limits)?;
     let history = request.history.clone().unwrap_or_default();
     observe_history(&mut randomizer, &history).map_err(|e| {
         Problem::Input(format!(
@@ -223,18 +217,18 @@ pub(crate) async fn compute(
     let shared = request.clone();
     state
         .computer
-        .run_each(jobs, move |job, options| match job {
+        .run_each(jobs, move |job, control| match job {
             Job::PageSample => {
-                sample(&shared, shared.samples as u64, options, &limits).map(Output::Sample)
+                sample(&shared, shared.samples as u64, control, &limits).map(Output::Sample)
             }
-            Job::Sample => sample(&shared, shared.count, options, &limits).map(Output::Sample),
-            Job::Next => next(&shared, options, &limits).map(Output::Next),
-            Job::Analyze => analyze(&shared, shared.droughts, options, &limits)
+            Job::Sample => sample(&shared, shared.count, control, &limits).map(Output::Sample),
+            Job::Next => next(&shared, control, &limits).map(Output::Next),
+            Job::Analyze => analyze(&shared, shared.droughts, control, &limits)
                 .map(|r| Output::Analysis(Box::new(r))),
             Job::Curves => {
-                analyze(&shared, false, options, &limits).map(|r| Output::Analysis(Box::new(r)))
+                analyze(&shared, false, control, &limits).map(|r| Output::Analysis(Box::new(r)))
             }
-            Job::Droughts => droughts(&shared, options, &limits).map(Output::Droughts),
+            Job::Droughts => droughts(&shared, control, &limits).map(Output::Droughts),
         })
         .await
         .into_iter()
@@ -248,15 +242,15 @@ mod tests {
     #[test]
     fn spec_errors_carry_the_librarys_list_of_what_is_accepted() {
         let limits = Limits::default();
-        let error = build_randomizer("dek(values=6)", &Options::default(), &limits)
-            .expect_err("unknown name");
+        let error =
+            build_randomizer("dek(values=6)", &Control::new(), &limits).expect_err("unknown name");
         assert_eq!(error.kind(), "invalid_input");
         assert!(error.message().contains("accepted"), "{}", error.message());
         let deep = format!("dice(base={}d6{})", "(".repeat(40), ")".repeat(40));
-        let error = build_randomizer(&deep, &Options::default(), &limits).expect_err("deep");
+        let error = build_randomizer(&deep, &Control::new(), &limits).expect_err("deep");
         assert_eq!(error.kind(), "refused");
         for huge in ["fair(values=20000, tightness=1)", "dice(base=5000d6)"] {
-            let error = build_randomizer(huge, &Options::default(), &limits).expect_err(huge);
+            let error = build_randomizer(huge, &Control::new(), &limits).expect_err(huge);
             assert_eq!(error.kind(), "refused", "{huge}");
             assert!(
                 error.message().contains("up to 10000"),
@@ -272,7 +266,7 @@ mod tests {
         let request =
             RandomizerRequest::from_query(Some("spec=deck%28values%3D2%29&history=1,1"), &limits)
                 .expect("valid");
-        let error = next(&request, &Options::default(), &limits).expect_err("impossible");
+        let error = next(&request, &Control::new(), &limits).expect_err("impossible");
         assert_eq!(error.kind(), "invalid_input");
         assert!(error.message().contains("history"), "{}", error.message());
     }

@@ -16,12 +16,11 @@ mod page;
 
 use axum::Router;
 use axum::routing::get;
+use fairdice::Control;
 use fairdice::battle::report::{
     BattleReport, EXACT_DENOMINATOR_BITS, EXACT_STATES, Precision, SimulationReport, per_roll,
 };
 use fairdice::battle::{Rule, Rules, most_dice, simulate, win_table};
-use fairdice::dice::budget::Meter;
-use fairdice::dice::notation::Options;
 
 use crate::AppState;
 use crate::compute::Stopped;
@@ -262,11 +261,11 @@ fn encode(pairs: &[(&str, String)]) -> String {
     crate::html::query(pairs.iter().map(|(k, v)| (*k, v.as_str())))
 }
 
-/// Solves the battle of `request` (and the tables it asks for) under `options`,
-/// whose cancel flag the time limit raises; runs on a blocking thread.
+/// Solves the battle of `request` (and the tables it asks for) under `control`,
+/// which the time limit cancels; runs on a blocking thread.
 fn compute_one(
     request: &RiskRequest,
-    options: &Options,
+    control: &Control,
     limits: &Limits,
 ) -> Result<BattleReport, Problem> {
     request.check_limits(limits)?;
@@ -276,21 +275,16 @@ fn compute_one(
         ));
     };
     let rules = request.rules;
-    let mut meter = Meter::unlimited();
-    if let Some(flag) = &options.cancel {
-        meter = meter.with_cancel(flag.clone());
-    }
-    let mut report =
-        BattleReport::solve(attacker, defender, &rules, request.precision(), &mut meter)
-            .map_err(Problem::Battle)?;
+    let mut report = BattleReport::solve(attacker, defender, &rules, request.precision(), control)
+        .map_err(Problem::Battle)?;
     if let Some(n) = request.table {
-        report.table = Some(grid(n, &rules)?);
+        report.table = Some(grid(n, &rules, control)?);
     }
     if request.per_roll {
-        report.per_roll = Some(per_roll(&rules).map_err(Problem::Contest)?);
+        report.per_roll = Some(per_roll(&rules, control).map_err(Problem::Contest)?);
     }
     if let Some(runs) = request.simulate {
-        let fought = simulate(attacker, defender, &rules, runs, request.seed, &|_| {})
+        let fought = simulate(attacker, defender, &rules, runs, request.seed, control)
             .map_err(Problem::Battle)?;
         report.simulation = Some(SimulationReport::new(&fought, request.seed));
     }
@@ -298,21 +292,21 @@ fn compute_one(
 }
 
 /// P(attacker wins) for A, D = 1..=n.
-fn grid(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, Problem> {
-    win_table(n, rules).map_err(Problem::Battle)
+fn grid(n: u32, rules: &Rules, control: &Control) -> Result<Vec<Vec<f64>>, Problem> {
+    win_table(n, rules, control).map_err(Problem::Battle)
 }
 
 /// Runs `work` through the server's [`Computer`](crate::compute::Computer).
 async fn run<T: Send + 'static>(
     state: &AppState,
     request: &RiskRequest,
-    work: fn(&RiskRequest, &Options, &Limits) -> Result<T, Problem>,
+    work: fn(&RiskRequest, &Control, &Limits) -> Result<T, Problem>,
 ) -> Result<T, Problem> {
     let limits = state.limits.clone();
     state
         .computer
-        .run_each(vec![request.clone()], move |request, options| {
-            work(request, options, &limits)
+        .run_each(vec![request.clone()], move |request, control| {
+            work(request, control, &limits)
         })
         .await
         .pop()
@@ -334,9 +328,9 @@ pub(crate) async fn compute_grid(
     state: &AppState,
     request: &RiskRequest,
 ) -> Result<Vec<Vec<f64>>, Problem> {
-    run(state, request, |request, _, limits| {
+    run(state, request, |request, control, limits| {
         request.check_limits(limits)?;
-        grid(request.grid, &request.rules)
+        grid(request.grid, &request.rules, control)
     })
     .await
 }
@@ -401,7 +395,7 @@ mod tests {
     #[test]
     fn limits_are_checked_before_any_work() {
         let limits = Limits::default();
-        let options = Options::default();
+        let options = Control::new();
         for query in [
             "attacker=3000&defender=3000",
             "attacker=3&defender=2&faces=100000",
@@ -425,7 +419,7 @@ mod tests {
         let limits = Limits::default();
         let request = RiskRequest::from_query(Some("attacker=3&defender=2&per_roll=1&table=3"))
             .expect("valid");
-        let report = compute_one(&request, &Options::default(), &limits).expect("small");
+        let report = compute_one(&request, &Control::new(), &limits).expect("small");
         assert_eq!(report.method, Precision::Exact);
         assert_eq!(report.table.as_ref().map(Vec::len), Some(3));
         assert_eq!(report.per_roll.as_ref().map(Vec::len), Some(6));
@@ -435,7 +429,7 @@ mod tests {
         assert_eq!(forced.precision(), Precision::Float);
         let official =
             RiskRequest::from_query(Some("attacker=1&defender=3&rule=official")).expect("valid");
-        let error = compute_one(&official, &Options::default(), &limits).expect_err("too few");
+        let error = compute_one(&official, &Control::new(), &limits).expect_err("too few");
         assert_eq!(error.kind(), "invalid");
         assert!(error.message().contains("at least 2 armies"));
     }

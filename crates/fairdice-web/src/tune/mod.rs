@@ -15,8 +15,8 @@ mod page;
 use axum::Router;
 use axum::routing::get;
 use fairdice::analysis::{self, MethodChoice};
-use fairdice::dice::notation::Options;
 use fairdice::tune::{self, Grid, MatchLength, Outcomes, TuneError, TuneReport, Tuning};
+use fairdice::{Control, Stop};
 use fairdice_charts::CurvesFigure;
 
 use crate::AppState;
@@ -269,7 +269,6 @@ impl TuneRequest {
             min_entropy: self.min_entropy,
             grids,
             method,
-            cancel: None,
         })
     }
 }
@@ -285,15 +284,14 @@ pub(crate) struct Searched {
     pub figure: CurvesFigure,
 }
 
-/// Runs the search of `request` under `options`' cancel flag.
-fn search(request: &TuneRequest, options: &Options, limits: &Limits) -> Result<Searched, Problem> {
-    let mut tuning = request.tuning(limits)?;
+/// Runs the search of `request` under `control`, which the time limit cancels.
+fn search(request: &TuneRequest, control: &Control, limits: &Limits) -> Result<Searched, Problem> {
+    let tuning = request.tuning(limits)?;
     if let Outcomes::Base(base) = &tuning.outcomes {
-        check_base(base, options, limits)?;
+        check_base(base, control, limits)?;
     }
-    tuning.cancel = options.cancel.clone();
-    let result = tune::tune(&tuning, &|_| {}).map_err(|e| match e {
-        TuneError::Cancelled => cancelled(limits),
+    let result = tune::tune(&tuning, control).map_err(|e| match e {
+        TuneError::Stopped(Stop::Cancelled) => cancelled(limits),
         TuneError::Analysis {
             source: analysis::AnalysisError::Exact(_),
             ..
@@ -316,8 +314,8 @@ pub(crate) async fn compute(state: &AppState, request: &TuneRequest) -> Result<S
     let shared = request.clone();
     state
         .computer
-        .run_each(vec![()], move |(), options| {
-            search(&shared, options, &limits)
+        .run_each(vec![()], move |(), control| {
+            search(&shared, control, &limits)
         })
         .await
         .remove(0)

@@ -20,14 +20,12 @@
 //!   sizes the budget allows; the tests compare against closed forms and against
 //!   a sweep without merging.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use thiserror::Error;
 
 use super::canonical::{Canonical, Key};
 use super::graph::{Edge, Graph, graph_limit};
 use super::metrics::Curves;
+use crate::control::{Control, Failure, FailureKind, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The default budget: merged states in one step of a sweep.
@@ -36,19 +34,14 @@ pub const DEFAULT_STATE_BUDGET: usize = 2_000_000;
 /// The most states a forced exact sweep may hold in one step (about 4 GB).
 pub const HARD_STATE_CAP: usize = 20_000_000;
 
-/// The most memory an exact sweep may hold at once (its current and next step and
-/// its state graph): states of randomizers with many outcomes are large, so the
-/// state budget alone does not bound it.
-pub const MAX_SWEEP_BYTES: usize = 1 << 31;
-
-/// Fails with [`ExactError::OutOfMemory`] once `bytes` pass [`MAX_SWEEP_BYTES`].
-pub(crate) fn check_memory(step: usize, bytes: usize) -> Result<(), ExactError> {
-    if bytes > MAX_SWEEP_BYTES {
-        return Err(ExactError::OutOfMemory {
-            step,
-            bytes,
-            limit: MAX_SWEEP_BYTES,
-        });
+/// Fails with [`ExactError::OutOfMemory`] once `bytes` pass the control's memory
+/// limit: the states of randomizers with many outcomes are large, so the state
+/// budget alone does not bound what a sweep holds (its current and next step and
+/// its state graph).
+pub(crate) fn check_memory(step: usize, bytes: usize, control: &Control) -> Result<(), ExactError> {
+    let limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
+    if bytes > limit {
+        return Err(ExactError::OutOfMemory { step, bytes, limit });
     }
     Ok(())
 }
@@ -66,32 +59,11 @@ pub struct ExactOptions {
     /// (an automatic choice of method uses this, so a hopeless sweep does not run
     /// all the way to the budget before Monte Carlo takes over).
     pub give_up_early: bool,
-    /// Stop with [`ExactError::Cancelled`] as soon as this flag becomes true (e.g.
-    /// a server's time limit); looked at before every step and every
-    /// [`CANCEL_CHECK_STATES`] states within one.
-    pub cancel: Option<Arc<AtomicBool>>,
 }
 
-/// How many states a sweep expands between two looks at its cancel flag.
+/// How many states a sweep expands between two looks at its control's cancel
+/// switch (it also looks before every step).
 pub const CANCEL_CHECK_STATES: usize = 4096;
-
-impl ExactOptions {
-    /// True once the cancel flag, if any, is raised.
-    pub(crate) fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-    }
-
-    /// [`ExactError::Cancelled`] once the cancel flag is raised.
-    pub(crate) fn check_cancel(&self) -> Result<(), ExactError> {
-        if self.cancelled() {
-            Err(ExactError::Cancelled)
-        } else {
-            Ok(())
-        }
-    }
-}
 
 /// The fewest states a step must hold before a sweep may give up early.
 pub const EARLY_MIN_STATES: usize = 5_000;
@@ -133,7 +105,6 @@ impl Default for ExactOptions {
             budget: DEFAULT_STATE_BUDGET,
             merge: true,
             give_up_early: false,
-            cancel: None,
         }
     }
 }
@@ -157,7 +128,7 @@ pub enum ExactError {
         /// A rough extrapolation of the states at the last step.
         estimate: f64,
     },
-    /// The sweep would hold more memory than [`MAX_SWEEP_BYTES`].
+    /// The sweep would hold more memory than its control allows.
     #[error(
         "the exact sweep needs more than {} MiB at step {step} (its states are large: one number per outcome); use Monte Carlo (--runs) or fewer samples",
         limit >> 20
@@ -178,19 +149,27 @@ pub enum ExactError {
         /// Its error.
         message: String,
     },
-    /// The cancel flag was raised (a time limit ran out).
-    #[error("the analysis was cancelled")]
-    Cancelled,
+    /// The control cancelled the sweep.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
 }
 
 impl ExactError {
     /// Whether the sweep stopped for its size (a Monte Carlo estimate can answer
     /// instead), not for a fault.
     pub fn is_too_large(&self) -> bool {
-        matches!(
-            self,
-            ExactError::OverBudget { .. } | ExactError::OutOfMemory { .. }
-        )
+        self.kind() == FailureKind::TooLarge
+    }
+}
+
+impl Failure for ExactError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ExactError::OverBudget { .. } | ExactError::OutOfMemory { .. } => FailureKind::TooLarge,
+            // A bug, but nothing the input can fix either; reported as invalid.
+            ExactError::Inconsistent { .. } => FailureKind::Invalid,
+            ExactError::Stopped(stop) => stop.kind(),
+        }
     }
 }
 
@@ -274,24 +253,26 @@ impl Layer {
 /// first `samples` samples of `randomizer` from its initial state (it is reset
 /// first), plus the immediate-repeat probabilities; exact up to `f64` rounding.
 ///
-/// `progress` is called with 1 after each step.
+/// `control` is told of each step done (stage `exact sweep`) and can stop it.
 ///
 /// # Errors
 /// [`ExactError::OverBudget`] when a step holds more than `options.budget` merged
-/// states; [`ExactError::Cancelled`] once `options.cancel` is raised.
+/// states; [`ExactError::OutOfMemory`] past the control's memory;
+/// [`ExactError::Stopped`] once `control` is cancelled.
 pub fn curves(
     randomizer: &AnyRandomizer,
     samples: usize,
     options: &ExactOptions,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<ExactCurves, ExactError> {
+    control.stage("exact sweep", samples as u64);
     let mut scratch = randomizer.clone();
     scratch.reset();
     let n = scratch.outcomes().len();
     let merge = options.merge && scratch.exchangeable();
     // Expanding one merged state records a relabeling of every outcome per edge.
     let one_state = if merge { n * n * 4 } else { n * 16 };
-    check_memory(1, one_state.saturating_add(n * 32))?;
+    check_memory(1, one_state.saturating_add(n * 32), control)?;
     let mut canonical = Canonical::new(n, merge);
     let raw = scratch.state_key();
     let mut graph = {
@@ -318,21 +299,21 @@ pub fn curves(
     let mut previous_size = 1usize;
     let mut peak = 1;
     for step in 1..=samples {
-        options.check_cancel()?;
+        control.check()?;
         for k in 0..layer.len() {
             if k % CANCEL_CHECK_STATES == CANCEL_CHECK_STATES - 1 {
-                options.check_cancel()?;
+                control.check()?;
             }
             graph.expand(layer.nodes[k])?;
             if k % 64 == 0 {
-                check_memory(step, graph.bytes() + layer.bytes())?;
+                check_memory(step, graph.bytes() + layer.bytes(), control)?;
             }
         }
         next.clear();
         let (mut entropy, mut repeat) = (0.0, 0.0);
         for s in 0..layer.len() {
             if s % 256 == 0 {
-                check_memory(step, graph.bytes() + layer.bytes() + next.bytes())?;
+                check_memory(step, graph.bytes() + layer.bytes() + next.bytes(), control)?;
             }
             let v = layer.nodes[s] as usize;
             let m = layer.mass[s];
@@ -389,7 +370,7 @@ pub fn curves(
                 *v = k as u32;
             }
         }
-        progress(1);
+        control.advance(1);
     }
     Ok(ExactCurves {
         curves: out,
@@ -409,7 +390,7 @@ mod tests {
             merge,
             ..ExactOptions::default()
         };
-        curves(&r, samples, &options, &|_| {}).expect("within budget")
+        curves(&r, samples, &options, &Control::new()).expect("within budget")
     }
 
     #[test]
@@ -535,7 +516,7 @@ mod tests {
             budget: 50,
             ..ExactOptions::default()
         };
-        let error = curves(&r, 25, &options, &|_| {}).expect_err("too many states");
+        let error = curves(&r, 25, &options, &Control::new()).expect_err("too many states");
         assert!(matches!(error, ExactError::OverBudget { budget: 50, .. }));
         assert!(error.to_string().contains("Monte Carlo"), "{error}");
     }
@@ -544,7 +525,8 @@ mod tests {
     fn states_too_large_to_hold_stop_the_sweep_before_memory_runs_out() {
         // One merged state of 30,000 outcomes relabels all of them on every edge.
         let r = Spec::build("dynamic(values=30000, decrease=0.5)").expect("valid");
-        let error = curves(&r, 10, &ExactOptions::default(), &|_| {}).expect_err("too large");
+        let error =
+            curves(&r, 10, &ExactOptions::default(), &Control::new()).expect_err("too large");
         assert!(
             matches!(error, ExactError::OutOfMemory { step: 1, .. }),
             "{error}"

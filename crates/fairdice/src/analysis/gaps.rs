@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 use super::canonical::{Canonical, Key};
 use super::exact::{CANCEL_CHECK_STATES, ExactError, ExactOptions, check_budget, check_memory};
 use super::graph::key_bytes;
+use crate::control::Control;
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The drought figures of one outcome over a match.
@@ -85,25 +86,27 @@ pub fn shown_gaps(longest: f64, outcomes: usize, samples: usize) -> Vec<usize> {
 ///
 /// # Errors
 /// [`ExactError::OverBudget`] when a step holds more states than the budget;
-/// [`ExactError::OutOfMemory`] past [`MAX_SWEEP_BYTES`](super::exact::MAX_SWEEP_BYTES);
-/// [`ExactError::Cancelled`] once `options.cancel` is raised.
+/// [`ExactError::OutOfMemory`] past the control's memory; [`ExactError::Stopped`]
+/// once `control` is cancelled. `control` is told of each outcome followed
+/// (stage `droughts`).
 pub fn exact(
     randomizer: &AnyRandomizer,
     samples: usize,
     options: &ExactOptions,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<(Vec<OutcomeDroughts>, usize), ExactError> {
     let mut scratch = randomizer.clone();
     scratch.reset();
     let n = scratch.outcomes().len();
     let merge = options.merge && scratch.exchangeable();
     let followed = if merge { 1 } else { n };
+    control.stage("droughts", followed as u64);
     let mut results = Vec::with_capacity(n);
     let mut peak = 0;
     for tracked in 0..followed {
-        let (longest, states) = follow(&mut scratch, tracked, samples, merge, options)?;
+        let (longest, states) = follow(&mut scratch, tracked, samples, merge, options, control)?;
         peak = peak.max(states);
-        progress(1);
+        control.advance(1);
         let exceeds: Vec<f64> = (0..=samples)
             .map(|k| longest[k + 1..].iter().sum())
             .collect();
@@ -135,6 +138,7 @@ fn follow(
     samples: usize,
     merge: bool,
     options: &ExactOptions,
+    control: &Control,
 ) -> Result<(Vec<f64>, usize), ExactError> {
     let n = scratch.outcomes().len();
     let spec = scratch.spec();
@@ -154,8 +158,8 @@ fn follow(
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
             if s % CANCEL_CHECK_STATES == 0 {
-                options.check_cancel()?;
-                check_memory(step, layer.bytes + next.bytes)?;
+                control.check()?;
+                check_memory(step, layer.bytes + next.bytes, control)?;
             }
             let state = &layer.keys[s];
             let m = layer.mass[s];
@@ -213,7 +217,9 @@ mod tests {
             merge,
             ..ExactOptions::default()
         };
-        exact(&r, samples, &options, &|_| {}).expect("small").0
+        exact(&r, samples, &options, &Control::new())
+            .expect("small")
+            .0
     }
 
     #[test]

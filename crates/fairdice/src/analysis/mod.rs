@@ -15,11 +15,12 @@
 //!   without it and P(longest run > k).
 //!
 //! ```
+//! use fairdice::Control;
 //! use fairdice::analysis::{analyze, AnalysisOptions, Method};
 //! use fairdice::randomizer::Spec;
 //!
 //! let deck = Spec::build("deck(values=6, copies=1, refill_below=6)")?;
-//! let result = analyze(&deck, &AnalysisOptions::new(25), &|_| {})?;
+//! let result = analyze(&deck, &AnalysisOptions::new(25), &Control::new())?;
 //! assert!(matches!(result.method, Method::Exact { .. }));
 //! assert_eq!(format!("{:.2}", result.outcome_variance), "0.51"); // the article's 0.51
 //! assert!(result.mean_entropy >= 0.90);
@@ -41,16 +42,14 @@ pub mod report;
 mod canonical;
 mod graph;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
 use thiserror::Error;
 
-pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP, MAX_SWEEP_BYTES};
+pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP};
 pub use gaps::{OutcomeDroughts, shown_gaps};
 pub use metrics::{CurveErrors, Curves, entropy_fraction, population_variance};
 pub use report::AnalysisReport;
 
+use crate::control::{Control, Failure, FailureKind, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The most samples one analysis covers.
@@ -138,10 +137,6 @@ pub struct AnalysisOptions {
     pub method: MethodChoice,
     /// Also compute droughts (costlier exactly: see [`gaps`]).
     pub droughts: bool,
-    /// Stop with [`AnalysisError::Cancelled`] as soon as this flag becomes true
-    /// (e.g. a server's time limit): the exact sweeps look at it between steps and
-    /// within large ones, Monte Carlo between chunks of runs.
-    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl AnalysisOptions {
@@ -151,7 +146,6 @@ impl AnalysisOptions {
             samples,
             method: MethodChoice::default(),
             droughts: true,
-            cancel: None,
         }
     }
 }
@@ -168,16 +162,26 @@ pub enum AnalysisError {
     /// The forced exact sweep is too large.
     #[error("{0}")]
     Exact(ExactError),
-    /// The cancel flag was raised (a time limit ran out).
-    #[error("the analysis was cancelled")]
-    Cancelled,
+    /// The control cancelled the analysis.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
 }
 
 impl From<ExactError> for AnalysisError {
     fn from(error: ExactError) -> AnalysisError {
         match error {
-            ExactError::Cancelled => AnalysisError::Cancelled,
+            ExactError::Stopped(stop) => AnalysisError::Stopped(stop),
             other => AnalysisError::Exact(other),
+        }
+    }
+}
+
+impl Failure for AnalysisError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            AnalysisError::Samples(_) | AnalysisError::Runs(_) => FailureKind::Invalid,
+            AnalysisError::Exact(error) => error.kind(),
+            AnalysisError::Stopped(stop) => stop.kind(),
         }
     }
 }
@@ -232,13 +236,12 @@ fn check(samples: usize, method: &MethodChoice) -> Result<(), AnalysisError> {
 ///
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
-/// [`AnalysisError::Cancelled`] once `cancel` is raised.
+/// [`AnalysisError::Stopped`] once `control` is cancelled.
 pub fn curves(
     randomizer: &AnyRandomizer,
     samples: usize,
     method: &MethodChoice,
-    cancel: Option<&Arc<AtomicBool>>,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<(Curves, Method), AnalysisError> {
     check(samples, method)?;
     let exact = |budget: usize, give_up_early: bool| {
@@ -246,15 +249,13 @@ pub fn curves(
             budget,
             merge: true,
             give_up_early,
-            cancel: cancel.cloned(),
         };
-        exact::curves(randomizer, samples, &options, progress)
+        exact::curves(randomizer, samples, &options, control)
     };
     let monte_carlo = |runs: u64, seed: u64| {
-        let flag = cancel.map(|c| &**c);
-        monte_carlo::estimate_unless(randomizer, samples, runs, seed, false, flag, progress)
+        monte_carlo::estimate(randomizer, samples, runs, seed, false, control)
             .map(|estimate| (estimate.curves, Method::MonteCarlo { runs, seed }))
-            .ok_or(AnalysisError::Cancelled)
+            .map_err(AnalysisError::Stopped)
     };
     Ok(match *method {
         MethodChoice::Exact { cap } => {
@@ -306,27 +307,24 @@ pub fn fallback_runs(runs: u64, samples: usize, outcomes: usize) -> u64 {
 
 /// Measures `randomizer` over a match of `options.samples` samples.
 ///
-/// `progress` receives units of work done: steps of an exact sweep, outcomes
-/// followed by the exact drought sweep, runs of a Monte Carlo estimate.
+/// `control` is told of the work done, stage by stage: steps of an exact sweep,
+/// outcomes followed by the exact drought sweep, runs of a Monte Carlo estimate.
 ///
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
-/// [`AnalysisError::Cancelled`] once `options.cancel` is raised.
+/// [`AnalysisError::Stopped`] once `control` is cancelled.
 pub fn analyze(
     randomizer: &AnyRandomizer,
     options: &AnalysisOptions,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<Analysis, AnalysisError> {
     let samples = options.samples;
     check(samples, &options.method)?;
-    let cancel = options.cancel.as_ref();
     let exact_curves = match options.method {
         MethodChoice::MonteCarlo { .. } => None,
-        MethodChoice::Exact { cap } => Some(exact_sweep(
-            randomizer, samples, cap, false, cancel, progress,
-        )?),
+        MethodChoice::Exact { cap } => Some(exact_sweep(randomizer, samples, cap, false, control)?),
         MethodChoice::Auto { budget, .. } => {
-            match exact_sweep(randomizer, samples, budget, true, cancel, progress) {
+            match exact_sweep(randomizer, samples, budget, true, control) {
                 Ok(result) => Some(result),
                 Err(e) if e.is_too_large() => None,
                 Err(other) => return Err(other.into()),
@@ -344,17 +342,8 @@ pub fn analyze(
     let (curves, method, droughts) = match exact_curves {
         None => {
             // One Monte Carlo pass gives the curves and the droughts together.
-            let flag = cancel.map(|c| &**c);
-            let estimate = monte_carlo::estimate_unless(
-                randomizer,
-                samples,
-                runs,
-                seed,
-                options.droughts,
-                flag,
-                progress,
-            )
-            .ok_or(AnalysisError::Cancelled)?;
+            let estimate =
+                monte_carlo::estimate(randomizer, samples, runs, seed, options.droughts, control)?;
             let method = Method::MonteCarlo { runs, seed };
             let droughts = estimate
                 .droughts
@@ -366,13 +355,7 @@ pub fn analyze(
                 peak_states: result.peak_states,
             };
             let droughts = if options.droughts {
-                Some(droughts(
-                    randomizer,
-                    samples,
-                    &options.method,
-                    cancel,
-                    progress,
-                )?)
+                Some(droughts(randomizer, samples, &options.method, control)?)
             } else {
                 None
             };
@@ -404,16 +387,14 @@ fn exact_sweep(
     samples: usize,
     budget: usize,
     give_up_early: bool,
-    cancel: Option<&Arc<AtomicBool>>,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<exact::ExactCurves, ExactError> {
     let options = ExactOptions {
         budget,
         merge: true,
         give_up_early,
-        cancel: cancel.cloned(),
     };
-    exact::curves(randomizer, samples, &options, progress)
+    exact::curves(randomizer, samples, &options, control)
 }
 
 /// A conservative standard error of the repeat rate: the per-step errors added as
@@ -431,13 +412,12 @@ fn repeat_rate_error(errors: &[f64], samples: usize) -> f64 {
 ///
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
-/// [`AnalysisError::Cancelled`] once `cancel` is raised.
+/// [`AnalysisError::Stopped`] once `control` is cancelled.
 pub fn droughts(
     randomizer: &AnyRandomizer,
     samples: usize,
     method: &MethodChoice,
-    cancel: Option<&Arc<AtomicBool>>,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<Droughts, AnalysisError> {
     check(samples, method)?;
     let exact = |budget: usize, give_up_early: bool| {
@@ -445,15 +425,11 @@ pub fn droughts(
             budget,
             merge: true,
             give_up_early,
-            cancel: cancel.cloned(),
         };
-        gaps::exact(randomizer, samples, &options, progress)
+        gaps::exact(randomizer, samples, &options, control)
     };
     let monte_carlo = |runs: u64, seed: u64| {
-        let flag = cancel.map(|c| &**c);
-        let estimate =
-            monte_carlo::estimate_unless(randomizer, samples, runs, seed, true, flag, progress)
-                .ok_or(AnalysisError::Cancelled)?;
+        let estimate = monte_carlo::estimate(randomizer, samples, runs, seed, true, control)?;
         Ok::<_, AnalysisError>(Droughts {
             method: Method::MonteCarlo { runs, seed },
             outcomes: estimate.droughts.unwrap_or_default(),

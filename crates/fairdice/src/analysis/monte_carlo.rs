@@ -7,12 +7,11 @@
 //! added in chunk order. The estimate therefore depends on the seed and the number
 //! of runs only, never on the number of threads.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use rayon::prelude::*;
 
 use super::gaps::OutcomeDroughts;
 use super::metrics::{CurveErrors, Curves, entropy_fraction, variance_from_squares};
+use crate::control::{Control, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 use crate::rng;
 
@@ -84,8 +83,8 @@ fn run_chunk(
     chunk: u64,
     seed: u64,
     droughts: bool,
-    cancel: Option<&AtomicBool>,
-) -> Option<Tally> {
+    control: &Control,
+) -> Result<Tally, Stop> {
     let mut generator = rng::stream(seed, chunk);
     let mut r = randomizer.clone();
     let n = r.outcomes().len();
@@ -96,9 +95,7 @@ fn run_chunk(
     let mut longest = vec![0usize; n];
     for _ in 0..count {
         // One look per run: a chunk of long runs takes long enough to matter.
-        if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-            return None;
-        }
+        control.check()?;
         r.reset();
         counts.fill(0);
         last_seen.fill(0);
@@ -138,58 +135,42 @@ fn run_chunk(
             }
         }
     }
-    Some(tally)
+    Ok(tally)
 }
 
 /// Estimates the per-step curves (and, with `droughts`, each outcome's droughts)
 /// of `randomizer` over `samples` samples from `runs` seeded runs, in parallel.
-/// `progress` is called with the runs of each finished chunk.
+/// `control` is told of the runs of each finished chunk (stage `simulating`) and
+/// is looked at before each run.
+///
+/// # Errors
+/// [`Stop::Cancelled`] once `control` is cancelled.
 pub fn estimate(
     randomizer: &AnyRandomizer,
     samples: usize,
     runs: u64,
     seed: u64,
     droughts: bool,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Estimate {
-    match estimate_unless(randomizer, samples, runs, seed, droughts, None, progress) {
-        Some(estimate) => estimate,
-        None => unreachable!("without a cancel flag an estimate always finishes"),
-    }
-}
-
-/// [`estimate`], unless `cancel` is raised first: the flag is looked at before
-/// each run, and `None` comes back once it is raised.
-pub fn estimate_unless(
-    randomizer: &AnyRandomizer,
-    samples: usize,
-    runs: u64,
-    seed: u64,
-    droughts: bool,
-    cancel: Option<&AtomicBool>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Option<Estimate> {
+    control: &Control,
+) -> Result<Estimate, Stop> {
     let n = randomizer.outcomes().len();
     let chunks = runs.div_ceil(CHUNK);
-    let raised = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
-    let tallies: Option<Vec<Tally>> = (0..chunks)
+    control.stage("simulating", runs);
+    let tallies: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
-            if raised() {
-                return None;
-            }
+            control.check()?;
             let count = CHUNK.min(runs - c * CHUNK);
-            let tally = run_chunk(randomizer, samples, count, c, seed, droughts, cancel)?;
-            progress(count);
-            Some(tally)
+            let tally = run_chunk(randomizer, samples, count, c, seed, droughts, control)?;
+            control.advance(count);
+            Ok(tally)
         })
-        .collect();
-    let tallies = tallies?;
+        .collect::<Result<_, Stop>>()?;
     let mut total = Tally::new(samples, n, droughts);
     for t in &tallies {
         total.add(t);
     }
-    Some(summarize(&total, samples, n, droughts))
+    Ok(summarize(&total, samples, n, droughts))
 }
 
 /// The mean and its standard error from a sum and a sum of squares over `runs`.
@@ -266,19 +247,19 @@ mod tests {
             .num_threads(1)
             .build()
             .expect("pool")
-            .install(|| estimate(&r, 20, 5000, 9, true, &|_| {}));
+            .install(|| estimate(&r, 20, 5000, 9, true, &Control::new()));
         let two = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .expect("pool")
-            .install(|| estimate(&r, 20, 5000, 9, true, &|_| {}));
+            .install(|| estimate(&r, 20, 5000, 9, true, &Control::new()));
         assert_eq!(one, two);
     }
 
     #[test]
     fn plain_dice_estimates_cover_the_closed_form() {
         let r = Spec::build("dice(values=6)").expect("valid");
-        let e = estimate(&r, 25, 20_000, 3, false, &|_| {});
+        let e = estimate(&r, 25, 20_000, 3, false, &Control::new()).expect("not cancelled");
         let errors = e.curves.errors.clone().expect("Monte Carlo has errors");
         let expected = 25.0 * (1.0 / 6.0) * (5.0 / 6.0);
         let got = e.curves.outcome_variance(25);

@@ -10,11 +10,12 @@
 //!
 //! # Example
 //! ```
+//! use fairdice::Control;
 //! use fairdice::analysis::{analyze, AnalysisOptions, AnalysisReport};
 //! use fairdice::randomizer::Spec;
 //!
 //! let deck = Spec::build("deck(values=6)")?;
-//! let analysis = analyze(&deck, &AnalysisOptions::new(6), &|_| {})?;
+//! let analysis = analyze(&deck, &AnalysisOptions::new(6), &Control::new())?;
 //! let report = AnalysisReport::new(&deck, &analysis);
 //! assert_eq!(report.steps.len(), 6);
 //! assert!(report.steps[5].outcome_variance.abs() < 1e-12); // one of each after a deck

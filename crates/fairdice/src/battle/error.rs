@@ -4,7 +4,7 @@ use thiserror::Error;
 
 use super::rules::RulesError;
 use crate::contest::ContestError;
-use crate::dice::die::DieError;
+use crate::control::{Failure, FailureKind, Stop};
 
 /// Why a battle could not be solved or simulated.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -38,11 +38,9 @@ pub enum BattleError {
         /// Why.
         source: ContestError,
     },
-    /// A work meter stopped the sweep: its budget ran out
-    /// ([`DieError::BudgetExceeded`]) or its cancel flag was raised
-    /// ([`DieError::Cancelled`]).
+    /// The sweep went past its budget or was cancelled.
     #[error(transparent)]
-    Stopped(DieError),
+    Stopped(#[from] Stop),
     /// A simulation asked to roll more dice than it may.
     #[error(
         "{runs} battles of {attacker} against {defender} armies roll up to about {dice:.1e} dice, more than the {limit:.1e} a simulation may"
@@ -61,6 +59,19 @@ pub enum BattleError {
     },
 }
 
+impl Failure for BattleError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            BattleError::Rules(_) => FailureKind::Invalid,
+            BattleError::Stopped(stop) => stop.kind(),
+            BattleError::TooManyStates { .. } | BattleError::TooMuchSimulation { .. } => {
+                FailureKind::TooLarge
+            }
+            BattleError::Roll { source, .. } => source.kind(),
+        }
+    }
+}
+
 /// The most army states, `(A + 1)·(D + 1)`, an exact sweep holds (each an exact
 /// fraction).
 pub const MAX_EXACT_STATES: u64 = 1_000_000;
@@ -72,12 +83,7 @@ pub const MAX_SIMULATED_DICE: f64 = 1e11;
 impl BattleError {
     /// Whether the battle is valid but too large for the method asked.
     pub fn is_too_large(&self) -> bool {
-        match self {
-            BattleError::Rules(_) | BattleError::Stopped(DieError::Cancelled) => false,
-            BattleError::Stopped(_) => true,
-            BattleError::TooManyStates { .. } | BattleError::TooMuchSimulation { .. } => true,
-            BattleError::Roll { source, .. } => matches!(source, ContestError::TooBig(_)),
-        }
+        self.kind() == FailureKind::TooLarge
     }
 
     /// Checks that a sweep of `method` can hold the states of `attacker` against
@@ -88,7 +94,8 @@ impl BattleError {
         limit: u64,
         method: &'static str,
     ) -> Result<(), BattleError> {
-        let states = (u64::from(attacker) + 1) * (u64::from(defender) + 1);
+        // At most 2^64 for u32 armies: saturate rather than wrap.
+        let states = (u64::from(attacker) + 1).saturating_mul(u64::from(defender) + 1);
         if states > limit {
             return Err(BattleError::TooManyStates {
                 attacker,

@@ -7,10 +7,11 @@
 //!
 //! # Example
 //! ```
+//! use fairdice::Control;
 //! use fairdice::battle::{Rules, solve_exact};
 //!
 //! // Two attacking armies against one defender, six-sided dice.
-//! let outcome = solve_exact(2, 1, &Rules::default())?;
+//! let outcome = solve_exact(2, 1, &Rules::default(), &Control::new())?;
 //! assert_eq!(outcome.p_attacker_wins().to_string(), "1955/2592");
 //! # Ok::<(), fairdice::battle::BattleError>(())
 //! ```
@@ -26,7 +27,4 @@ pub use error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES, MAX_SIMULATED_D
 pub use roll::{RollLosses, roll_losses};
 pub use rules::{MAX_DICE, MAX_FACES, Rule, Rules, RulesError};
 pub use simulate::{Simulation, most_dice, simulate};
-pub use solve::{
-    BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_exact_metered, solve_float,
-    solve_float_metered, win_table,
-};
+pub use solve::{BattleOutcome, ExactOutcome, FloatOutcome, solve_exact, solve_float, win_table};

@@ -17,11 +17,11 @@
 //! ```
 //! use fairdice::battle::Rules;
 //! use fairdice::battle::report::{BattleReport, Precision};
-//! use fairdice::dice::budget::Meter;
+//! use fairdice::Control;
 //!
 //! let rules = Rules::default();
 //! let precision = Precision::for_battle(2, 1, &rules);
-//! let report = BattleReport::solve(2, 1, &rules, precision, &mut Meter::unlimited())?;
+//! let report = BattleReport::solve(2, 1, &rules, precision, &Control::new())?;
 //! assert_eq!(report.p_attacker_wins_exact.map(|p| p.to_string()), Some("1955/2592".into()));
 //! # Ok::<(), fairdice::battle::BattleError>(())
 //! ```
@@ -33,9 +33,9 @@ use super::error::BattleError;
 use super::roll::roll_losses;
 use super::rules::{Rule, Rules};
 use super::simulate::Simulation;
-use super::solve::{FloatOutcome, solve_exact_metered, solve_float_metered};
+use super::solve::{FloatOutcome, solve_exact, solve_float};
 use crate::contest::ContestError;
-use crate::dice::budget::Meter;
+use crate::control::Control;
 #[cfg(feature = "serde")]
 use crate::dice::report::as_decimal;
 
@@ -196,26 +196,25 @@ pub struct RollResult {
 }
 
 impl BattleReport {
-    /// Solves the battle with `precision` under `meter` and reports it.
+    /// Solves the battle with `precision` under `control` and reports it.
     ///
     /// # Errors
-    /// As [`solve_exact_metered`].
+    /// As [`solve_exact`].
     pub fn solve(
         attacker: u32,
         defender: u32,
         rules: &Rules,
         precision: Precision,
-        meter: &mut Meter,
+        control: &Control,
     ) -> Result<BattleReport, BattleError> {
         Ok(match precision {
             Precision::Exact => {
-                let exact = solve_exact_metered(attacker, defender, rules, meter)?;
+                let exact = solve_exact(attacker, defender, rules, control)?;
                 BattleReport::new(&exact.to_float(), Some(exact.p_attacker_wins()))
             }
-            Precision::Float => BattleReport::new(
-                &solve_float_metered(attacker, defender, rules, meter)?,
-                None,
-            ),
+            Precision::Float => {
+                BattleReport::new(&solve_float(attacker, defender, rules, control)?, None)
+            }
         })
     }
 
@@ -307,12 +306,12 @@ impl SimulationReport {
 /// each against defender dice 1, 2, ….
 ///
 /// # Errors
-/// [`ContestError`] for rules without dice or faces.
-pub fn per_roll(rules: &Rules) -> Result<Vec<RollTable>, ContestError> {
+/// [`ContestError`] for rules without dice or faces, or if `control` stops it.
+pub fn per_roll(rules: &Rules, control: &Control) -> Result<Vec<RollTable>, ContestError> {
     let mut tables = Vec::new();
     for a in 1..=rules.attacker_dice {
         for d in 1..=rules.defender_dice {
-            let roll = roll_losses(a, d, rules.faces)?;
+            let roll = roll_losses(a, d, rules.faces, control)?;
             let pairs = roll.pairs();
             let outcomes = (0u32..)
                 .zip(roll.counts.iter().zip(roll.probabilities()))
@@ -358,14 +357,7 @@ mod tests {
 
     fn report(attacker: u32, defender: u32, precision: Precision) -> BattleReport {
         let rules = Rules::default();
-        BattleReport::solve(
-            attacker,
-            defender,
-            &rules,
-            precision,
-            &mut Meter::unlimited(),
-        )
-        .expect("valid")
+        BattleReport::solve(attacker, defender, &rules, precision, &Control::new()).expect("valid")
     }
 
     #[test]
@@ -375,7 +367,7 @@ mod tests {
         assert_eq!(exact.method, Precision::Exact);
         assert_eq!(float.method, Precision::Float);
         assert_eq!(float.p_attacker_wins_exact, None);
-        let p = solve_exact(10, 10, &Rules::default())
+        let p = solve_exact(10, 10, &Rules::default(), &Control::new())
             .unwrap()
             .p_attacker_wins();
         assert_eq!(exact.p_attacker_wins_exact, Some(p.clone()));
@@ -406,7 +398,7 @@ mod tests {
 
     #[test]
     fn the_one_roll_tables_include_the_classic_three_against_two() {
-        let tables = per_roll(&Rules::default()).unwrap();
+        let tables = per_roll(&Rules::default(), &Control::new()).unwrap();
         assert_eq!(tables.len(), 6);
         let three_two = &tables[5];
         assert_eq!((three_two.attacker_dice, three_two.defender_dice), (3, 2));
@@ -464,7 +456,7 @@ mod tests {
         assert!(r.to_json().contains("\"p_attacker_wins_exact\": null"));
         assert!(r.to_json().contains("\"method\": \"float\""));
         r.table = Some(vec![vec![0.5]]);
-        r.per_roll = Some(per_roll(&r.rules()).unwrap());
+        r.per_roll = Some(per_roll(&r.rules(), &Control::new()).unwrap());
         let keys = keys(&r);
         assert_eq!(keys[keys.len() - 2..], ["table", "per_roll"]);
     }

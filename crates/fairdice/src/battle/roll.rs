@@ -4,6 +4,7 @@
 use num_bigint::BigUint;
 
 use crate::contest::{Contest, ContestError, Pairing, TieRule};
+use crate::control::Control;
 use crate::dice::die::{Die, ratio, ratio_to_f64};
 use crate::dice::pool::Pool;
 
@@ -45,15 +46,21 @@ impl RollLosses {
 /// sorted contest in which the defender wins ties.
 ///
 /// # Errors
-/// [`ContestError`] for a side without dice or a die without faces.
-pub fn roll_losses(attacker: u32, defender: u32, faces: u64) -> Result<RollLosses, ContestError> {
+/// [`ContestError`] for a side without dice or a die without faces, or if `control`
+/// stops it.
+pub fn roll_losses(
+    attacker: u32,
+    defender: u32,
+    faces: u64,
+    control: &Control,
+) -> Result<RollLosses, ContestError> {
     let die = Die::standard(faces)?;
     let a = Pool::new(&die, u64::from(attacker))?;
     let d = Pool::new(&die, u64::from(defender))?;
     let wins = Contest::new(&a, &d)?
         .pairing(Pairing::Sorted)
         .ties(TieRule::BWins)
-        .pair_wins()?;
+        .pair_wins(control)?;
     let pairs = attacker.min(defender);
     // With ties to the defender every pair has a winner: the attacker loses the
     // pairs the defender wins.
@@ -101,13 +108,16 @@ mod tests {
 
     #[test]
     fn a_side_without_dice_is_an_error() {
-        assert!(matches!(roll_losses(0, 2, 6), Err(ContestError::NoDice(_))));
-        assert!(roll_losses(1, 1, 0).is_err());
+        assert!(matches!(
+            roll_losses(0, 2, 6, &Control::new()),
+            Err(ContestError::NoDice(_))
+        ));
+        assert!(roll_losses(1, 1, 0, &Control::new()).is_err());
     }
 
     #[test]
     fn three_against_two_is_the_classic_table() {
-        let roll = roll_losses(3, 2, 6).unwrap();
+        let roll = roll_losses(3, 2, 6, &Control::new()).unwrap();
         // Defender loses 2 in 2890, each loses 1 in 2611, attacker loses 2 in 2275.
         let expected: Vec<BigUint> = [2890u32, 2611, 2275].map(BigUint::from).to_vec();
         assert_eq!(roll.counts, expected);
@@ -119,7 +129,7 @@ mod tests {
         for faces in [2, 5, 6, 8] {
             for attacker in 1..=3 {
                 for defender in 1..=3 {
-                    let roll = roll_losses(attacker, defender, faces).unwrap();
+                    let roll = roll_losses(attacker, defender, faces, &Control::new()).unwrap();
                     let expected: Vec<BigUint> = brute(attacker, defender, faces)
                         .into_iter()
                         .map(BigUint::from)

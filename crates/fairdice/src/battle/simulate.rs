@@ -5,6 +5,7 @@ use rayon::prelude::*;
 
 use super::error::{BattleError, MAX_SIMULATED_DICE};
 use super::rules::Rules;
+use crate::control::Control;
 use crate::rng;
 
 /// Battles per chunk; each chunk has its own generator stream, so the result does not
@@ -48,20 +49,21 @@ pub fn most_dice(attacker: u32, defender: u32, rules: &Rules, runs: u64) -> f64 
     runs as f64 * (f64::from(attacker) + f64::from(defender)) * f64::from(per_roll)
 }
 
-/// Fights `runs` battles with seeded, parallel rolls. `progress` is called with the
-/// number of battles finished, from any thread.
+/// Fights `runs` battles with seeded, parallel rolls. `control` is told of the
+/// battles finished (stage `simulating`) and is looked at before every battle.
 ///
 /// # Errors
 /// [`BattleError::Rules`] for invalid rules or armies;
 /// [`BattleError::TooMuchSimulation`] when the battles could roll more than
-/// [`MAX_SIMULATED_DICE`] dice.
+/// [`MAX_SIMULATED_DICE`] dice; [`BattleError::Stopped`] once `control` is
+/// cancelled.
 pub fn simulate(
     attacker: u32,
     defender: u32,
     rules: &Rules,
     runs: u64,
     seed: u64,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<Simulation, BattleError> {
     rules.check(attacker, defender)?;
     let dice = most_dice(attacker, defender, rules, runs);
@@ -75,6 +77,7 @@ pub fn simulate(
         });
     }
     let chunks = runs.div_ceil(CHUNK);
+    control.stage("simulating", runs);
     let parts: Vec<Simulation> = (0..chunks)
         .into_par_iter()
         .map(|chunk| {
@@ -89,6 +92,7 @@ pub fn simulate(
             let mut att = Vec::new();
             let mut def = Vec::new();
             for _ in 0..n {
+                control.check()?;
                 let (mut a, mut d) = (attacker, defender);
                 while let Some((ad, dd)) = rules.dice(a, d) {
                     att.clear();
@@ -112,10 +116,10 @@ pub fn simulate(
                     part.defender_survivors += u64::from(d);
                 }
             }
-            progress(n);
-            part
+            control.advance(n);
+            Ok(part)
         })
-        .collect();
+        .collect::<Result<_, BattleError>>()?;
     Ok(parts.into_iter().fold(
         Simulation {
             runs: 0,
@@ -141,8 +145,12 @@ mod tests {
     #[test]
     fn simulation_agrees_with_the_exact_answer() {
         let rules = Rules::default();
-        let exact = ratio_to_f64(&solve_exact(10, 10, &rules).unwrap().p_attacker_wins());
-        let sim = simulate(10, 10, &rules, 40_000, 5, &|_| {}).unwrap();
+        let exact = ratio_to_f64(
+            &solve_exact(10, 10, &rules, &Control::new())
+                .unwrap()
+                .p_attacker_wins(),
+        );
+        let sim = simulate(10, 10, &rules, 40_000, 5, &Control::new()).unwrap();
         let (low, high) = sim.interval95();
         // A 95% interval misses 1 time in 20; widen to ~4 standard errors so the
         // fixed seed is not a coin flip, but still a real check.
@@ -151,6 +159,9 @@ mod tests {
             low - margin <= exact && exact <= high + margin,
             "{exact} vs {low}..{high}"
         );
-        assert_eq!(sim, simulate(10, 10, &rules, 40_000, 5, &|_| {}).unwrap());
+        assert_eq!(
+            sim,
+            simulate(10, 10, &rules, 40_000, 5, &Control::new()).unwrap()
+        );
     }
 }

@@ -18,7 +18,9 @@ use num_traits::{One, Zero};
 use super::error::{BattleError, MAX_EXACT_STATES, MAX_FLOAT_STATES};
 use super::roll::{RollLosses, roll_losses};
 use super::rules::Rules;
-use crate::dice::budget::Meter;
+use crate::contest::ContestError;
+use crate::control::{Control, Meter};
+use crate::dice::die::DieError;
 use crate::dice::die::ratio_to_f64;
 
 /// How a battle ends: the probability of each final state.
@@ -41,44 +43,32 @@ pub type ExactOutcome = BattleOutcome<BigRational>;
 /// Floating-point probabilities.
 pub type FloatOutcome = BattleOutcome<f64>;
 
-/// Solves the battle exactly.
+/// Solves the battle exactly, charging `control` one step per state and pair, so
+/// its budget or cancel switch can stop the sweep (e.g. a server's time limit).
 ///
 /// # Errors
 /// [`BattleError::Rules`] for invalid rules or armies;
 /// [`BattleError::TooManyStates`] past [`MAX_EXACT_STATES`] (use [`solve_float`]);
-/// [`BattleError::Roll`] if a roll is too large for the pool engine.
+/// [`BattleError::Roll`] if a roll is too large for the pool engine;
+/// [`BattleError::Stopped`] when `control` stops it.
 pub fn solve_exact(
     attacker: u32,
     defender: u32,
     rules: &Rules,
+    control: &Control,
 ) -> Result<ExactOutcome, BattleError> {
-    solve_exact_metered(attacker, defender, rules, &mut Meter::unlimited())
-}
-
-/// Solves the battle exactly, charging `meter` one step per state and pair, so
-/// its budget or cancel flag can stop the sweep (e.g. a server's time limit).
-///
-/// # Errors
-/// As [`solve_exact`], and [`BattleError::Stopped`] when the meter stops it.
-pub fn solve_exact_metered(
-    attacker: u32,
-    defender: u32,
-    rules: &Rules,
-    meter: &mut Meter,
-) -> Result<ExactOutcome, BattleError> {
+    let meter = &mut control.meter();
     rules.check(attacker, defender)?;
     BattleError::check_states(attacker, defender, MAX_EXACT_STATES, "an exact")?;
-    exact(attacker, defender, rules, &mut |steps| {
-        meter.charge(steps).map_err(BattleError::Stopped)
-    })
+    exact(attacker, defender, rules, meter)
 }
 
-/// The exact sweep of checked rules; `charge` may stop it.
+/// The exact sweep of checked rules; `meter` may stop it.
 fn exact(
     attacker: u32,
     defender: u32,
     rules: &Rules,
-    charge: &mut dyn FnMut(u64) -> Result<(), BattleError>,
+    meter: &mut Meter,
 ) -> Result<ExactOutcome, BattleError> {
     let faces = BigUint::from(rules.faces);
     let mut powers = vec![BigUint::one()];
@@ -94,7 +84,7 @@ fn exact(
             }
         },
         &mut |acc: &mut Scaled, add: Scaled| acc.add(add, &faces, &mut powers),
-        charge,
+        meter,
     )?;
     let to_ratio = |s: &Scaled| {
         if s.numerator.is_zero() {
@@ -114,7 +104,8 @@ fn exact(
     })
 }
 
-/// Solves the battle in floating point (fast for thousands of armies).
+/// Solves the battle in floating point (fast for thousands of armies), metered by
+/// `control` as [`solve_exact`] is.
 ///
 /// # Errors
 /// As [`solve_exact`], with the limit [`MAX_FLOAT_STATES`].
@@ -122,34 +113,20 @@ pub fn solve_float(
     attacker: u32,
     defender: u32,
     rules: &Rules,
+    control: &Control,
 ) -> Result<FloatOutcome, BattleError> {
-    solve_float_metered(attacker, defender, rules, &mut Meter::unlimited())
-}
-
-/// Solves the battle in floating point under `meter`, as
-/// [`solve_exact_metered`] does exactly.
-///
-/// # Errors
-/// As [`solve_float`], and [`BattleError::Stopped`] when the meter stops it.
-pub fn solve_float_metered(
-    attacker: u32,
-    defender: u32,
-    rules: &Rules,
-    meter: &mut Meter,
-) -> Result<FloatOutcome, BattleError> {
+    let meter = &mut control.meter();
     rules.check(attacker, defender)?;
     BattleError::check_states(attacker, defender, MAX_FLOAT_STATES, "a floating-point")?;
-    float(attacker, defender, rules, &mut |steps| {
-        meter.charge(steps).map_err(BattleError::Stopped)
-    })
+    float(attacker, defender, rules, meter)
 }
 
-/// The floating-point sweep of checked rules; `charge` may stop it.
+/// The floating-point sweep of checked rules; `meter` may stop it.
 fn float(
     attacker: u32,
     defender: u32,
     rules: &Rules,
-    charge: &mut dyn FnMut(u64) -> Result<(), BattleError>,
+    meter: &mut Meter,
 ) -> Result<FloatOutcome, BattleError> {
     let mut probabilities: HashMap<(u32, u32), Vec<f64>> = HashMap::new();
     sweep::<f64>(
@@ -163,7 +140,7 @@ fn float(
             mass * p[k]
         },
         &mut |acc, add| *acc += add,
-        charge,
+        meter,
     )
 }
 
@@ -173,7 +150,8 @@ fn float(
 ///
 /// # Errors
 /// As [`solve_float`] for `n` against `n` armies.
-pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, BattleError> {
+pub fn win_table(n: u32, rules: &Rules, control: &Control) -> Result<Vec<Vec<f64>>, BattleError> {
+    let mut meter = control.meter();
     rules.check(rules.beaten_at() + 1, 1)?;
     BattleError::check_states(n, n, MAX_FLOAT_STATES, "a floating-point")?;
     let size = n as usize + 1;
@@ -191,9 +169,12 @@ pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, BattleError> {
             };
             let p = match rolls.entry((ad, dd)) {
                 Entry::Occupied(known) => known.into_mut(),
-                Entry::Vacant(new) => new.insert(solve_roll(ad, dd, rules.faces)?.probabilities()),
+                Entry::Vacant(new) => {
+                    new.insert(solve_roll(ad, dd, rules.faces, control)?.probabilities())
+                }
             };
             let pairs = ad.min(dd);
+            meter.charge(u64::from(pairs) + 1)?;
             win[a as usize][d as usize] = (0..=pairs)
                 .map(|k| p[k as usize] * win[(a - k) as usize][(d - (pairs - k)) as usize])
                 .sum();
@@ -203,11 +184,20 @@ pub fn win_table(n: u32, rules: &Rules) -> Result<Vec<Vec<f64>>, BattleError> {
 }
 
 /// One roll, with its failure told as a battle's.
-fn solve_roll(attacker: u32, defender: u32, faces: u64) -> Result<RollLosses, BattleError> {
-    roll_losses(attacker, defender, faces).map_err(|source| BattleError::Roll {
-        attacker,
-        defender,
-        source,
+fn solve_roll(
+    attacker: u32,
+    defender: u32,
+    faces: u64,
+    control: &Control,
+) -> Result<RollLosses, BattleError> {
+    roll_losses(attacker, defender, faces, control).map_err(|source| match source {
+        // Stopped by the battle's own control, not a fault of the roll.
+        ContestError::Die(DieError::Stopped(stop)) => BattleError::Stopped(stop),
+        source => BattleError::Roll {
+            attacker,
+            defender,
+            source,
+        },
     })
 }
 
@@ -266,14 +256,14 @@ impl Mass for f64 {
 
 /// The sweep over states, from the most armies down. `step(mass, roll, k, dice)`
 /// is the mass carried by the roll result "attacker loses `k`"; `add` accumulates;
-/// `charge` is told the work done at each state and may stop the sweep.
+/// `meter` is charged the work done at each state and may stop the sweep.
 fn sweep<P: Mass>(
     attacker: u32,
     defender: u32,
     rules: &Rules,
     step: &mut dyn FnMut(&P, &RollLosses, usize, u32) -> P,
     add: &mut dyn FnMut(&mut P, P),
-    charge: &mut dyn FnMut(u64) -> Result<(), BattleError>,
+    meter: &mut Meter,
 ) -> Result<BattleOutcome<P>, BattleError> {
     let mut rolls: HashMap<(u32, u32), RollLosses> = HashMap::new();
     let width = defender as usize + 1;
@@ -300,10 +290,15 @@ fn sweep<P: Mass>(
             };
             let roll = match rolls.entry((att_dice, def_dice)) {
                 Entry::Occupied(known) => known.into_mut(),
-                Entry::Vacant(new) => new.insert(solve_roll(att_dice, def_dice, rules.faces)?),
+                Entry::Vacant(new) => new.insert(solve_roll(
+                    att_dice,
+                    def_dice,
+                    rules.faces,
+                    meter.control(),
+                )?),
             };
             let pairs = roll.pairs();
-            charge(u64::from(pairs) + 1)?;
+            meter.charge(u64::from(pairs) + 1)?;
             for k in 0..=pairs {
                 if roll.counts[k as usize].is_zero() {
                     continue;
@@ -393,7 +388,6 @@ mod tests {
     use super::*;
     use crate::battle::RulesError;
     use crate::battle::rules::Rule;
-    use crate::dice::die::DieError;
 
     fn rules(rule: Rule, faces: u64) -> Rules {
         Rules {
@@ -415,7 +409,7 @@ mod tests {
             *out.entry((a, d)).or_insert_with(BigRational::zero) += p;
             return;
         };
-        let roll = roll_losses(ad, dd, rules.faces).unwrap();
+        let roll = roll_losses(ad, dd, rules.faces, &Control::new()).unwrap();
         let total = BigInt::from(roll.total());
         for (k, c) in roll.counts.iter().enumerate() {
             let q = &p * BigRational::new(BigInt::from(c.clone()), total.clone());
@@ -431,7 +425,7 @@ mod tests {
                 let r = rules(rule, faces);
                 for a in 2..=5 {
                     for d in 1..=4 {
-                        let exact = solve_exact(a, d, &r).unwrap();
+                        let exact = solve_exact(a, d, &r, &Control::new()).unwrap();
                         let mut expected = HashMap::new();
                         brute(a, d, &r, BigRational::one(), &mut expected);
                         for (x, p) in exact.attacker_wins.iter().enumerate() {
@@ -455,7 +449,7 @@ mod tests {
                             .cloned()
                             .sum();
                         assert_eq!(total, BigRational::one());
-                        let float = solve_float(a, d, &r).unwrap();
+                        let float = solve_float(a, d, &r, &Control::new()).unwrap();
                         assert!(
                             (float.attacker_win_probability()
                                 - ratio_to_f64(&exact.p_attacker_wins()))
@@ -472,10 +466,12 @@ mod tests {
     fn the_table_agrees_with_single_battles() {
         for rule in [Rule::Simple, Rule::Official] {
             let r = rules(rule, 6);
-            let table = win_table(8, &r).unwrap();
+            let table = win_table(8, &r, &Control::new()).unwrap();
             for a in (r.beaten_at() + 1)..=8 {
                 for d in 1..=8 {
-                    let single = solve_float(a, d, &r).unwrap().attacker_win_probability();
+                    let single = solve_float(a, d, &r, &Control::new())
+                        .unwrap()
+                        .attacker_win_probability();
                     assert!((table[a as usize - 1][d as usize - 1] - single).abs() < 1e-12);
                 }
             }
@@ -485,7 +481,7 @@ mod tests {
     #[test]
     fn one_on_one_is_the_single_die_duel() {
         // One d6 against one d6, defender wins ties: the attacker wins 15/36.
-        let exact = solve_exact(1, 1, &rules(Rule::Simple, 6)).unwrap();
+        let exact = solve_exact(1, 1, &rules(Rule::Simple, 6), &Control::new()).unwrap();
         assert_eq!(
             exact.p_attacker_wins(),
             BigRational::new(5.into(), 12.into())
@@ -495,29 +491,36 @@ mod tests {
     #[test]
     fn a_meter_stops_the_sweep_and_otherwise_changes_nothing() {
         let r = Rules::default();
-        let mut meter = Meter::unlimited();
-        let metered = solve_exact_metered(20, 20, &r, &mut meter).unwrap();
-        assert_eq!(metered, solve_exact(20, 20, &r).unwrap());
-        // One step per state and pair: at most 3 per state of the 21 × 21 grid.
-        assert!(meter.used() > 400 && meter.used() <= 3 * 21 * 21);
-        let float = solve_float_metered(20, 20, &r, &mut Meter::unlimited()).unwrap();
-        assert_eq!(float, solve_float(20, 20, &r).unwrap());
+        let control = Control::unlimited();
+        let metered = solve_exact(20, 20, &r, &control).unwrap();
+        // One step per state and pair, at most 3 per state of the 21 × 21 grid,
+        // plus the work of solving each kind of roll once.
+        let rolls = Control::unlimited();
+        crate::battle::report::per_roll(&r, &rolls).unwrap();
+        let used = control.steps_used();
+        assert!(
+            used > 400 && used <= 3 * 21 * 21 + rolls.steps_used(),
+            "{used}"
+        );
+        assert_eq!(metered.attacker_wins.len(), 21);
 
-        let mut small = Meter::new(100);
+        // A budget of 1,000 steps admits every roll (the largest is priced at 727)
+        // and stops the sweep's meter at 4 × 1,000.
+        let small = Control::new().with_max_steps(1000);
         assert_eq!(
-            solve_float_metered(20, 20, &r, &mut small),
-            Err(BattleError::Stopped(DieError::BudgetExceeded {
-                limit: 100
+            solve_float(200, 200, &r, &small),
+            Err(BattleError::Stopped(crate::Stop::OverBudget {
+                limit: 1000
             }))
         );
-        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-        let mut cancelled = Meter::unlimited().with_cancel(flag);
+        let cancelled = Control::unlimited();
+        cancelled.cancel();
         assert_eq!(
-            solve_exact_metered(200, 200, &r, &mut cancelled),
-            Err(BattleError::Stopped(DieError::Cancelled))
+            solve_exact(200, 200, &r, &cancelled),
+            Err(BattleError::Stopped(crate::Stop::Cancelled))
         );
         assert!(matches!(
-            solve_exact_metered(0, 3, &r, &mut Meter::unlimited()),
+            solve_exact(0, 3, &r, &Control::new()),
             Err(BattleError::Rules(RulesError::TooFewArmies { .. }))
         ));
     }
@@ -525,7 +528,7 @@ mod tests {
     #[test]
     fn invalid_armies_are_rejected() {
         assert!(matches!(
-            solve_exact(1, 3, &rules(Rule::Official, 6)),
+            solve_exact(1, 3, &rules(Rule::Official, 6), &Control::new()),
             Err(BattleError::Rules(RulesError::TooFewArmies {
                 side: "attacker",
                 least: 2,
@@ -533,21 +536,21 @@ mod tests {
             }))
         ));
         assert!(matches!(
-            solve_float(3, 0, &Rules::default()),
+            solve_float(3, 0, &Rules::default(), &Control::new()),
             Err(BattleError::Rules(RulesError::TooFewArmies {
                 side: "defender",
                 ..
             }))
         ));
         assert_eq!(
-            solve_exact(3, 3, &rules(Rule::Simple, 1)),
+            solve_exact(3, 3, &rules(Rule::Simple, 1), &Control::new()),
             Err(BattleError::Rules(RulesError::TooFewFaces(1)))
         );
     }
 
     #[test]
     fn battles_too_large_for_a_sweep_are_refused_before_allocating() {
-        let too_big = solve_float(100_000, 100_000, &Rules::default());
+        let too_big = solve_float(100_000, 100_000, &Rules::default(), &Control::new());
         assert!(matches!(
             too_big,
             Err(BattleError::TooManyStates {
@@ -557,11 +560,11 @@ mod tests {
         ));
         assert!(too_big.unwrap_err().is_too_large());
         assert!(matches!(
-            solve_exact(2_000, 2_000, &Rules::default()),
+            solve_exact(2_000, 2_000, &Rules::default(), &Control::new()),
             Err(BattleError::TooManyStates { .. })
         ));
         assert!(matches!(
-            win_table(10_000, &Rules::default()),
+            win_table(10_000, &Rules::default(), &Control::new()),
             Err(BattleError::TooManyStates { .. })
         ));
     }
@@ -574,7 +577,7 @@ mod tests {
             faces: 100_000,
             ..Rules::default()
         };
-        let error = solve_float(1_000, 1_000, &huge).unwrap_err();
+        let error = solve_float(1_000, 1_000, &huge, &Control::new()).unwrap_err();
         assert!(
             matches!(
                 error,
@@ -595,7 +598,7 @@ mod tests {
             ..Rules::default()
         };
         assert!(matches!(
-            solve_exact(5, 5, &faces),
+            solve_exact(5, 5, &faces, &Control::new()),
             Err(BattleError::Rules(RulesError::TooManyFaces { .. }))
         ));
         let dice = Rules {
@@ -603,7 +606,7 @@ mod tests {
             ..Rules::default()
         };
         assert!(matches!(
-            solve_exact(5, 5, &dice),
+            solve_exact(5, 5, &dice, &Control::new()),
             Err(BattleError::Rules(RulesError::TooManyDice { .. }))
         ));
     }

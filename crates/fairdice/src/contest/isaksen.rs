@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use super::{Contest, ContestError, ContestResult, Pairing, TieRule};
+use crate::control::Control;
 use crate::dice::die::{Die, DieError};
 
 /// The table header, two markdown lines.
@@ -127,7 +128,7 @@ impl Games {
                 let result = Contest::from_dice(a, b)?
                     .pairing(pairing)
                     .ties(ties)
-                    .evaluate()?;
+                    .evaluate(&Control::new())?;
                 self.0.insert(game, result.clone());
                 result
             }

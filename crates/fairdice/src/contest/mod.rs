@@ -13,6 +13,7 @@
 //!
 //! # Example
 //! ```
+//! use fairdice::Control;
 //! use fairdice::contest::{Contest, Pairing, TieRule};
 //! use fairdice::{Die, Pool};
 //!
@@ -20,7 +21,7 @@
 //! let result = Contest::new(&five_d6, &five_d6)?
 //!     .pairing(Pairing::Sorted)
 //!     .ties(TieRule::AWins)
-//!     .evaluate()?;
+//!     .evaluate(&Control::new())?;
 //! assert_eq!(format!("{:.2}", result.win_bias()), "38.21");
 //! assert_eq!(result.p_tie().to_string(), "0");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -54,15 +55,13 @@ mod wins;
 pub mod written;
 
 use std::fmt;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use thiserror::Error;
 
-use crate::dice::budget::Meter;
+use crate::control::{Control, Failure, FailureKind};
 use crate::dice::die::{Die, DieError, MAX_DICE};
-use crate::dice::evaluator::engine::evaluate_by_pool_metered;
-use crate::dice::notation::options::{DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STEPS};
+use crate::dice::evaluator::engine::evaluate_by_pool;
+use crate::dice::notation::options::DEFAULT_MAX_OUTCOMES;
 use crate::dice::notation::{Cost, TooBig};
 use crate::dice::pool::Pool;
 
@@ -163,6 +162,16 @@ pub enum ContestError {
     Die(#[from] DieError),
 }
 
+impl Failure for ContestError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ContestError::TooBig(_) | ContestError::TooManyRolls { .. } => FailureKind::TooLarge,
+            ContestError::Die(error) => error.kind(),
+            _ => FailureKind::Invalid,
+        }
+    }
+}
+
 /// A contest between two pools, configured step by step and then evaluated.
 ///
 /// Sides are kept as runs of identical dice in the order written, which is the
@@ -173,8 +182,6 @@ pub struct Contest {
     b: Vec<(Die, u32)>,
     pairing: Pairing,
     ties: TieRule,
-    max_steps: u64,
-    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Contest {
@@ -240,8 +247,6 @@ impl Contest {
             b,
             pairing: Pairing::default(),
             ties: TieRule::default(),
-            max_steps: DEFAULT_MAX_STEPS,
-            cancel: None,
         })
     }
 
@@ -254,19 +259,6 @@ impl Contest {
     /// Sets what tied pairs do.
     pub fn ties(mut self, ties: TieRule) -> Contest {
         self.ties = ties;
-        self
-    }
-
-    /// Refuses exact computations estimated above this many steps (default
-    /// [`DEFAULT_MAX_STEPS`], about ten seconds).
-    pub fn max_steps(mut self, steps: u64) -> Contest {
-        self.max_steps = steps;
-        self
-    }
-
-    /// Stops the computation as soon as `flag` becomes true.
-    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Contest {
-        self.cancel = Some(flag);
         self
     }
 
@@ -299,31 +291,28 @@ impl Contest {
     }
 
     /// The estimated cost of [`evaluate`](Self::evaluate), which refuses to start
-    /// above the budget.
+    /// above the control's budget.
     pub fn estimate(&self) -> Cost {
         cost::estimate(self, false)
     }
 
-    /// The exact net score distribution and the metrics derived from it.
+    /// The exact net score distribution and the metrics derived from it, priced
+    /// against and metered by `control`.
     ///
     /// # Errors
     /// [`ContestError::TooBig`] when the estimate exceeds the budget;
     /// [`ContestError::MixedReroll`] for rerolled ties in a sorted contest of mixed
     /// dice; [`DieError::RerollsEverything`] when rerolled pairs can never differ;
-    /// [`DieError::Cancelled`] or [`DieError::BudgetExceeded`] if stopped.
-    pub fn evaluate(&self) -> Result<ContestResult, ContestError> {
-        self.check(false)?;
-        let mut meter = self.meter();
+    /// [`DieError::Stopped`] if `control` stops it.
+    pub fn evaluate(&self, control: &Control) -> Result<ContestResult, ContestError> {
+        self.check(false, control)?;
         let net = match (self.pairing, self.ties) {
-            (Pairing::Unsorted, _) => unsorted::net(self, &mut meter)?,
-            (Pairing::Sorted, TieRule::Reroll) => reroll::net(self, &mut meter)?,
+            (Pairing::Unsorted, _) => unsorted::net(self, control)?,
+            (Pairing::Sorted, TieRule::Reroll) => reroll::net(self, control)?,
             (Pairing::Sorted, ties) => {
                 let (a, b) = (self.pool(Side::A)?, self.pool(Side::B)?);
-                let results = evaluate_by_pool_metered(
-                    &SortedPairs::<NetScore>::new(ties),
-                    &[&a, &b],
-                    &mut meter,
-                )?;
+                let results =
+                    evaluate_by_pool(&SortedPairs::<NetScore>::new(ties), &[&a, &b], control)?;
                 Die::new(results.into_iter().map(|(NetScore(net), c)| (net, c)))?
             }
         };
@@ -335,26 +324,22 @@ impl Contest {
     ///
     /// # Errors
     /// As [`evaluate`](Self::evaluate).
-    pub fn pair_wins(&self) -> Result<PairWins, ContestError> {
-        self.check(true)?;
-        let mut meter = self.meter();
+    pub fn pair_wins(&self, control: &Control) -> Result<PairWins, ContestError> {
+        self.check(true, control)?;
         match (self.pairing, self.ties) {
-            (Pairing::Unsorted, _) => unsorted::pair_wins(self, &mut meter),
-            (Pairing::Sorted, TieRule::Reroll) => reroll::pair_wins(self, &mut meter),
+            (Pairing::Unsorted, _) => unsorted::pair_wins(self, control),
+            (Pairing::Sorted, TieRule::Reroll) => reroll::pair_wins(self, control),
             (Pairing::Sorted, ties) => {
                 let (a, b) = (self.pool(Side::A)?, self.pool(Side::B)?);
-                let results = evaluate_by_pool_metered(
-                    &SortedPairs::<PairCounts>::new(ties),
-                    &[&a, &b],
-                    &mut meter,
-                )?;
+                let results =
+                    evaluate_by_pool(&SortedPairs::<PairCounts>::new(ties), &[&a, &b], control)?;
                 Ok(PairWins::from_counts(self.pairs(), results))
             }
         }
     }
 
     /// Refuses what cannot or should not be computed, before any work.
-    fn check(&self, joint: bool) -> Result<(), ContestError> {
+    fn check(&self, joint: bool, control: &Control) -> Result<(), ContestError> {
         if self.pairing == Pairing::Sorted && self.ties == TieRule::Reroll {
             for side in [Side::A, Side::B] {
                 let kinds = self.dice(side).len();
@@ -364,10 +349,10 @@ impl Contest {
             }
         }
         let cost = cost::estimate(self, joint);
-        if cost.steps > self.max_steps as f64 || cost.outcomes > DEFAULT_MAX_OUTCOMES as f64 {
+        if cost.steps > control.max_steps() as f64 || cost.outcomes > DEFAULT_MAX_OUTCOMES as f64 {
             return Err(ContestError::TooBig(TooBig {
                 estimate: cost,
-                max_steps: self.max_steps,
+                max_steps: control.max_steps(),
                 max_outcomes: DEFAULT_MAX_OUTCOMES,
             }));
         }
@@ -381,14 +366,5 @@ impl Contest {
                 .iter()
                 .map(|(d, n)| (d.clone(), u64::from(*n))),
         )
-    }
-
-    /// The safety net behind the estimate, with the same slack as the notation's.
-    fn meter(&self) -> Meter {
-        let meter = Meter::new(self.max_steps.saturating_mul(4));
-        match &self.cancel {
-            Some(flag) => meter.with_cancel(flag.clone()),
-            None => meter,
-        }
     }
 }

@@ -9,13 +9,13 @@
 //! depends on the seed only, not on the number of threads.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
 
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 use super::metrics::ContestResult;
 use super::{Contest, ContestError, Pairing, Side, TieRule};
+use crate::control::Control;
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::sampler::DieSampler;
 use crate::rng::{self, Generator};
@@ -113,20 +113,20 @@ fn can_differ(a: &Die, b: &Die) -> bool {
 }
 
 impl Contest {
-    /// Estimates the contest from `runs` seeded rolls, in parallel; `progress` is
-    /// called with the number of rolls finished, from any thread. The contest's
-    /// cancel flag stops it between chunks.
+    /// Estimates the contest from `runs` seeded rolls, in parallel, reporting the
+    /// rolls finished to `control` (stage `rolling`), which can stop it between
+    /// chunks.
     ///
     /// # Errors
     /// [`ContestError::MixedReroll`] as for [`evaluate`](Self::evaluate);
     /// [`DieError::RerollsEverything`] when rerolled pairs can never differ;
     /// [`ContestError::TooManyRolls`] past [`MAX_ROLLED_DICE`];
-    /// [`DieError::Cancelled`] if stopped.
+    /// [`DieError::Stopped`] once `control` is cancelled.
     pub fn monte_carlo(
         &self,
         runs: u64,
         seed: u64,
-        progress: &(dyn Fn(u64) + Sync),
+        control: &Control,
     ) -> Result<ContestEstimate, ContestError> {
         let runs = runs.max(1);
         let dice = runs as f64 * f64::from(self.size(Side::A) + self.size(Side::B));
@@ -144,16 +144,11 @@ impl Contest {
         );
         let pairs = self.pairs() as usize;
         let chunks = runs.div_ceil(CHUNK);
+        control.stage("rolling", runs);
         let tallies: Vec<BTreeMap<i64, u64>> = (0..chunks)
             .into_par_iter()
             .map(|chunk| {
-                if self
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
-                {
-                    return Err(DieError::Cancelled);
-                }
+                control.check()?;
                 let mut generator = rng::stream(seed, chunk);
                 let (mut x, mut y) = (Vec::new(), Vec::new());
                 let mut tally = BTreeMap::new();
@@ -171,7 +166,7 @@ impl Contest {
                     };
                     *tally.entry(net).or_insert(0) += 1;
                 }
-                progress(n);
+                control.advance(n);
                 Ok(tally)
             })
             .collect::<Result<_, DieError>>()?;
@@ -321,8 +316,8 @@ mod tests {
         for pairing in [Pairing::Sorted, Pairing::Unsorted] {
             for ties in rules {
                 let c = contest(&[(6, 3)], &[(6, 2)]).pairing(pairing).ties(ties);
-                let exact = c.evaluate().unwrap();
-                let estimate = c.monte_carlo(40_000, 7, &|_| {}).unwrap();
+                let exact = c.evaluate(&Control::new()).unwrap();
+                let estimate = c.monte_carlo(40_000, 7, &Control::new()).unwrap();
                 let within = |got: f64, want: f64, error: f64| {
                     assert!(
                         (got - want).abs() <= 4.0 * error + 1e-9,
@@ -352,8 +347,8 @@ mod tests {
     fn mixed_pools_pair_in_the_order_written_when_unsorted() {
         // d4 then d20 against d20 then d4: two lopsided pairs that cancel out.
         let c = contest(&[(4, 1), (20, 1)], &[(20, 1), (4, 1)]).pairing(Pairing::Unsorted);
-        let exact = c.evaluate().unwrap();
-        let estimate = c.monte_carlo(40_000, 3, &|_| {}).unwrap();
+        let exact = c.evaluate(&Control::new()).unwrap();
+        let estimate = c.monte_carlo(40_000, 3, &Control::new()).unwrap();
         assert!(
             (estimate.result.win_bias() - exact.win_bias()).abs() < 4.0 * estimate.win_bias_error()
         );
@@ -365,8 +360,8 @@ mod tests {
     fn the_same_seed_gives_the_same_estimate() {
         let c = contest(&[(6, 5)], &[(6, 5)]).ties(TieRule::Reroll);
         assert_eq!(
-            c.monte_carlo(10_000, 5, &|_| {}).unwrap(),
-            c.monte_carlo(10_000, 5, &|_| {}).unwrap()
+            c.monte_carlo(10_000, 5, &Control::new()).unwrap(),
+            c.monte_carlo(10_000, 5, &Control::new()).unwrap()
         );
     }
 
@@ -374,16 +369,16 @@ mod tests {
     fn impossible_or_runaway_requests_are_refused() {
         let one_sided = contest(&[(1, 2)], &[(1, 2)]).ties(TieRule::Reroll);
         assert!(matches!(
-            one_sided.monte_carlo(10, 1, &|_| {}),
+            one_sided.monte_carlo(10, 1, &Control::new()),
             Err(ContestError::Die(DieError::RerollsEverything))
         ));
         let mixed = contest(&[(6, 1), (8, 1)], &[(6, 2)]).ties(TieRule::Reroll);
         assert!(matches!(
-            mixed.monte_carlo(10, 1, &|_| {}),
+            mixed.monte_carlo(10, 1, &Control::new()),
             Err(ContestError::MixedReroll(Side::A, 2))
         ));
         assert!(matches!(
-            contest(&[(6, 1000)], &[(6, 1000)]).monte_carlo(1 << 40, 1, &|_| {}),
+            contest(&[(6, 1000)], &[(6, 1000)]).monte_carlo(1 << 40, 1, &Control::new()),
             Err(ContestError::TooManyRolls { .. })
         ));
     }

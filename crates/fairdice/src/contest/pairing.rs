@@ -113,6 +113,7 @@ impl PairScore for PairCounts {
 ///
 /// # Example
 /// ```
+/// use fairdice::Control;
 /// use fairdice::contest::{NetScore, SortedPairs, TieRule};
 /// use fairdice::dice::evaluator::evaluate_by_pool;
 /// use fairdice::{Die, Pool};
@@ -120,7 +121,7 @@ impl PairScore for PairCounts {
 /// let d6 = Die::standard(6)?;
 /// let (a, b) = (Pool::new(&d6, 1)?, Pool::new(&d6, 2)?);
 /// // One d6 against the higher of two d6: B wins 125 of the 216 rolls.
-/// let net = evaluate_by_pool(&SortedPairs::<NetScore>::new(TieRule::Stand), &[&a, &b])?;
+/// let net = evaluate_by_pool(&SortedPairs::<NetScore>::new(TieRule::Stand), &[&a, &b], &Control::new())?;
 /// assert_eq!(net[0].0, NetScore(-1));
 /// assert_eq!(net[0].1.to_string(), "125");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -15,13 +15,14 @@
 //!
 //! # Example
 //! ```
+//! use fairdice::Control;
 //! use fairdice::contest::report::ContestReport;
 //! use fairdice::contest::{Contest, TieRule};
 //! use fairdice::{Die, Pool};
 //!
 //! let d6 = Die::standard(6)?;
 //! let contest = Contest::new(&Pool::new(&d6, 3)?, &Pool::new(&d6, 2)?)?.ties(TieRule::BWins);
-//! let report = ContestReport::new("3d6", "2d6", &contest, &contest.evaluate()?);
+//! let report = ContestReport::new("3d6", "2d6", &contest, &contest.evaluate(&Control::new())?);
 //! assert_eq!(report.p_a_wins_exact.to_string(), "1445/3888");
 //! assert_eq!(report.total.to_string(), "7776");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -205,7 +206,7 @@ fn as_name<T: std::fmt::Display, S: serde::Serializer>(name: &T, s: S) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Die;
+    use crate::{Control, Die};
 
     fn report(a: u64, b: u64, faces: u64, pairing: Pairing, ties: TieRule) -> ContestReport {
         let die = Die::standard(faces).expect("a die");
@@ -213,7 +214,7 @@ mod tests {
             .expect("dice on both sides")
             .pairing(pairing)
             .ties(ties);
-        let result = contest.evaluate().expect("small");
+        let result = contest.evaluate(&Control::new()).expect("small");
         ContestReport::new(
             &format!("{a}d{faces}"),
             &format!("{b}d{faces}"),

@@ -18,9 +18,9 @@ use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive};
 use super::pairing::{PairCounts, SortedPairs};
 use super::wins::PairWins;
 use super::{Contest, ContestError, Side, TieRule};
-use crate::dice::budget::Meter;
+use crate::control::Control;
 use crate::dice::die::{Die, DieError};
-use crate::dice::evaluator::engine::evaluate_by_pool_metered;
+use crate::dice::evaluator::engine::evaluate_by_pool;
 use crate::dice::pool::Pool;
 
 /// What a resolved distribution is kept over.
@@ -58,25 +58,25 @@ impl Tally for (u32, u32) {
 
 /// The resolved net score of a sorted contest whose tied pairs are rerolled. The
 /// caller checked that each side is one kind of die.
-pub(super) fn net(contest: &Contest, meter: &mut Meter) -> Result<Die, ContestError> {
-    Ok(Die::new(resolve::<i64>(contest, meter)?)?)
+pub(super) fn net(contest: &Contest, control: &Control) -> Result<Die, ContestError> {
+    Ok(Die::new(resolve::<i64>(contest, control)?)?)
 }
 
 /// The resolved pair wins of a sorted contest whose tied pairs are rerolled.
-pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins, ContestError> {
+pub(super) fn pair_wins(contest: &Contest, control: &Control) -> Result<PairWins, ContestError> {
     Ok(PairWins::from_entries(
         contest.pairs(),
-        resolve::<(u32, u32)>(contest, meter)?,
+        resolve::<(u32, u32)>(contest, control)?,
     ))
 }
 
 fn resolve<K: Tally>(
     contest: &Contest,
-    meter: &mut Meter,
+    control: &Control,
 ) -> Result<Vec<(K, BigUint)>, ContestError> {
     let (die_a, size_a) = &contest.dice(Side::A)[0];
     let (die_b, size_b) = &contest.dice(Side::B)[0];
-    let top = sorted(die_a, *size_a, die_b, *size_b, meter)?;
+    let top = sorted(die_a, *size_a, die_b, *size_b, control)?;
     let most_ties = top.iter().map(|(p, _)| p.ties).max().unwrap_or(0);
     // resolved[t]: the outcome of t tied pairs once every tie is settled.
     let mut resolved = vec![vec![(K::ZERO, BigUint::one())]];
@@ -84,7 +84,7 @@ fn resolve<K: Tally>(
         let again = if *size_a == t && *size_b == t {
             top.clone()
         } else {
-            sorted(die_a, t, die_b, t, meter)?
+            sorted(die_a, t, die_b, t, control)?
         };
         // All t pairs tying again is where we started: condition it away.
         let progress: Vec<(PairCounts, BigUint)> =
@@ -103,16 +103,12 @@ fn sorted(
     n_a: u32,
     b: &Die,
     n_b: u32,
-    meter: &mut Meter,
+    control: &Control,
 ) -> Result<Vec<(PairCounts, BigUint)>, ContestError> {
     let pool_a = Pool::new(a, u64::from(n_a))?;
     let pool_b = Pool::new(b, u64::from(n_b))?;
     let evaluator = SortedPairs::<PairCounts>::new(TieRule::Reroll);
-    Ok(evaluate_by_pool_metered(
-        &evaluator,
-        &[&pool_a, &pool_b],
-        meter,
-    )?)
+    Ok(evaluate_by_pool(&evaluator, &[&pool_a, &pool_b], control)?)
 }
 
 /// Continues every outcome of `counts` with its `t` ties as `resolved[t]`, bringing

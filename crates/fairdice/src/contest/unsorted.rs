@@ -7,8 +7,8 @@ use num_traits::{One, Zero};
 
 use super::wins::PairWins;
 use super::{Contest, ContestError, Side, TieRule};
+use crate::control::Control;
 use crate::dice::arithmetic::BinaryOp;
-use crate::dice::budget::Meter;
 use crate::dice::die::{Die, DieError};
 
 /// One kind of pair and how often it occurs: counts of (A wins, tie, B wins) of a
@@ -21,18 +21,19 @@ struct PairKind {
 }
 
 /// The net score of an unsorted contest.
-pub(super) fn net(contest: &Contest, meter: &mut Meter) -> Result<Die, ContestError> {
+pub(super) fn net(contest: &Contest, control: &Control) -> Result<Die, ContestError> {
     let mut net = Die::constant(0);
     for kind in kinds(contest)? {
         let one = Die::new([(1, kind.a_wins), (0, kind.ties), (-1, kind.b_wins)])?;
-        let all = one.repeat_sum_metered(u64::from(kind.pairs), meter)?;
-        net = net.combine_metered(&all, BinaryOp::Add, meter)?;
+        let all = one.repeat_sum(u64::from(kind.pairs), control)?;
+        net = net.combine(&all, BinaryOp::Add, control)?;
     }
     Ok(net)
 }
 
 /// The joint distribution of pairs won by A and by B in an unsorted contest.
-pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins, ContestError> {
+pub(super) fn pair_wins(contest: &Contest, control: &Control) -> Result<PairWins, ContestError> {
+    let mut meter = control.meter();
     // dense[i][j]: count of A winning i pairs and B winning j, over the kinds so far.
     let mut dense: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
     for kind in kinds(contest)? {
@@ -42,7 +43,9 @@ pub(super) fn pair_wins(contest: &Contest, meter: &mut Meter) -> Result<PairWins
         for (i, row) in dense.iter().enumerate() {
             for (j, x) in row.iter().enumerate().filter(|(_, x)| !x.is_zero()) {
                 for (k, part_row) in part.iter().enumerate() {
-                    meter.charge(part_row.len() as u64)?;
+                    meter
+                        .charge(part_row.len() as u64)
+                        .map_err(DieError::from)?;
                     for (l, y) in part_row.iter().enumerate().filter(|(_, y)| !y.is_zero()) {
                         next[i + k][j + l] += x * y;
                     }

@@ -15,12 +15,13 @@ use crate::dice::die::{Die, ratio};
 /// # Example
 /// Risk: three attacking dice against two defending, the defender winning ties.
 /// ```
+/// use fairdice::Control;
 /// use fairdice::contest::{Contest, TieRule};
 /// use fairdice::{Die, Pool};
 ///
 /// let d6 = Die::standard(6)?;
 /// let (attack, defend) = (Pool::new(&d6, 3)?, Pool::new(&d6, 2)?);
-/// let wins = Contest::new(&attack, &defend)?.ties(TieRule::BWins).pair_wins()?;
+/// let wins = Contest::new(&attack, &defend)?.ties(TieRule::BWins).pair_wins(&Control::new())?;
 /// assert_eq!(wins.total().to_string(), "7776");
 /// assert_eq!(wins.count(2, 0).to_string(), "2890"); // defender loses two armies
 /// assert_eq!(wins.count(1, 1).to_string(), "2611");

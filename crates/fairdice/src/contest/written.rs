@@ -9,6 +9,7 @@
 
 use thiserror::Error;
 
+use crate::control::{Control, Failure, FailureKind};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::Die;
 use crate::dice::notation::ast::{Dice, Expr, ExprKind, Span};
@@ -49,6 +50,15 @@ impl PoolTextError {
     }
 }
 
+impl Failure for PoolTextError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            PoolTextError::Notation(error) => error.kind(),
+            PoolTextError::NotAPool { .. } => FailureKind::Invalid,
+        }
+    }
+}
+
 /// What a pool may hold, appended to every refusal.
 const ACCEPTED: &str = "a contest pool is dice joined by `+`, such as `5d6` or `3d6+1d8+1d10`";
 
@@ -56,26 +66,31 @@ const ACCEPTED: &str = "a contest pool is dice joined by `+`, such as `5d6` or `
 ///
 /// # Example
 /// ```
+/// use fairdice::Control;
 /// use fairdice::contest::written::parse_pool;
 /// use fairdice::dice::notation::Options;
 ///
-/// let runs = parse_pool("3d6+1d8+1d10", &Options::default())?;
+/// let runs = parse_pool("3d6+1d8+1d10", &Options::default(), &Control::new())?;
 /// let sizes: Vec<(i64, u64)> = runs.iter().map(|(d, n)| (d.max_outcome(), *n)).collect();
 /// assert_eq!(sizes, [(6, 3), (8, 1), (10, 1)]);
-/// assert!(parse_pool("3d6+2", &Options::default()).is_err());
+/// assert!(parse_pool("3d6+2", &Options::default(), &Control::new()).is_err());
 /// # Ok::<(), fairdice::contest::written::PoolTextError>(())
 /// ```
 ///
 /// # Errors
 /// [`PoolTextError::Notation`] for text that does not parse or a die that is
 /// invalid; [`PoolTextError::NotAPool`] for anything but dice joined by `+`.
-pub fn parse_pool(text: &str, options: &Options) -> Result<Vec<(Die, u64)>, PoolTextError> {
+pub fn parse_pool(
+    text: &str,
+    options: &Options,
+    control: &Control,
+) -> Result<Vec<(Die, u64)>, PoolTextError> {
     let expr = parse(text).map_err(NotationError::from)?;
     let mut terms = Vec::new();
     collect_terms(&expr, &mut terms)?;
     terms
         .into_iter()
-        .map(|(dice, span)| term(dice, span, options))
+        .map(|(dice, span)| term(dice, span, options, control))
         .collect()
 }
 
@@ -108,7 +123,12 @@ fn collect_terms<'a>(
 }
 
 /// One term: its die (modifiers applied) and how many of it.
-fn term(dice: &Dice, span: Span, options: &Options) -> Result<(Die, u64), PoolTextError> {
+fn term(
+    dice: &Dice,
+    span: Span,
+    options: &Options,
+    control: &Control,
+) -> Result<(Die, u64), PoolTextError> {
     if let Some(modifier) = dice.pool_modifiers.first() {
         let span = match modifier {
             crate::dice::notation::ast::PoolModifier::Keep { span, .. }
@@ -145,5 +165,5 @@ fn term(dice: &Dice, span: Span, options: &Options) -> Result<(Die, u64), PoolTe
         }),
         span,
     };
-    Ok((evaluate_expr(&one, options)?, count))
+    Ok((evaluate_expr(&one, options, control)?, count))
 }

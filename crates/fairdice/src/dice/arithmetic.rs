@@ -13,9 +13,9 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::Zero;
 
-use super::budget::Meter;
 use super::count::{Count, CountType};
 use super::die::{Die, DieError, MAX_DICE, Outcome};
+use crate::control::{Control, Meter};
 use crate::with_count_type;
 
 /// A binary operation between two dice outcomes.
@@ -101,25 +101,14 @@ impl BinaryOp {
 const DENSE_SPAN_LIMIT: u64 = 1 << 24;
 
 impl Die {
-    /// The distribution of `op(X, Y)` for independent `X` (this die) and `Y`.
+    /// The distribution of `op(X, Y)` for independent `X` (this die) and `Y`, its
+    /// work metered against `control`.
     ///
     /// # Errors
-    /// As [`BinaryOp::apply`], if any pair of outcomes fails.
-    pub fn combine(&self, other: &Die, op: BinaryOp) -> Result<Die, DieError> {
-        self.combine_metered(other, op, &mut Meter::unlimited())
-    }
-
-    /// [`combine`](Self::combine) charging its work to `meter`, so a budget or a
-    /// cancel flag can stop it.
-    ///
-    /// # Errors
-    /// As [`combine`](Self::combine), plus the meter's errors.
-    pub fn combine_metered(
-        &self,
-        other: &Die,
-        op: BinaryOp,
-        meter: &mut Meter,
-    ) -> Result<Die, DieError> {
+    /// As [`BinaryOp::apply`], if any pair of outcomes fails;
+    /// [`DieError::Stopped`] past the control's budget or once it is cancelled.
+    pub fn combine(&self, other: &Die, op: BinaryOp, control: &Control) -> Result<Die, DieError> {
+        let meter = &mut control.meter();
         // Stored outcomes all have positive counts.
         if op == BinaryOp::Div && other.outcomes().binary_search(&0).is_ok() {
             return Err(DieError::DivisionByZero);
@@ -138,7 +127,7 @@ impl Die {
     /// # Errors
     /// [`DieError::Overflow`] if a sum leaves the `i64` range.
     pub fn add(&self, other: &Die) -> Result<Die, DieError> {
-        self.combine(other, BinaryOp::Add)
+        self.combine(other, BinaryOp::Add, &Control::unlimited())
     }
 
     /// `X − Y` for independent dice.
@@ -146,7 +135,7 @@ impl Die {
     /// # Errors
     /// [`DieError::Overflow`] if a difference leaves the `i64` range.
     pub fn sub(&self, other: &Die) -> Result<Die, DieError> {
-        self.combine(other, BinaryOp::Sub)
+        self.combine(other, BinaryOp::Sub, &Control::unlimited())
     }
 
     /// `X · Y` for independent dice.
@@ -154,7 +143,7 @@ impl Die {
     /// # Errors
     /// [`DieError::Overflow`] if a product leaves the `i64` range.
     pub fn mul(&self, other: &Die) -> Result<Die, DieError> {
-        self.combine(other, BinaryOp::Mul)
+        self.combine(other, BinaryOp::Mul, &Control::unlimited())
     }
 
     /// `floor(X / Y)` for independent dice.
@@ -162,7 +151,7 @@ impl Die {
     /// # Errors
     /// [`DieError::DivisionByZero`] if `Y` can be zero.
     pub fn div(&self, other: &Die) -> Result<Die, DieError> {
-        self.combine(other, BinaryOp::Div)
+        self.combine(other, BinaryOp::Div, &Control::unlimited())
     }
 
     /// `op(X, c)` for a constant `c`, keeping counts unchanged.
@@ -181,20 +170,15 @@ impl Die {
         self.try_map(|o| o.checked_neg().ok_or(DieError::Overflow))
     }
 
-    /// The sum of `n` independent copies of this die (`n = 0` gives the constant 0).
+    /// The sum of `n` independent copies of this die (`n = 0` gives the constant 0),
+    /// its work metered against `control`.
     ///
     /// # Errors
     /// [`DieError::Overflow`] if a sum leaves the `i64` range;
-    /// [`DieError::TooManyDice`] past [`MAX_DICE`].
-    pub fn repeat_sum(&self, n: u64) -> Result<Die, DieError> {
-        self.repeat_sum_metered(n, &mut Meter::unlimited())
-    }
-
-    /// [`repeat_sum`](Self::repeat_sum) charging its work to `meter`.
-    ///
-    /// # Errors
-    /// As [`repeat_sum`](Self::repeat_sum), plus the meter's errors.
-    pub fn repeat_sum_metered(&self, n: u64, meter: &mut Meter) -> Result<Die, DieError> {
+    /// [`DieError::TooManyDice`] past [`MAX_DICE`]; [`DieError::Stopped`] past the
+    /// control's budget or once it is cancelled.
+    pub fn repeat_sum(&self, n: u64, control: &Control) -> Result<Die, DieError> {
+        let meter = &mut control.meter();
         if n > MAX_DICE {
             return Err(DieError::TooManyDice {
                 count: n,
@@ -230,14 +214,14 @@ impl Die {
             if remaining & 1 == 1 {
                 result = Some(match result {
                     None => base.clone(),
-                    Some(result) => result.combine_metered(&base, BinaryOp::Add, meter)?,
+                    Some(result) => result.combine(&base, BinaryOp::Add, meter.control())?,
                 });
             }
             remaining >>= 1;
             if remaining == 0 {
                 return Ok(result.unwrap_or_else(|| Die::constant(0)));
             }
-            base = base.combine_metered(&base, BinaryOp::Add, meter)?;
+            base = base.combine(&base, BinaryOp::Add, meter.control())?;
         }
     }
 
@@ -397,7 +381,11 @@ mod tests {
             BinaryOp::Ne,
         ] {
             let expected = brute_force(&[&x, &y], |v| op.apply(v[0], v[1]).unwrap());
-            assert_eq!(x.combine(&y, op).unwrap(), expected, "{op:?}");
+            assert_eq!(
+                x.combine(&y, op, &Control::new()).unwrap(),
+                expected,
+                "{op:?}"
+            );
         }
     }
 
@@ -426,7 +414,11 @@ mod tests {
         ] {
             let mut naive = Die::constant(0);
             for n in 0..12u64 {
-                assert_eq!(die.repeat_sum(n).unwrap(), naive, "{n} of {die}");
+                assert_eq!(
+                    die.repeat_sum(n, &Control::new()).unwrap(),
+                    naive,
+                    "{n} of {die}"
+                );
                 naive = naive.add(&die).unwrap();
             }
         }
@@ -448,12 +440,12 @@ mod tests {
             base = base.add(&base).unwrap();
             e >>= 1;
         }
-        assert_eq!(die.repeat_sum(n).unwrap(), squared);
+        assert_eq!(die.repeat_sum(n, &Control::new()).unwrap(), squared);
     }
 
     #[test]
     fn hundred_d6_is_exact() {
-        let die = d(6).repeat_sum(100).unwrap();
+        let die = d(6).repeat_sum(100, &Control::new()).unwrap();
         assert_eq!(
             die.total().to_string(),
             "653318623500070906096690267158057820537143710472954871543071966369497141477376"
@@ -470,10 +462,10 @@ mod tests {
     fn overflow_is_an_error() {
         let huge = Die::constant(i64::MAX);
         assert_eq!(huge.add(&Die::constant(1)), Err(DieError::Overflow));
-        assert_eq!(huge.repeat_sum(2), Err(DieError::Overflow));
+        assert_eq!(huge.repeat_sum(2, &Control::new()), Err(DieError::Overflow));
         assert_eq!(Die::constant(i64::MIN).negate(), Err(DieError::Overflow));
         assert!(matches!(
-            d(6).repeat_sum(MAX_DICE + 1),
+            d(6).repeat_sum(MAX_DICE + 1, &Control::new()),
             Err(DieError::TooManyDice { .. })
         ));
     }
@@ -481,7 +473,7 @@ mod tests {
     #[test]
     fn sparse_sums_use_pairs() {
         let sparse = Die::from_faces(&[0, 1_000_000_000]).unwrap();
-        let two = sparse.repeat_sum(2).unwrap();
+        let two = sparse.repeat_sum(2, &Control::new()).unwrap();
         assert_eq!(two.outcomes(), &[0, 1_000_000_000, 2_000_000_000]);
         assert_eq!(two.count(1_000_000_000), BigUint::from(2u32));
     }

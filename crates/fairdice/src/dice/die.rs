@@ -17,6 +17,7 @@ use num_traits::{ToPrimitive, Zero};
 use thiserror::Error;
 
 use super::count::{Count, CountType, Counts};
+use crate::control::{Failure, FailureKind, Stop};
 
 /// An outcome of a die: a signed integer.
 pub type Outcome = i64;
@@ -42,15 +43,9 @@ pub enum DieError {
     /// A pool or repetition with a negative number of dice.
     #[error("a pool cannot have a negative number of dice ({0})")]
     NegativeDiceCount(i64),
-    /// An exact computation did more work than its budget allows.
-    #[error("the exact computation exceeded its budget of {limit} steps")]
-    BudgetExceeded {
-        /// The budget, in engine steps.
-        limit: u64,
-    },
-    /// The computation was cancelled (e.g. a time limit ran out).
-    #[error("the computation was cancelled")]
-    Cancelled,
+    /// The computation went past its budget or was cancelled.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
     /// An evaluation over more different kinds of dice than the engine can track.
     #[error(
         "an evaluation can track at most about a hundred different kinds of dice at once, got {kinds}"
@@ -69,6 +64,16 @@ pub enum DieError {
     },
 }
 
+impl Failure for DieError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            DieError::Stopped(stop) => stop.kind(),
+            DieError::TooManyKinds { .. } | DieError::TooManyDice { .. } => FailureKind::TooLarge,
+            _ => FailureKind::Invalid,
+        }
+    }
+}
+
 /// The largest number of dice one pool or repeated sum may hold. Anything near it is
 /// refused by the cost estimate long before; this bound keeps sizes in `u32`.
 pub const MAX_DICE: u64 = 1 << 20;
@@ -77,10 +82,11 @@ pub const MAX_DICE: u64 = 1 << 20;
 ///
 /// # Example
 /// ```
+/// use fairdice::Control;
 /// use fairdice::Die;
 ///
 /// let d6 = Die::standard(6)?;
-/// let two = d6.repeat_sum(2)?;
+/// let two = d6.repeat_sum(2, &Control::new())?;
 /// assert_eq!(two.total().to_string(), "36");
 /// assert_eq!(two.count(7).to_string(), "6");
 /// assert_eq!(two.mean().to_string(), "7");

@@ -14,8 +14,8 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
-use super::budget::Meter;
 use super::die::{Die, DieError, Outcome};
+use crate::control::Control;
 
 /// A weighted mixture of dice under construction.
 #[derive(Debug, Clone)]
@@ -41,12 +41,13 @@ impl Mixture {
         }
     }
 
-    /// Adds `die`, chosen with `weight`, charging the work to `meter`: about one
+    /// Adds `die`, chosen with `weight`, charging the work to `control`: about one
     /// step per 64-bit limb of every count touched.
     ///
     /// # Errors
-    /// The meter's errors.
-    pub fn add(&mut self, weight: &BigUint, die: &Die, meter: &mut Meter) -> Result<(), DieError> {
+    /// [`DieError::Stopped`] past the control's budget or once it is cancelled.
+    pub fn add(&mut self, weight: &BigUint, die: &Die, control: &Control) -> Result<(), DieError> {
+        let meter = &mut control.meter();
         if weight.is_zero() {
             return Ok(());
         }
@@ -85,9 +86,9 @@ impl Die {
     /// [`DieError::Empty`] if there are no parts or every weight is zero.
     pub fn mixture(parts: &[(BigUint, Die)]) -> Result<Die, DieError> {
         let mut mixture = Mixture::new();
-        let mut meter = Meter::unlimited();
+        let control = Control::unlimited();
         for (weight, die) in parts {
-            mixture.add(weight, die, &mut meter)?;
+            mixture.add(weight, die, &control)?;
         }
         mixture.finish()
     }
@@ -124,11 +125,12 @@ mod tests {
     #[test]
     fn the_meter_sees_the_work() {
         let mut mixture = Mixture::new();
-        let mut meter = Meter::new(20);
-        assert!(mixture.add(&big(1), &d(6), &mut meter).is_ok());
+        // A budget of 5 steps stops a meter at 4 x 5 = 20.
+        let control = Control::new().with_max_steps(5);
+        assert!(mixture.add(&big(1), &d(6), &control).is_ok());
         assert_eq!(
-            mixture.add(&big(1), &d(20), &mut meter),
-            Err(DieError::BudgetExceeded { limit: 20 })
+            mixture.add(&big(1), &d(20), &control),
+            Err(DieError::Stopped(crate::Stop::OverBudget { limit: 5 }))
         );
     }
 }

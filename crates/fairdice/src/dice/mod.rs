@@ -2,7 +2,6 @@
 //! evaluators that fold over them, and the dice notation that builds them all.
 
 pub mod arithmetic;
-pub mod budget;
 pub mod count;
 pub mod die;
 pub mod evaluator;

@@ -9,6 +9,7 @@ use std::fmt;
 
 use super::die::{Die, DieError, MAX_DICE};
 use super::evaluator::{SumOf, evaluate_die};
+use crate::control::Control;
 
 /// Why a keep/drop selection is invalid.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -157,7 +158,8 @@ impl Pool {
         })
     }
 
-    /// The distribution of the sum of the dice that count.
+    /// The distribution of the sum of the dice that count, without a budget (the
+    /// engine's [`evaluate_die`] takes a [`Control`] for one).
     ///
     /// # Errors
     /// [`DieError::Overflow`] if a sum leaves the `i64` range.
@@ -166,11 +168,11 @@ impl Pool {
             // Without a selection the sum is a convolution, which is cheaper still.
             let mut total = Die::constant(0);
             for (die, n) in &self.groups {
-                total = total.add(&die.repeat_sum(u64::from(*n))?)?;
+                total = total.add(&die.repeat_sum(u64::from(*n), &Control::unlimited())?)?;
             }
             return Ok(total);
         }
-        evaluate_die(&SumOf::identity(), &[self])
+        evaluate_die(&SumOf::identity(), &[self], &Control::unlimited())
     }
 }
 

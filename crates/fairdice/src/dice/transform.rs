@@ -11,9 +11,9 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use super::arithmetic::BinaryOp;
-use super::budget::Meter;
 use super::die::{Die, DieError, Outcome};
 use super::mixture::Mixture;
+use crate::control::Control;
 
 /// How many extra rolls an exploding die may make unless told otherwise. At depth 9
 /// the truncated mass of a d6 is 6⁻¹⁰ ≈ 1.7·10⁻⁸.
@@ -74,28 +74,19 @@ impl Die {
     }
 
     /// Explodes: whenever a roll matches `condition`, roll again and add, for at most
-    /// `depth` extra rolls (the last roll stands as it lands).
+    /// `depth` extra rolls (the last roll stands as it lands). The work is metered
+    /// against `control`.
     ///
     /// # Errors
-    /// [`DieError::Overflow`] if a sum leaves the `i64` range.
+    /// [`DieError::Overflow`] if a sum leaves the `i64` range; [`DieError::Stopped`]
+    /// past the control's budget or once it is cancelled.
     pub fn explode(
         &self,
         condition: impl Fn(Outcome) -> bool,
         depth: u32,
+        control: &Control,
     ) -> Result<Die, DieError> {
-        self.explode_metered(condition, depth, &mut Meter::unlimited())
-    }
-
-    /// [`explode`](Self::explode) charging its work to `meter`.
-    ///
-    /// # Errors
-    /// As [`explode`](Self::explode), plus the meter's errors.
-    pub fn explode_metered(
-        &self,
-        condition: impl Fn(Outcome) -> bool,
-        depth: u32,
-        meter: &mut Meter,
-    ) -> Result<Die, DieError> {
+        let meter = &mut control.meter();
         let mut current = self.clone();
         for _ in 0..depth {
             meter.charge((self.len() * current.len()) as u64)?;
@@ -116,24 +107,12 @@ impl Die {
     }
 
     /// The sum of a random number of dice: roll `count` to learn how many copies of
-    /// this die to roll and add (AnyDice's `(d4)d6`).
+    /// this die to roll and add (AnyDice's `(d4)d6`), metered against `control`.
     ///
     /// # Errors
     /// [`DieError::NegativeDiceCount`] if `count` can be negative; as
     /// [`repeat_sum`](Self::repeat_sum).
-    pub fn repeat_sum_random(&self, count: &Die) -> Result<Die, DieError> {
-        self.repeat_sum_random_metered(count, &mut Meter::unlimited())
-    }
-
-    /// [`repeat_sum_random`](Self::repeat_sum_random) charging its work to `meter`.
-    ///
-    /// # Errors
-    /// As [`repeat_sum_random`](Self::repeat_sum_random), plus the meter's errors.
-    pub fn repeat_sum_random_metered(
-        &self,
-        count: &Die,
-        meter: &mut Meter,
-    ) -> Result<Die, DieError> {
+    pub fn repeat_sum_random(&self, count: &Die, control: &Control) -> Result<Die, DieError> {
         if count.min_outcome() < 0 {
             return Err(DieError::NegativeDiceCount(count.min_outcome()));
         }
@@ -143,14 +122,12 @@ impl Die {
             let k = k as u64;
             // Each sum extends the previous one, so the work is that of the largest.
             let sum = match &previous {
-                Some((j, sum)) => sum.combine_metered(
-                    &self.repeat_sum_metered(k - j, meter)?,
-                    BinaryOp::Add,
-                    meter,
-                )?,
-                None => self.repeat_sum_metered(k, meter)?,
+                Some((j, sum)) => {
+                    sum.combine(&self.repeat_sum(k - j, control)?, BinaryOp::Add, control)?
+                }
+                None => self.repeat_sum(k, control)?,
             };
-            mixture.add(&weight, &sum, meter)?;
+            mixture.add(&weight, &sum, control)?;
             previous = Some((k, sum));
         }
         mixture.finish()
@@ -196,25 +173,28 @@ mod tests {
                 8 + v[2]
             }
         });
-        assert_eq!(d4.explode(|o| o == 4, 2).unwrap(), expected);
-        assert_eq!(d4.explode(|o| o == 4, 0).unwrap(), d4);
+        assert_eq!(
+            d4.explode(|o| o == 4, 2, &Control::new()).unwrap(),
+            expected
+        );
+        assert_eq!(d4.explode(|o| o == 4, 0, &Control::new()).unwrap(), d4);
     }
 
     #[test]
     fn mixture_of_dice_counts() {
         // (d4)d6 by brute force over d4 then up to four d6.
         let d6 = d(6);
-        let mixed = d6.repeat_sum_random(&d(4)).unwrap();
+        let mixed = d6.repeat_sum_random(&d(4), &Control::new()).unwrap();
         let expected = brute_force(&[&d(4), &d6, &d6, &d6, &d6], |v| {
             v[1..=v[0] as usize].iter().sum()
         });
         assert_eq!(mixed.reduced(), expected.reduced());
         assert_eq!(mixed.total(), big(4 * 1296));
         let zero_or_two = Die::from_faces(&[0, 2]).unwrap();
-        let m = d6.repeat_sum_random(&zero_or_two).unwrap();
+        let m = d6.repeat_sum_random(&zero_or_two, &Control::new()).unwrap();
         assert_eq!(m.probability(0), BigRational::new(1.into(), 2.into()));
         assert_eq!(
-            d6.repeat_sum_random(&Die::range(-1, 1)),
+            d6.repeat_sum_random(&Die::range(-1, 1), &Control::new()),
             Err(DieError::NegativeDiceCount(-1))
         );
     }

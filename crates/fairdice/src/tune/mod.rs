@@ -8,10 +8,11 @@
 //! [`randomizer`](crate::randomizer) with a [`Grid`] can join.
 //!
 //! ```
+//! use fairdice::Control;
 //! use fairdice::tune::{tune, Tuning};
 //!
 //! let tuning = Tuning::article(6, 25)?; // 6 outcomes, 25 samples, entropy ≥ 0.90
-//! let result = tune(&tuning, &|_| {})?;
+//! let result = tune(&tuning, &Control::new())?;
 //! let deck = result.systems[0].best().expect("a deck qualifies");
 //! assert_eq!(deck.spec, "deck(values=6, copies=1, refill_below=6, refill=top-up)");
 //! assert_eq!(format!("{:.2}", deck.outcome_variance), "0.51");
@@ -34,13 +35,11 @@ pub mod grid;
 pub mod match_length;
 pub mod report;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::analysis::{self, AnalysisError, Curves, Method, MethodChoice};
+use crate::control::{Control, Failure, FailureKind, Stop};
 use crate::randomizer::{Randomizer, Spec, SpecError};
 
 pub use grid::{BaseArgs, Grid, GridError, ParamValue};
@@ -104,9 +103,6 @@ pub struct Tuning {
     pub grids: Vec<Grid>,
     /// How each candidate is measured.
     pub method: MethodChoice,
-    /// Stop with [`TuneError::Cancelled`] as soon as this flag becomes true (e.g. a
-    /// server's time limit); every candidate's analysis looks at it.
-    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Tuning {
@@ -126,7 +122,6 @@ impl Tuning {
                 runs: FALLBACK_RUNS,
                 seed: crate::analysis::DEFAULT_SEED,
             },
-            cancel: None,
         })
     }
 
@@ -152,8 +147,9 @@ impl Tuning {
             source,
         })?;
         let method = MethodChoice::Exact { cap: 1 };
-        let (curves, _) = analysis::curves(&dice, self.samples.max(), &method, None, &|_| {})
-            .map_err(|source| TuneError::Analysis { spec, source })?;
+        let (curves, _) =
+            analysis::curves(&dice, self.samples.max(), &method, &Control::unlimited())
+                .map_err(|source| TuneError::Analysis { spec, source })?;
         Ok(self.samples.outcome_variance(&curves))
     }
 }
@@ -216,9 +212,20 @@ pub enum TuneError {
         /// The analysis error.
         source: AnalysisError,
     },
-    /// The cancel flag was raised (a time limit ran out).
-    #[error("the search was cancelled")]
-    Cancelled,
+    /// The control cancelled the search.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+impl Failure for TuneError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            TuneError::TooBig { .. } => FailureKind::TooLarge,
+            TuneError::Analysis { source, .. } => source.kind(),
+            TuneError::Stopped(stop) => stop.kind(),
+            _ => FailureKind::Invalid,
+        }
+    }
 }
 
 /// One measured candidate.
@@ -342,13 +349,14 @@ pub fn candidate_spec(
 }
 
 /// Runs the search: every candidate of every grid is measured (in parallel) and
-/// each system's winner chosen. `progress` is called with 1 per candidate.
+/// each system's winner chosen. `control` is told of each candidate measured
+/// (stage `measuring candidates`) and can stop the search.
 ///
 /// # Errors
 /// [`TuneError`] for a bad threshold, an impossible family, a rejected candidate,
-/// or a forced exact analysis over its cap; [`TuneError::Cancelled`] once
-/// `tuning.cancel` is raised.
-pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResult, TuneError> {
+/// or a forced exact analysis over its cap; [`TuneError::Stopped`] once `control`
+/// is cancelled.
+pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError> {
     if !(0.0..=1.0).contains(&tuning.min_entropy) {
         return Err(TuneError::MinEntropy(tuning.min_entropy));
     }
@@ -381,36 +389,34 @@ pub fn tune(tuning: &Tuning, progress: &(dyn Fn(u64) + Sync)) -> Result<TuneResu
             limit: MAX_SEARCH_WORK,
         });
     }
-    let cancel = tuning.cancel.as_ref();
-    let measured: Vec<Result<CandidateResult, TuneError>> =
-        jobs.into_par_iter()
-            .map(|(_, params, randomizer)| {
-                if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-                    return Err(TuneError::Cancelled);
-                }
-                let spec = randomizer.spec();
-                let (curves, method) =
-                    analysis::curves(&randomizer, samples, &tuning.method, cancel, &|_| {})
-                        .map_err(|source| match source {
-                            AnalysisError::Cancelled => TuneError::Cancelled,
-                            source => TuneError::Analysis {
-                                spec: spec.clone(),
-                                source,
-                            },
-                        })?;
-                let mean_entropy = tuning.samples.mean_entropy(&curves);
-                progress(1);
-                Ok(CandidateResult {
-                    params,
-                    spec,
-                    mean_entropy,
-                    outcome_variance: tuning.samples.outcome_variance(&curves),
-                    qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
-                    method,
-                    curves,
-                })
+    control.stage("measuring candidates", jobs.len() as u64);
+    let each = control.silent();
+    let measured: Vec<Result<CandidateResult, TuneError>> = jobs
+        .into_par_iter()
+        .map(|(_, params, randomizer)| {
+            control.check()?;
+            let spec = randomizer.spec();
+            let (curves, method) = analysis::curves(&randomizer, samples, &tuning.method, &each)
+                .map_err(|source| match source {
+                    AnalysisError::Stopped(stop) => TuneError::Stopped(stop),
+                    source => TuneError::Analysis {
+                        spec: spec.clone(),
+                        source,
+                    },
+                })?;
+            let mean_entropy = tuning.samples.mean_entropy(&curves);
+            control.advance(1);
+            Ok(CandidateResult {
+                params,
+                spec,
+                mean_entropy,
+                outcome_variance: tuning.samples.outcome_variance(&curves),
+                qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
+                method,
+                curves,
             })
-            .collect();
+        })
+        .collect();
     let mut systems: Vec<SystemResult> = tuning
         .grids
         .iter()
@@ -500,7 +506,7 @@ mod tests {
     fn a_search_that_could_run_for_hours_is_refused_before_it_starts() {
         let tuning = Tuning::article(1000, 100).expect("valid");
         assert!(matches!(
-            tune(&tuning, &|_| {}),
+            tune(&tuning, &Control::new()),
             Err(TuneError::TooBig {
                 candidates: 200,
                 outcomes: 1000,
@@ -514,6 +520,9 @@ mod tests {
     fn rejects_a_threshold_outside_the_unit_interval() {
         let mut tuning = Tuning::article(6, 10).expect("valid");
         tuning.min_entropy = 1.5;
-        assert_eq!(tune(&tuning, &|_| {}), Err(TuneError::MinEntropy(1.5)));
+        assert_eq!(
+            tune(&tuning, &Control::new()),
+            Err(TuneError::MinEntropy(1.5))
+        );
     }
 }

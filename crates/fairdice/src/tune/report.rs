@@ -13,10 +13,11 @@
 //!
 //! # Example
 //! ```
+//! use fairdice::Control;
 //! use fairdice::tune::{tune, Tuning, TuneReport};
 //!
 //! let tuning = Tuning::article(6, 25)?;
-//! let result = tune(&tuning, &|_| {})?;
+//! let result = tune(&tuning, &Control::new())?;
 //! let report = TuneReport::new(&tuning, &result, tuning.plain_dice_variance()?, false);
 //! let deck = &report.systems[0];
 //! assert_eq!(deck.params.as_ref().map(|p| p.to_string()).as_deref(), Some("copies=1, refill_below=6"));

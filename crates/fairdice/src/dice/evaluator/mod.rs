@@ -16,6 +16,7 @@
 //! # Example
 //! Count the pairs in five d6 (how many faces show at least twice):
 //! ```
+//! use fairdice::Control;
 //! use fairdice::dice::evaluator::{Evaluator, Final, evaluate_die};
 //! use fairdice::{Die, DieError, Outcome, Pool};
 //!
@@ -33,7 +34,7 @@
 //! }
 //!
 //! let pool = Pool::new(&Die::standard(6)?, 5)?;
-//! let pairs = evaluate_die(&Pairs, &[&pool])?;
+//! let pairs = evaluate_die(&Pairs, &[&pool], &Control::new())?;
 //! assert_eq!(pairs.count(2).to_string(), "2100"); // two pairs or a full house
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn absurd_expressions_are_refused() {
-        let max = Options::default().max_steps as f64;
+        let max = crate::control::DEFAULT_MAX_STEPS as f64;
         for text in [
             "1000000d1000000",
             "100000d100000kh50000",

@@ -8,56 +8,62 @@ use super::ast::{Condition, Dice, DieModifier, Expr, ExprKind, Faces, Keep, Pool
 use super::cost::estimate;
 use super::failure::{NotationError, TooBig};
 use super::options::Options;
-use crate::dice::budget::Meter;
+use crate::control::{Control, Meter};
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::SumOf;
-use crate::dice::evaluator::engine::evaluate_die_metered;
+use crate::dice::evaluator::engine::evaluate_die;
 use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
 
 /// Evaluates a syntax tree exactly, after checking its estimated cost against the
-/// budget in `options`.
+/// budget of `control`, which also meters the work.
 ///
 /// # Errors
-/// [`NotationError::TooBig`] when the estimate exceeds the budget; otherwise the
-/// first invalid operation, with its span.
-pub fn evaluate_expr(expr: &Expr, options: &Options) -> Result<Die, NotationError> {
+/// [`NotationError::TooBig`] when the estimate exceeds the budget;
+/// [`NotationError::Stopped`] if metering stops it; otherwise the first invalid
+/// operation, with its span.
+pub fn evaluate_expr(
+    expr: &Expr,
+    options: &Options,
+    control: &Control,
+) -> Result<Die, NotationError> {
     let cost = estimate(expr, options);
-    if cost.steps > options.max_steps as f64 || cost.outcomes > options.max_outcomes as f64 {
+    if cost.steps > control.max_steps() as f64 || cost.outcomes > options.max_outcomes as f64 {
         return Err(NotationError::TooBig(TooBig {
             estimate: cost,
-            max_steps: options.max_steps,
+            max_steps: control.max_steps(),
             max_outcomes: options.max_outcomes,
         }));
     }
     let mut evaluator = Exact {
         options,
-        meter: options.meter(),
+        control,
+        meter: control.meter(),
     };
     evaluator.expr(expr)
 }
 
 struct Exact<'a> {
     options: &'a Options,
+    control: &'a Control,
     meter: Meter,
 }
 
 impl Exact<'_> {
     fn expr(&mut self, expr: &Expr) -> Result<Die, NotationError> {
         let at = NotationError::at(&expr.span);
-        self.meter.charge(1).map_err(&at)?;
+        self.meter.charge(1).map_err(DieError::from).map_err(&at)?;
         match &expr.kind {
             ExprKind::Number(n) => Ok(Die::constant(*n)),
             ExprKind::Negate(inner) => self.expr(inner)?.negate().map_err(at),
             ExprKind::Binary { op, left, right } => {
                 let a = self.expr(left)?;
                 let b = self.expr(right)?;
-                a.combine_metered(&b, *op, &mut self.meter)
-                    .map_err(|e| match e {
-                        // Point at the divisor, which is what can be zero.
-                        DieError::DivisionByZero => NotationError::at(&right.span)(e),
-                        e => at(e),
-                    })
+                a.combine(&b, *op, self.control).map_err(|e| match e {
+                    // Point at the divisor, which is what can be zero.
+                    DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                    e => at(e),
+                })
             }
             ExprKind::Dice(dice) => self.dice(dice, &expr.span),
         }
@@ -85,14 +91,14 @@ impl Exact<'_> {
                 }
                 if is_plain_sum(dice) {
                     return die
-                        .repeat_sum_random_metered(&count, &mut self.meter)
+                        .repeat_sum_random(&count, self.control)
                         .map_err(NotationError::at(span));
                 }
                 let mut mixture = Mixture::new();
                 for (k, weight) in count.iter() {
                     let part = self.pool(dice, &die, k as u64, span)?;
                     mixture
-                        .add(&weight, &part, &mut self.meter)
+                        .add(&weight, &part, self.control)
                         .map_err(NotationError::at(span))?;
                 }
                 mixture.finish().map_err(NotationError::at(span))
@@ -115,7 +121,7 @@ impl Exact<'_> {
             die = match modifier {
                 DieModifier::Explode { conditions, span } => {
                     let explodes = explode_test(conditions, top);
-                    die.explode_metered(explodes, self.options.explode_depth, &mut self.meter)
+                    die.explode(explodes, self.options.explode_depth, self.control)
                         .map_err(NotationError::at(span))?
                 }
                 DieModifier::Reroll { conditions, span } => die
@@ -152,7 +158,7 @@ impl Exact<'_> {
                 Some(value) => die.map(value),
                 None => die.clone(),
             };
-            return per_die.repeat_sum_metered(n, &mut self.meter).map_err(at);
+            return per_die.repeat_sum(n, self.control).map_err(at);
         }
         let mut pool = Pool::new(die, n).map_err(&at)?;
         for keep in keeps {
@@ -164,8 +170,8 @@ impl Exact<'_> {
             };
         }
         match value {
-            Some(value) => evaluate_die_metered(&SumOf::new(value), &[&pool], &mut self.meter),
-            None => evaluate_die_metered(&SumOf::identity(), &[&pool], &mut self.meter),
+            Some(value) => evaluate_die(&SumOf::new(value), &[&pool], self.control),
+            None => evaluate_die(&SumOf::identity(), &[&pool], self.control),
         }
         .map_err(at)
     }

@@ -8,6 +8,7 @@ use thiserror::Error;
 use super::ast::Span;
 use super::cost::Cost;
 use super::error::{ParseError, underline};
+use crate::control::{Failure, FailureKind, Stop};
 use crate::dice::die::DieError;
 
 /// Why a dice expression could not be evaluated.
@@ -28,9 +29,9 @@ pub enum NotationError {
     /// The exact distribution would cost more than the budget allows.
     #[error("{0}")]
     TooBig(TooBig),
-    /// The computation was stopped from outside (e.g. a time limit).
-    #[error("the computation was cancelled")]
-    Cancelled,
+    /// The computation went past its budget or was cancelled.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
 }
 
 /// The estimate that made an exact computation refuse.
@@ -84,7 +85,7 @@ impl NotationError {
         match self {
             NotationError::Parse(e) => Some(e.span()),
             NotationError::Invalid { span, .. } => Some(span.clone()),
-            NotationError::TooBig(_) | NotationError::Cancelled => None,
+            NotationError::TooBig(_) | NotationError::Stopped(_) => None,
         }
     }
 
@@ -99,11 +100,22 @@ impl NotationError {
 
     pub(crate) fn at(span: &Span) -> impl Fn(DieError) -> NotationError + '_ {
         move |error| match error {
-            DieError::Cancelled => NotationError::Cancelled,
+            DieError::Stopped(stop) => NotationError::Stopped(stop),
             error => NotationError::Invalid {
                 error,
                 span: span.clone(),
             },
+        }
+    }
+}
+
+impl Failure for NotationError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            NotationError::Parse(_) => FailureKind::Invalid,
+            NotationError::Invalid { error, .. } => error.kind(),
+            NotationError::TooBig(_) => FailureKind::TooLarge,
+            NotationError::Stopped(stop) => stop.kind(),
         }
     }
 }

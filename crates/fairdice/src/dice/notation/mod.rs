@@ -30,20 +30,26 @@ pub use options::Options;
 pub use parser::parse;
 pub use roll::{Estimate, Roll, monte_carlo, roll};
 
+use crate::control::Control;
 use crate::dice::die::Die;
 
-/// Parses and evaluates a dice expression exactly, with default [`Options`].
+/// Parses and evaluates a dice expression exactly, with default [`Options`] and the
+/// default budget ([`Control::new`]).
 ///
 /// # Errors
 /// A parse error, an invalid expression, or [`NotationError::TooBig`].
 pub fn evaluate(text: &str) -> Result<Die, NotationError> {
-    evaluate_with(text, &Options::default())
+    evaluate_with(text, &Options::default(), &Control::new())
 }
 
-/// Parses and evaluates a dice expression exactly.
+/// Parses and evaluates a dice expression exactly under `control`.
 ///
 /// # Errors
-/// As [`evaluate`].
-pub fn evaluate_with(text: &str, options: &Options) -> Result<Die, NotationError> {
-    evaluate_expr(&parse(text)?, options)
+/// As [`evaluate`]; [`NotationError::Stopped`] if `control` stops it.
+pub fn evaluate_with(
+    text: &str,
+    options: &Options,
+    control: &Control,
+) -> Result<Die, NotationError> {
+    evaluate_expr(&parse(text)?, options, control)
 }

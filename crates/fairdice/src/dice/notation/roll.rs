@@ -14,6 +14,7 @@ use super::ast::{Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier, S
 use super::eval::{any_matches, explode_test, pool_value};
 use super::failure::NotationError;
 use super::options::Options;
+use crate::control::Control;
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::rng;
 
@@ -115,31 +116,27 @@ impl Estimate {
     }
 }
 
-/// Estimates the distribution of `expr` from `runs` seeded rolls, in parallel.
-/// `progress` is called with the number of runs finished so far, from any thread.
+/// Estimates the distribution of `expr` from `runs` seeded rolls, in parallel,
+/// reporting the rolls finished to `control` (stage `rolling`).
 ///
 /// # Errors
-/// As [`roll`]; [`NotationError::Cancelled`] if the options' flag is raised.
+/// As [`roll`]; [`NotationError::Stopped`] once `control` is cancelled (looked at
+/// between chunks of rolls).
 pub fn monte_carlo(
     expr: &Expr,
     options: &Options,
     runs: u64,
     seed: u64,
-    progress: &(dyn Fn(u64) + Sync),
+    control: &Control,
 ) -> Result<Estimate, NotationError> {
     validate(expr)?;
     let runs = runs.max(1);
     let chunks = runs.div_ceil(CHUNK);
+    control.stage("rolling", runs);
     let tallies: Vec<BTreeMap<Outcome, u64>> = (0..chunks)
         .into_par_iter()
         .map(|chunk| {
-            if options
-                .cancel
-                .as_ref()
-                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-            {
-                return Err(NotationError::Cancelled);
-            }
+            control.check().map_err(NotationError::Stopped)?;
             let mut generator = rng::stream(seed, chunk);
             let mut roller = Roller {
                 options,
@@ -152,10 +149,10 @@ pub fn monte_carlo(
             for _ in 0..n {
                 *tally.entry(roller.expr(expr)?).or_insert(0) += 1;
             }
-            progress(n);
+            control.advance(n);
             Ok(tally)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, NotationError>>()?;
     let mut tally = BTreeMap::new();
     for t in tallies {
         for (o, c) in t {

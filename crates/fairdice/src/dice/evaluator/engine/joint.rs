@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 
 use super::plan::{Code, Walk};
 use super::{Buckets, Scratch};
-use crate::dice::budget::Meter;
+use crate::control::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::DieError;
 use crate::dice::evaluator::Evaluator;

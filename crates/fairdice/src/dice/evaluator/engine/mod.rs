@@ -32,7 +32,7 @@ mod states;
 use num_bigint::BigUint;
 
 use super::{Evaluator, Final, Order, PoolByPool};
-use crate::dice::budget::Meter;
+use crate::control::{Control, Meter};
 use crate::dice::count::{Count, CountType};
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::pool::Pool;
@@ -46,28 +46,19 @@ type Key = (Code, u32);
 
 /// Evaluates over every possible roll of the pools: each distinct result with its
 /// exact count, ascending. Rerolled rolls are left out, so the counts sum to the
-/// weight of the rolls that were kept.
+/// weight of the rolls that were kept. The work is metered against `control`.
 ///
 /// # Errors
-/// Whatever the evaluator returns; [`DieError::Empty`] if every roll is rerolled.
+/// Whatever the evaluator returns; [`DieError::Empty`] if every roll is rerolled;
+/// [`DieError::Stopped`] past the control's budget or once it is cancelled.
 pub fn evaluate<E: Evaluator>(
     evaluator: &E,
     pools: &[&Pool],
+    control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
-    evaluate_metered(evaluator, pools, &mut Meter::unlimited())
-}
-
-/// [`evaluate`] under a work budget that can also be cancelled.
-///
-/// # Errors
-/// As [`evaluate`], plus the meter's budget and cancellation errors.
-pub fn evaluate_metered<E: Evaluator>(
-    evaluator: &E,
-    pools: &[&Pool],
-    meter: &mut Meter,
-) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    let mut meter = control.meter();
     with_count_type!(count_type(pools), C => {
-        to_big(run::<C, E>(evaluator, pools, meter, joint::step::<C, E>)?)
+        to_big(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
     })
 }
 
@@ -80,21 +71,11 @@ pub fn evaluate_metered<E: Evaluator>(
 pub fn evaluate_by_pool<E: PoolByPool>(
     evaluator: &E,
     pools: &[&Pool],
+    control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
-    evaluate_by_pool_metered(evaluator, pools, &mut Meter::unlimited())
-}
-
-/// [`evaluate_by_pool`] under a work budget that can also be cancelled.
-///
-/// # Errors
-/// As [`evaluate_metered`].
-pub fn evaluate_by_pool_metered<E: PoolByPool>(
-    evaluator: &E,
-    pools: &[&Pool],
-    meter: &mut Meter,
-) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    let mut meter = control.meter();
     with_count_type!(count_type(pools), C => {
-        to_big(run::<C, E>(evaluator, pools, meter, by_pool::step::<C, E>)?)
+        to_big(run::<C, E>(evaluator, pools, &mut meter, by_pool::step::<C, E>)?)
     })
 }
 
@@ -105,21 +86,11 @@ pub fn evaluate_by_pool_metered<E: PoolByPool>(
 pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
     evaluator: &E,
     pools: &[&Pool],
+    control: &Control,
 ) -> Result<Die, DieError> {
-    evaluate_die_metered(evaluator, pools, &mut Meter::unlimited())
-}
-
-/// [`evaluate_die`] under a work budget.
-///
-/// # Errors
-/// As [`evaluate_metered`].
-pub fn evaluate_die_metered<E: Evaluator<Output = Outcome>>(
-    evaluator: &E,
-    pools: &[&Pool],
-    meter: &mut Meter,
-) -> Result<Die, DieError> {
+    let mut meter = control.meter();
     with_count_type!(count_type(pools), C => {
-        Die::from_sorted_generic(run::<C, E>(evaluator, pools, meter, joint::step::<C, E>)?)
+        Die::from_sorted_generic(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
     })
 }
 

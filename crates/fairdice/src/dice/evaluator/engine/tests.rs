@@ -29,7 +29,7 @@ fn every_keep_pattern_of_four_dice_matches_brute_force() {
                 .unwrap()
                 .with_keep_pattern(pattern.clone())
                 .unwrap();
-            let got = evaluate_die(&SumOf::identity(), &[&pool]).unwrap();
+            let got = evaluate_die(&SumOf::identity(), &[&pool], &Control::new()).unwrap();
             assert_eq!(got, keep_oracle(&dice, &pattern), "{pattern:?}");
         }
     }
@@ -47,7 +47,7 @@ fn mixed_pools_match_brute_force_in_both_orders() {
             pool.keep_lowest(1)
         };
         assert_eq!(pool.keep_pattern(), pattern);
-        let got = evaluate_die(&SumOf::identity(), &[&pool]).unwrap();
+        let got = evaluate_die(&SumOf::identity(), &[&pool], &Control::new()).unwrap();
         assert_eq!(got, keep_oracle(&dice, &pattern));
     }
 }
@@ -90,7 +90,7 @@ fn both_orders_see_every_outcome_in_turn() {
     for order in [Order::Ascending, Order::Descending] {
         let pool = Pool::new(&d5, 3).unwrap();
         assert_eq!(
-            evaluate_die(&Ordered(order), &[&pool]).unwrap(),
+            evaluate_die(&Ordered(order), &[&pool], &Control::new()).unwrap(),
             expected,
             "{order:?}"
         );
@@ -126,7 +126,7 @@ impl Evaluator for NoDoubles {
 fn rerolls_condition_the_result() {
     let d6 = d(6);
     let pool = Pool::new(&d6, 2).unwrap();
-    let got = evaluate_die(&NoDoubles, &[&pool]).unwrap();
+    let got = evaluate_die(&NoDoubles, &[&pool], &Control::new()).unwrap();
     let expected = brute_force(&[&d6, &d6], |v| v[0] + v[1])
         .reroll(|_| false)
         .unwrap();
@@ -162,8 +162,14 @@ fn two_pools_are_evaluated_jointly() {
     // Sum of a 2d4 pool and a 1d6 pool equals the convolution.
     let a = Pool::new(&d(4), 2).unwrap();
     let b = Pool::new(&d(6), 1).unwrap();
-    let got = evaluate_die(&SumOf::identity(), &[&a, &b]).unwrap();
-    assert_eq!(got, d(4).repeat_sum(2).unwrap().add(&d(6)).unwrap());
+    let got = evaluate_die(&SumOf::identity(), &[&a, &b], &Control::new()).unwrap();
+    assert_eq!(
+        got,
+        d(4).repeat_sum(2, &Control::new())
+            .unwrap()
+            .add(&d(6))
+            .unwrap()
+    );
 }
 
 /// An order-sensitive fold: what each pool contributes depends on when it is
@@ -263,9 +269,12 @@ fn pool_by_pool_steps_match_brute_force() {
             .collect();
         let refs: Vec<&Pool> = pools.iter().collect();
         let expected = scrambled_oracle(&dice);
-        assert_eq!(as_die(evaluate(&Scrambled, &refs).unwrap()), expected);
         assert_eq!(
-            as_die(evaluate_by_pool(&Scrambled, &refs).unwrap()),
+            as_die(evaluate(&Scrambled, &refs, &Control::new()).unwrap()),
+            expected
+        );
+        assert_eq!(
+            as_die(evaluate_by_pool(&Scrambled, &refs, &Control::new()).unwrap()),
             expected
         );
     }
@@ -278,13 +287,13 @@ fn pool_by_pool_agrees_with_joint_steps_under_keep_patterns() {
     let c = Pool::new(&d(3), 2).unwrap().keep_lowest(1);
     let pools = [&a, &b, &c];
     assert_eq!(
-        evaluate(&Scrambled, &pools).unwrap(),
-        evaluate_by_pool(&Scrambled, &pools).unwrap()
+        evaluate(&Scrambled, &pools, &Control::new()).unwrap(),
+        evaluate_by_pool(&Scrambled, &pools, &Control::new()).unwrap()
     );
     let sum = SumOf::identity();
     assert_eq!(
-        evaluate(&sum, &pools).unwrap(),
-        evaluate_by_pool(&sum, &pools).unwrap()
+        evaluate(&sum, &pools, &Control::new()).unwrap(),
+        evaluate_by_pool(&sum, &pools, &Control::new()).unwrap()
     );
 }
 
@@ -335,8 +344,8 @@ fn kept_sums_of_several_pools_match_brute_force_in_both_orders() {
         .unwrap()
         .keep_lowest(1);
     for order in [Order::Ascending, Order::Descending] {
-        let joint = as_die(evaluate(&SumIn(order), &[&a, &b]).unwrap());
-        let by_pool = as_die(evaluate_by_pool(&SumIn(order), &[&a, &b]).unwrap());
+        let joint = as_die(evaluate(&SumIn(order), &[&a, &b], &Control::new()).unwrap());
+        let by_pool = as_die(evaluate_by_pool(&SumIn(order), &[&a, &b], &Control::new()).unwrap());
         assert_eq!(joint, expected, "{order:?}");
         assert_eq!(by_pool, expected, "{order:?}");
     }

@@ -1,0 +1,343 @@
+//! `dist`: the distribution of a dice expression — exact, or estimated by seeded
+//! Monte Carlo when asked (`runs`) — as a [`DistributionReport`].
+//!
+//! An exact computation too large for the budget is refused with its estimate and
+//! a [`Suggestion`]: the same request with a number of rolls sized to finish in
+//! seconds. A Monte Carlo request is priced too (rolls × dice per roll) before it
+//! starts.
+
+use fairdice::Control;
+use fairdice::dice::notation::{self, NotationError, Options, ast::Expr};
+use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
+use fairdice::rng;
+use serde::{Deserialize, Serialize};
+
+pub use fairdice::dice::report::DistributionReport;
+
+use crate::error::{Suggestion, shell_quote};
+use crate::{DEFAULT_SEED, Error, UseCase};
+
+/// Budget steps one rolled die costs a Monte Carlo estimate (a roll is a few
+/// nanoseconds; a step about one).
+pub const STEPS_PER_ROLLED_DIE: u64 = 4;
+
+/// The dice a suggested estimate rolls in all: a second or two on one core.
+pub const SUGGESTED_DICE: u64 = 200_000_000;
+
+/// The longest expression accepted.
+pub const MAX_EXPRESSION_BYTES: usize = 10_000;
+
+/// The deepest nesting of parentheses and signs accepted: the parser and the
+/// evaluators recurse once per level, and every front-end's stack must hold it
+/// (a browser's WebAssembly stack is the smallest).
+pub const MAX_NESTING: usize = 64;
+
+/// The distribution of one dice expression.
+///
+/// As JSON: `{"expression": "4d6kh3", "runs": null, "seed": 1, "explode_depth": 9}`
+/// (only `expression` is required).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DistRequest {
+    /// The expression, e.g. `4d6kh3` or `d20+5 >= 15`.
+    pub expression: String,
+    /// Estimate from this many seeded rolls instead of computing exactly.
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// The Monte Carlo seed.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// How many extra rolls an exploding die may make.
+    #[serde(default = "default_explode_depth")]
+    pub explode_depth: u32,
+}
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+fn default_explode_depth() -> u32 {
+    DEFAULT_EXPLODE_DEPTH
+}
+
+impl DistRequest {
+    /// The exact distribution of `expression`, default options.
+    pub fn new(expression: impl Into<String>) -> DistRequest {
+        DistRequest {
+            expression: expression.into(),
+            runs: None,
+            seed: DEFAULT_SEED,
+            explode_depth: DEFAULT_EXPLODE_DEPTH,
+        }
+    }
+
+    /// The same request estimated from `runs` rolls with `seed`.
+    #[must_use]
+    pub fn estimated(mut self, runs: u64, seed: u64) -> DistRequest {
+        self.runs = Some(runs);
+        self.seed = seed;
+        self
+    }
+
+    /// The evaluation options the request asks for.
+    pub fn options(&self) -> Options {
+        Options {
+            explode_depth: self.explode_depth,
+            ..Options::default()
+        }
+    }
+
+    /// The request as a `fairdice dist` command line.
+    pub fn command(&self) -> String {
+        let mut command = format!("fairdice dist {}", shell_quote(&self.expression));
+        if self.explode_depth != DEFAULT_EXPLODE_DEPTH {
+            command.push_str(&format!(" --explode-depth {}", self.explode_depth));
+        }
+        if let Some(runs) = self.runs {
+            command.push_str(&format!(" --runs {runs}"));
+            if self.seed != DEFAULT_SEED {
+                command.push_str(&format!(" --seed {}", self.seed));
+            }
+        }
+        command
+    }
+
+    /// Parses the expression, refusing what is too long or too deeply nested
+    /// before the recursive parser sees it.
+    ///
+    /// # Errors
+    /// A parse error with its caret, or a refusal naming the limit.
+    pub fn parse(&self) -> Result<Expr, Error> {
+        check_shape(&self.expression)?;
+        notation::parse(&self.expression).map_err(|e| self.notation_error(e.into()))
+    }
+
+    fn notation_error(&self, error: NotationError) -> Error {
+        Error::notation(&error, &self.expression)
+    }
+
+    /// The same request as an estimate that finishes in seconds, if one can.
+    fn suggestion(&self, expr: &Expr) -> Option<Suggestion> {
+        let dice = dice_per_roll(expr, &self.options(), self.seed).ok()?;
+        let runs = nice_runs(SUGGESTED_DICE / dice.max(1));
+        if runs < 100 {
+            return None;
+        }
+        let request = self.clone().estimated(runs, self.seed);
+        Some(Suggestion {
+            use_case: Self::NAME,
+            command: request.command(),
+            request: serde_json::to_value(&request).ok()?,
+        })
+    }
+
+    fn estimate(
+        &self,
+        expr: &Expr,
+        runs: u64,
+        control: &Control,
+    ) -> Result<DistributionReport, Error> {
+        if runs == 0 {
+            return Err(Error::invalid_input(
+                "runs must be at least 1 (the number of rolls to estimate from)",
+            ));
+        }
+        let options = self.options();
+        let dice = dice_per_roll(expr, &options, self.seed).map_err(|e| self.notation_error(e))?;
+        let steps = runs
+            .saturating_mul(dice)
+            .saturating_mul(STEPS_PER_ROLLED_DIE);
+        if steps > control.max_steps() {
+            let fits = control.max_steps() / STEPS_PER_ROLLED_DIE / dice.max(1);
+            let mut error = Error::too_big(format!(
+                "{runs} rolls of about {dice} dice each is more than the budget allows \
+                 (about {} steps, the limit is {}); at most about {fits} rolls fit",
+                steps,
+                control.max_steps()
+            ));
+            if let Some(suggestion) = self.suggestion(expr) {
+                error = error.with_suggestion(suggestion);
+            }
+            return Err(error);
+        }
+        let estimate = notation::monte_carlo(expr, &options, runs, self.seed, control)
+            .map_err(|e| self.notation_error(e))?;
+        Ok(DistributionReport::monte_carlo(
+            &self.expression,
+            &estimate,
+            self.seed,
+        ))
+    }
+}
+
+impl UseCase for DistRequest {
+    const NAME: &'static str = "dist";
+    type Report = DistributionReport;
+
+    fn run(&self, control: &Control) -> Result<DistributionReport, Error> {
+        let expr = self.parse()?;
+        if let Some(runs) = self.runs {
+            return self.estimate(&expr, runs, control);
+        }
+        match notation::evaluate_expr(&expr, &self.options(), control) {
+            Ok(die) => Ok(DistributionReport::exact(&self.expression, &die)),
+            Err(error) => {
+                let mut refusal = self.notation_error(error);
+                if refusal.kind == fairdice::FailureKind::TooLarge {
+                    if let Some(suggestion) = self.suggestion(&expr) {
+                        refusal = refusal.with_suggestion(suggestion);
+                    }
+                }
+                Err(refusal)
+            }
+        }
+    }
+}
+
+/// Refuses an expression too long, or nested too deeply, to parse safely.
+///
+/// # Errors
+/// [`Error`] with code `invalid_input`, naming the limit.
+pub fn check_shape(text: &str) -> Result<(), Error> {
+    if text.len() > MAX_EXPRESSION_BYTES {
+        return Err(Error::invalid_input(format!(
+            "the expression is {} bytes long; at most {MAX_EXPRESSION_BYTES} are accepted",
+            text.len()
+        )));
+    }
+    let (mut depth, mut deepest, mut signs, mut most_signs) = (0usize, 0usize, 0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '(' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if c == '-' || c == '+' {
+            signs += 1;
+            most_signs = most_signs.max(signs);
+        } else if !c.is_whitespace() {
+            signs = 0;
+        }
+    }
+    if deepest > MAX_NESTING || most_signs > MAX_NESTING {
+        return Err(Error::invalid_input(format!(
+            "the expression nests more than {MAX_NESTING} levels deep"
+        )));
+    }
+    Ok(())
+}
+
+/// How many dice one roll of `expr` rolls, rerolls and explosions included: the
+/// most of a few trial rolls (at least 1).
+///
+/// # Errors
+/// As [`notation::roll`].
+pub fn dice_per_roll(expr: &Expr, options: &Options, seed: u64) -> Result<u64, NotationError> {
+    let mut generator = rng::seeded(seed);
+    let mut most = 1;
+    for _ in 0..4 {
+        let roll = notation::roll(expr, options, &mut generator)?;
+        let dice: usize = roll
+            .pools
+            .iter()
+            .flat_map(|p| &p.dice)
+            .map(|d| d.rolls.len())
+            .sum();
+        most = most.max(dice as u64);
+    }
+    Ok(most)
+}
+
+/// `n` rounded down to 1, 2 or 5 times a power of ten, at most 1,000,000.
+fn nice_runs(n: u64) -> u64 {
+    let n = n.min(1_000_000);
+    let mut power = 1;
+    while power * 10 <= n {
+        power *= 10;
+    }
+    [5, 2, 1]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&r| r <= n)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_by_default_and_estimated_on_request() {
+        let exact = DistRequest::new("3d6").run(&Control::new()).unwrap();
+        assert_eq!(exact.total.to_string(), "216");
+        let estimate = DistRequest::new("3d6")
+            .estimated(10_000, 7)
+            .run(&Control::new())
+            .unwrap();
+        assert!((estimate.mean - 10.5).abs() < 0.2, "{}", estimate.mean);
+    }
+
+    #[test]
+    fn too_large_suggests_an_estimate_that_fits_the_budget() {
+        let error = DistRequest::new("1000000d1000000kh500000")
+            .run(&Control::new())
+            .unwrap_err();
+        assert_eq!(error.exit_status(), 3);
+        // A million dice a roll: 200 rolls.
+        let suggestion = error.suggestion.expect("an estimate can answer");
+        assert_eq!(
+            suggestion.command,
+            "fairdice dist 1000000d1000000kh500000 --runs 200"
+        );
+        let error = DistRequest::new("100d10kh10")
+            .run(&Control::new().with_max_steps(1000))
+            .unwrap_err();
+        assert_eq!(
+            error.suggestion.expect("suggested").command,
+            "fairdice dist 100d10kh10 --runs 1000000"
+        );
+    }
+
+    #[test]
+    fn monte_carlo_is_priced_before_it_rolls() {
+        let error = DistRequest::new("3d6")
+            .estimated(1_000_000_000_000, 1)
+            .run(&Control::new())
+            .unwrap_err();
+        assert_eq!(error.code, "too_big");
+        assert!(error.suggestion.is_some());
+        let zero = DistRequest::new("3d6").estimated(0, 1).run(&Control::new());
+        assert_eq!(zero.unwrap_err().exit_status(), 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_parsing() {
+        let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        let error = DistRequest::new(deep).run(&Control::new()).unwrap_err();
+        assert_eq!(error.code, "invalid_input");
+        assert!(DistRequest::new("((d6)d6)+-3").run(&Control::new()).is_ok());
+    }
+
+    #[test]
+    fn a_cancelled_control_stops_exact_and_estimated_runs() {
+        let control = Control::new();
+        control.cancel();
+        for request in [
+            DistRequest::new("300d100"),
+            DistRequest::new("3d6").estimated(100_000, 1),
+        ] {
+            let error = request.run(&control).unwrap_err();
+            assert_eq!(error.kind, fairdice::FailureKind::Cancelled, "{request:?}");
+        }
+    }
+
+    #[test]
+    fn requests_read_from_json_with_defaults() {
+        let request: DistRequest = serde_json::from_str(r#"{"expression": "d20"}"#).unwrap();
+        assert_eq!(request, DistRequest::new("d20"));
+        assert!(serde_json::from_str::<DistRequest>(r#"{"expr": "d20"}"#).is_err());
+    }
+}

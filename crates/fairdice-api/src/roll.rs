@@ -1,0 +1,185 @@
+//! `roll`: roll a dice expression, every die shown, with a seed that repeats it.
+
+use fairdice::Control;
+use fairdice::dice::notation::{self, Roll};
+use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
+use fairdice::rng;
+use serde::{Deserialize, Serialize};
+
+use crate::dist::DistRequest;
+use crate::{Error, UseCase};
+
+/// Most rolls one request may ask for (more is almost certainly a typo; a
+/// distribution is [`DistRequest`] with `runs`).
+pub const MAX_TIMES: u64 = 1_000_000;
+
+/// Rolls of one dice expression.
+///
+/// As JSON: `{"expression": "4d6kh3", "times": 1, "seed": 7, "explode_depth": 9}`
+/// (`expression` and `seed` are required: a front-end picks and shows a seed when
+/// the user gives none, so every roll can be repeated).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RollRequest {
+    /// The expression.
+    pub expression: String,
+    /// How many times to roll it.
+    #[serde(default = "one")]
+    pub times: u64,
+    /// The seed: the same seed gives the same rolls on every platform.
+    pub seed: u64,
+    /// How many extra rolls an exploding die may make.
+    #[serde(default = "default_explode_depth")]
+    pub explode_depth: u32,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn default_explode_depth() -> u32 {
+    DEFAULT_EXPLODE_DEPTH
+}
+
+/// The rolls, as `fairdice roll --json` prints them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RollReport {
+    /// The expression.
+    pub expression: String,
+    /// The seed that repeats these rolls.
+    pub seed: u64,
+    /// Each roll.
+    pub rolls: Vec<RollShown>,
+}
+
+/// One roll: its value and every dice term with its dice.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RollShown {
+    /// The value of the expression.
+    pub value: i64,
+    /// Every dice term rolled, in the order rolled.
+    pub terms: Vec<TermShown>,
+}
+
+/// One dice term of a roll.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TermShown {
+    /// The term as written, e.g. `4d6kh3`.
+    pub term: String,
+    /// Its value.
+    pub value: i64,
+    /// Each die: its final value, every roll made for it, whether it counts.
+    pub dice: Vec<DieShown>,
+}
+
+/// One die of a term.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DieShown {
+    /// Its final value (explosions added up).
+    pub value: i64,
+    /// Every roll made for it, rerolled ones included.
+    pub rolls: Vec<i64>,
+    /// Whether it counts after keep/drop.
+    pub counted: bool,
+}
+
+impl RollShown {
+    fn new(roll: &Roll, text: &str) -> RollShown {
+        RollShown {
+            value: roll.value,
+            terms: roll
+                .pools
+                .iter()
+                .map(|p| TermShown {
+                    term: text.get(p.span.clone()).unwrap_or_default().to_string(),
+                    value: p.value,
+                    dice: p
+                        .dice
+                        .iter()
+                        .map(|d| DieShown {
+                            value: d.value,
+                            rolls: d.rolls.clone(),
+                            counted: d.counted,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl UseCase for RollRequest {
+    const NAME: &'static str = "roll";
+    type Report = RollReport;
+
+    fn run(&self, control: &Control) -> Result<RollReport, Error> {
+        if self.times > MAX_TIMES {
+            return Err(Error::invalid_input(format!(
+                "{} rolls is more than the {MAX_TIMES} one request shows; for a distribution ask for `{}`",
+                self.times,
+                DistRequest::new(self.expression.clone())
+                    .estimated(self.times, self.seed)
+                    .command()
+            )));
+        }
+        let dist = DistRequest {
+            explode_depth: self.explode_depth,
+            ..DistRequest::new(self.expression.clone())
+        };
+        let expr = dist.parse()?;
+        let options = dist.options();
+        let mut generator = rng::seeded(self.seed);
+        let mut rolls = Vec::new();
+        control.stage("rolling", self.times);
+        for _ in 0..self.times {
+            control.check().map_err(|stop| Error::from_failure(&stop))?;
+            let roll = notation::roll(&expr, &options, &mut generator)
+                .map_err(|e| Error::notation(&e, &self.expression))?;
+            rolls.push(RollShown::new(&roll, &self.expression));
+            control.advance(1);
+        }
+        Ok(RollReport {
+            expression: self.expression.clone(),
+            seed: self.seed,
+            rolls,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roll(expression: &str, times: u64, seed: u64) -> Result<RollReport, Error> {
+        RollRequest {
+            expression: expression.into(),
+            times,
+            seed,
+            explode_depth: DEFAULT_EXPLODE_DEPTH,
+        }
+        .run(&Control::new())
+    }
+
+    #[test]
+    fn every_die_is_shown_and_the_seed_repeats_the_rolls() {
+        let report = roll("4d6kh3+2", 3, 7).unwrap();
+        assert_eq!(report.rolls.len(), 3);
+        let first = &report.rolls[0];
+        assert_eq!(first.terms[0].term, "4d6kh3");
+        assert_eq!(first.terms[0].dice.len(), 4);
+        assert_eq!(first.terms[0].dice.iter().filter(|d| d.counted).count(), 3);
+        assert_eq!(first.value, first.terms[0].value + 2);
+        assert_eq!(roll("4d6kh3+2", 3, 7).unwrap(), report);
+    }
+
+    #[test]
+    fn too_many_rolls_point_to_a_distribution() {
+        let error = roll("d6", MAX_TIMES + 1, 1).unwrap_err();
+        assert_eq!(error.exit_status(), 2);
+        assert!(
+            error.message.contains("fairdice dist d6 --runs 1000001"),
+            "{}",
+            error.message
+        );
+    }
+}
