@@ -6,6 +6,10 @@
 //! | 1 | an unexpected failure (e.g. a file could not be written) |
 //! | 2 | bad input: a parse error, an invalid option or spec (clap uses 2 as well) |
 //! | 3 | too large to compute exactly within the budget (the message offers Monte Carlo) |
+//! | 130 | cancelled (Ctrl-C) |
+//!
+//! The statuses are those of [`fairdice_api::Error::exit_status`]: every use case and
+//! every front-end classifies failures the same way.
 
 use std::fmt;
 use std::process::ExitCode;
@@ -33,6 +37,17 @@ impl UserError {
         anyhow::Error::new(UserError {
             message: message.into(),
             status: 3,
+        })
+    }
+}
+
+impl UserError {
+    /// A use case's error: its full text (caret rendering, suggested command and
+    /// hint) and its exit status.
+    pub fn from_api(error: fairdice_api::Error) -> anyhow::Error {
+        anyhow::Error::new(UserError {
+            message: error.full_text(),
+            status: error.exit_status(),
         })
     }
 }

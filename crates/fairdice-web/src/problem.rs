@@ -7,7 +7,7 @@ use fairdice::battle::BattleError;
 use fairdice::contest::written::PoolTextError;
 use fairdice::contest::{ContestError, Side};
 use fairdice::dice::notation::NotationError;
-use fairdice::{Failure, FailureKind, Stop};
+use fairdice::{Failure, FailureKind};
 use serde_json::json;
 
 use crate::compute::Stopped;
@@ -16,13 +16,8 @@ use crate::html::escape;
 /// Why there is no result.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Problem {
-    /// The expression could not be parsed or evaluated, or is over the budget.
-    Notation {
-        /// What went wrong.
-        error: NotationError,
-        /// The expression, for the caret rendering.
-        source: String,
-    },
+    /// A use case refused the request (the same error every front-end shows).
+    Api(Box<fairdice_api::Error>),
     /// The expression was refused before parsing (too long, nested too deeply).
     Refused(String),
     /// The distribution has more outcomes than a page or response may hold.
@@ -82,6 +77,12 @@ pub(crate) const CONTEST_HINT: &str = "Estimate it by Monte Carlo (the button be
 pub(crate) const BATTLE_HINT: &str =
     "Fewer armies solve faster; `fairdice risk A D` on the command line has no time limit.";
 
+impl From<fairdice_api::Error> for Problem {
+    fn from(error: fairdice_api::Error) -> Problem {
+        Problem::Api(Box::new(error))
+    }
+}
+
 impl Problem {
     fn notation_kind(error: &NotationError) -> &'static str {
         match error {
@@ -95,7 +96,9 @@ impl Problem {
     /// A short machine-readable name.
     pub fn kind(&self) -> &'static str {
         match self {
-            Problem::Notation { error, .. } => Problem::notation_kind(error),
+            // The web app cancels only at its time limit.
+            Problem::Api(error) if error.kind == FailureKind::Cancelled => "timed_out",
+            Problem::Api(error) => error.code,
             Problem::Refused(_) => "refused",
             Problem::TooManyOutcomes { .. } => "too_many_outcomes",
             Problem::Stopped(Stopped::TimedOut(_)) => "timed_out",
@@ -131,6 +134,10 @@ impl Problem {
 
     /// The HTTP status of an API response carrying only this problem.
     pub fn status(&self) -> StatusCode {
+        if let Problem::Api(error) = self {
+            return StatusCode::from_u16(error.http_status())
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        }
         match self.kind() {
             "parse" | "invalid" | "not_a_pool" | "refused" | "bad_request" | "invalid_input" => {
                 StatusCode::BAD_REQUEST
@@ -144,11 +151,10 @@ impl Problem {
     /// The one-line message.
     pub fn message(&self) -> String {
         match self {
-            Problem::Notation {
-                error: NotationError::Stopped(Stop::Cancelled),
-                ..
-            } => "stopped by the time limit: too slow to compute on this server".to_string(),
-            Problem::Notation { error, .. } => error.to_string(),
+            Problem::Api(error) if error.kind == FailureKind::Cancelled => {
+                "stopped by the time limit: too slow to compute on this server".to_string()
+            }
+            Problem::Api(error) => error.message.clone(),
             Problem::Refused(message) | Problem::BadRequest(message) | Problem::Input(message) => {
                 message.clone()
             }
@@ -179,10 +185,7 @@ impl Problem {
     /// expression with a caret line under the part at fault.
     pub fn rendered(&self) -> String {
         match self {
-            Problem::Notation {
-                error: error @ (NotationError::Parse(_) | NotationError::Invalid { .. }),
-                source,
-            } => error.render(source),
+            Problem::Api(error) if error.kind != FailureKind::Cancelled => error.rendered.clone(),
             // As `fairdice contest` prints it: the side, then the pool with a caret.
             Problem::Pool {
                 side,
@@ -198,7 +201,7 @@ impl Problem {
     /// The byte span of the expression at fault, if one part is.
     pub fn span(&self) -> Option<std::ops::Range<usize>> {
         match self {
-            Problem::Notation { error, .. } => error.span(),
+            Problem::Api(error) => error.span.clone(),
             Problem::Pool { error, .. } => error.span(),
             _ => None,
         }
@@ -264,13 +267,12 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fairdice::dice::notation::evaluate;
+    use fairdice_api::UseCase;
+    use fairdice_api::dist::DistRequest;
 
     fn notation(text: &str) -> Problem {
-        Problem::Notation {
-            error: evaluate(text).expect_err("an error"),
-            source: text.to_string(),
-        }
+        let error = DistRequest::new(text).run(&fairdice::Control::new());
+        Problem::Api(Box::new(error.expect_err("an error")))
     }
 
     #[test]
@@ -329,7 +331,7 @@ mod tests {
         assert_eq!(p.kind(), "too_big");
         assert!(p.message().contains("too large to compute exactly"));
         assert_eq!(p.hint(), Some(CONTEST_HINT));
-        let stopped = Problem::Battle(BattleError::Stopped(Stop::Cancelled));
+        let stopped = Problem::Battle(BattleError::Stopped(fairdice::Stop::Cancelled));
         assert_eq!(stopped.kind(), "timed_out");
         assert_eq!(stopped.status(), StatusCode::UNPROCESSABLE_ENTITY);
         assert!(stopped.message().contains("time limit"));

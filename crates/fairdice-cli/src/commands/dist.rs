@@ -10,11 +10,12 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
-use fairdice::dice::notation::{self, Options};
 use fairdice::dice::report::{DistributionReport, Measure, Method, percent, short_count};
+use fairdice_api::UseCase;
+use fairdice_api::dist::DistRequest;
 use fairdice_charts::distribution_chart;
 
-use super::notation_failure;
+use crate::failure::UserError;
 use crate::output::{Table, bar, progress, shown_on, write_plot};
 
 /// Flags of `fairdice dist`.
@@ -33,13 +34,13 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub runs: Option<u64>,
     /// Seed for --runs (same seed, same estimate).
-    #[arg(long, default_value_t = 1, requires = "runs")]
+    #[arg(long, default_value_t = fairdice_api::DEFAULT_SEED, requires = "runs")]
     pub seed: u64,
     /// How many extra rolls an exploding die (`!`) may make.
     #[arg(long, default_value_t = fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH, value_name = "N")]
     pub explode_depth: u32,
     /// Refuse exact computations estimated above this many steps.
-    #[arg(long, default_value_t = notation::options::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
     pub max_steps: u64,
     /// Also draw the distribution as a chart: FILE.svg or FILE.png.
     #[arg(long, visible_alias = "chart", value_name = "FILE")]
@@ -69,28 +70,23 @@ Dice notation:
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = Options {
+    let request = DistRequest {
+        expression: args.expression.clone(),
+        runs: args.runs,
+        seed: args.seed,
         explode_depth: args.explode_depth,
-        ..Options::default()
     };
     let control = Control::new().with_max_steps(args.max_steps);
-    let text = args.expression.as_str();
-    let expr = notation::parse(text).map_err(|e| notation_failure(e.into(), text))?;
     let report = match args.runs {
-        None => DistributionReport::exact(
-            text,
-            &notation::evaluate_expr(&expr, &options, &control)
-                .map_err(|e| notation_failure(e, text))?,
-        ),
+        None => request.run(&control),
         Some(runs) => {
             let bar = progress(runs, "rolling");
-            let control = shown_on(control, &bar);
-            let estimate = notation::monte_carlo(&expr, &options, runs, args.seed, &control)
-                .map_err(|e| notation_failure(e, text))?;
+            let report = request.run(&shown_on(control, &bar));
             bar.finish_and_clear();
-            DistributionReport::monte_carlo(text, &estimate, args.seed)
+            report
         }
-    };
+    }
+    .map_err(UserError::from_api)?;
     if let Some(path) = &args.plot {
         let chart = distribution_chart(std::slice::from_ref(&report), args.plot_measure);
         write_plot(path, &chart)?;

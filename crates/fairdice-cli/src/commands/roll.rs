@@ -3,11 +3,11 @@
 use std::io::Write;
 
 use anyhow::Context;
-use fairdice::dice::notation::{self, Options, Roll};
-use fairdice::rng;
-use serde_json::json;
+use fairdice::{Control, rng};
+use fairdice_api::UseCase;
+use fairdice_api::roll::{RollRequest, RollShown};
 
-use super::notation_failure;
+use crate::failure::UserError;
 
 /// Flags of `fairdice roll`.
 #[derive(Debug, clap::Args)]
@@ -30,46 +30,30 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Most rolls printed by one command (more is almost certainly a typo).
-const MAX_TIMES: u64 = 1_000_000;
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.times > MAX_TIMES {
-        return Err(crate::failure::UserError::input(format!(
-            "--times {} is more than the {MAX_TIMES} rolls `roll` prints; use `fairdice dist --runs {}` for a distribution",
-            args.times, args.times
-        )));
-    }
-    let text = args.expression.as_str();
-    let expr = notation::parse(text).map_err(|e| notation_failure(e.into(), text))?;
-    let options = Options {
-        explode_depth: args.explode_depth,
-        ..Options::default()
-    };
     let seed = args.seed.unwrap_or_else(|| {
         let seed = fresh_seed();
         eprintln!("seed {seed} (repeat these rolls with --seed {seed})");
         seed
     });
-    let mut generator = rng::seeded(seed);
+    let request = RollRequest {
+        expression: args.expression.clone(),
+        times: args.times,
+        seed,
+        explode_depth: args.explode_depth,
+    };
+    let report = request.run(&Control::new()).map_err(UserError::from_api)?;
     let mut out = std::io::stdout().lock();
-    let mut rolls = Vec::new();
-    for _ in 0..args.times {
-        let roll = notation::roll(&expr, &options, &mut generator)
-            .map_err(|e| notation_failure(e, text))?;
-        if args.json {
-            rolls.push(roll_json(&roll, text));
-        } else {
-            writeln!(out, "{}", describe(&roll, text)).context("could not write the output")?;
-        }
-    }
     if args.json {
-        let value = json!({"expression": text, "seed": seed, "rolls": rolls});
-        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)
-            .context("could not write the output")?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)
+    } else {
+        report
+            .rolls
+            .iter()
+            .try_for_each(|roll| writeln!(out, "{}", describe(roll)))
     }
-    Ok(())
+    .context("could not write the output")
 }
 
 /// A seed from the clock and process id, for unseeded rolls.
@@ -84,10 +68,10 @@ fn fresh_seed() -> u64 {
 
 /// `14  ← 4d6kh3 [6 5 3 (1)]`: the value, then each dice term with its dice;
 /// dropped dice in parentheses, rerolled and exploded dice with every roll.
-fn describe(roll: &Roll, text: &str) -> String {
+fn describe(roll: &RollShown) -> String {
     let mut parts = Vec::new();
-    for pool in &roll.pools {
-        let dice: Vec<String> = pool
+    for term in &roll.terms {
+        let dice: Vec<String> = term
             .dice
             .iter()
             .map(|d| {
@@ -104,27 +88,11 @@ fn describe(roll: &Roll, text: &str) -> String {
                 }
             })
             .collect();
-        parts.push(format!("{} [{}]", &text[pool.span.clone()], dice.join(" ")));
+        parts.push(format!("{} [{}]", term.term, dice.join(" ")));
     }
     if parts.is_empty() {
         roll.value.to_string()
     } else {
         format!("{:>4}  ← {}", roll.value, parts.join("  "))
     }
-}
-
-fn roll_json(roll: &Roll, text: &str) -> serde_json::Value {
-    let pools: Vec<serde_json::Value> = roll
-        .pools
-        .iter()
-        .map(|p| {
-            let dice: Vec<serde_json::Value> = p
-                .dice
-                .iter()
-                .map(|d| json!({"value": d.value, "rolls": d.rolls, "counted": d.counted}))
-                .collect();
-            json!({"term": &text[p.span.clone()], "value": p.value, "dice": dice})
-        })
-        .collect();
-    json!({"value": roll.value, "terms": pools})
 }

@@ -11,8 +11,9 @@ mod page;
 use axum::Router;
 use axum::routing::get;
 use fairdice::Control;
-use fairdice::dice::notation::{self, Options};
 use fairdice::dice::report::{DistributionReport, Measure};
+use fairdice_api::UseCase;
+use fairdice_api::dist::DistRequest;
 
 use crate::AppState;
 use crate::limits::{Limits, read_runs, read_seed};
@@ -131,7 +132,7 @@ pub(crate) fn precheck(text: &str, limits: &Limits) -> Result<(), Problem> {
     Ok(())
 }
 
-/// Parses and evaluates one expression (or estimates it by Monte Carlo) under
+/// The distribution of one expression (or its Monte Carlo estimate) under
 /// `control`; runs on a blocking thread.
 fn compute_one(
     text: &str,
@@ -139,31 +140,12 @@ fn compute_one(
     control: &Control,
     limits: &Limits,
 ) -> Result<DistributionReport, Problem> {
-    let options = &Options::default();
     precheck(text, limits)?;
-    let failed = |error| Problem::Notation {
-        error,
-        source: text.to_string(),
-    };
-    let expr = notation::parse(text).map_err(|e| failed(e.into()))?;
-    let report = match request.runs {
-        None => DistributionReport::exact(
-            text,
-            &notation::evaluate_expr(&expr, options, control).map_err(failed)?,
-        ),
-        Some(runs) => {
-            let dice = dice_per_roll(&expr, options, request.seed).map_err(failed)?;
-            if dice.saturating_mul(runs) > limits.max_rolled_dice {
-                return Err(Problem::Refused(format!(
-                    "{runs} rolls of about {dice} dice each is more than the {} dice the web app rolls for one request; ask for fewer rolls",
-                    limits.max_rolled_dice
-                )));
-            }
-            let estimate = notation::monte_carlo(&expr, options, runs, request.seed, control)
-                .map_err(failed)?;
-            DistributionReport::monte_carlo(text, &estimate, request.seed)
-        }
-    };
+    let mut dist = DistRequest::new(text);
+    if let Some(runs) = request.runs {
+        dist = dist.estimated(runs, request.seed);
+    }
+    let report = dist.run(control)?;
     if report.outcomes.len() > limits.max_outcomes {
         return Err(Problem::TooManyOutcomes {
             outcomes: report.outcomes.len(),
@@ -171,29 +153,6 @@ fn compute_one(
         });
     }
     Ok(report)
-}
-
-/// How many dice one roll of `expr` rolls, rerolls and explosions included: the
-/// most of a few trial rolls. Monte Carlo checks its cancel flag only between
-/// chunks of rolls, so its work is bounded up front with this.
-fn dice_per_roll(
-    expr: &fairdice::dice::notation::ast::Expr,
-    options: &Options,
-    seed: u64,
-) -> Result<u64, fairdice::dice::notation::NotationError> {
-    let mut rng = fairdice::rng::seeded(seed);
-    let mut most = 1;
-    for _ in 0..4 {
-        let roll = notation::roll(expr, options, &mut rng)?;
-        let dice: usize = roll
-            .pools
-            .iter()
-            .flat_map(|p| &p.dice)
-            .map(|d| d.rolls.len())
-            .sum();
-        most = most.max(dice as u64);
-    }
-    Ok(most)
 }
 
 /// Computes every expression of `request`, in order, under the server's limits.
@@ -273,7 +232,7 @@ mod tests {
         };
         let refused = compute_one("1000000d1000000", &request, &Control::new(), &limits)
             .expect_err("too many dice");
-        assert_eq!(refused.kind(), "refused");
+        assert_eq!(refused.kind(), "too_big");
         let three = compute_one("3d6", &request, &Control::new(), &limits).expect("small");
         assert_eq!(three.outcomes.len(), 16);
     }

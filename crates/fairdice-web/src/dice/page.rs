@@ -145,6 +145,24 @@ fn examples() -> String {
     html
 }
 
+/// The rolls to offer for an estimate instead: the use case's suggestion (sized
+/// to finish in seconds) for a computation too large; for one the time limit
+/// stopped, the command line's default estimate scaled down the same way.
+fn offered_runs(problem: &Problem, request: &DiceRequest) -> Option<u64> {
+    if request.runs.is_some() {
+        return None;
+    }
+    match problem {
+        Problem::Api(error) => error
+            .suggestion
+            .as_ref()
+            .and_then(|s| s.request.get("runs"))
+            .and_then(serde_json::Value::as_u64)
+            .or_else(|| (problem.kind() == "timed_out").then_some(OFFERED_RUNS)),
+        _ => None,
+    }
+}
+
 /// Problems first, then the chart, the summary and the table of what was computed.
 fn results_section(
     request: &DiceRequest,
@@ -158,16 +176,16 @@ fn results_section(
             Ok(report) => reports.push(report),
             Err(problem) => {
                 html.push_str(&problem.to_html(Some(expression)));
-                if matches!(problem.kind(), "too_big" | "timed_out") && request.runs.is_none() {
+                if let Some(runs) = offered_runs(&problem, request) {
                     let estimate = DiceRequest {
-                        runs: Some(OFFERED_RUNS),
+                        runs: Some(runs),
                         ..request.clone()
                     };
                     let _ = write!(
                         html,
                         r#"<p class="offer"><a class="button" href="/dice?{}">Estimate with {} rolls</a></p>"#,
                         escape(&estimate.query_with(request.measure)),
-                        thousands(OFFERED_RUNS)
+                        thousands(runs)
                     );
                 }
             }

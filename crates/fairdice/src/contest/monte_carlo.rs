@@ -154,6 +154,7 @@ impl Contest {
                 let mut tally = BTreeMap::new();
                 let n = CHUNK.min(runs - chunk * CHUNK);
                 for _ in 0..n {
+                    control.check()?;
                     a.roll_into(&mut generator, &mut x);
                     b.roll_into(&mut generator, &mut y);
                     let net = match self.pairing {

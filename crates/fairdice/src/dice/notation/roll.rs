@@ -146,10 +146,16 @@ pub fn monte_carlo(
             };
             let n = CHUNK.min(runs - chunk * CHUNK);
             let mut tally = BTreeMap::new();
-            for _ in 0..n {
+            for done in 0..n {
+                // A roll of a large pool takes milliseconds: look before each one,
+                // and report every 256 rolls.
+                control.check().map_err(NotationError::Stopped)?;
                 *tally.entry(roller.expr(expr)?).or_insert(0) += 1;
+                if done % 256 == 255 {
+                    control.advance(256);
+                }
             }
-            control.advance(n);
+            control.advance(n % 256);
             Ok(tally)
         })
         .collect::<Result<_, NotationError>>()?;
