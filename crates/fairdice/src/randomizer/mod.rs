@@ -110,7 +110,7 @@ pub const DISTRIBUTION_TOLERANCE: f64 = 1e-9;
 /// # Example
 /// A game's own generator, through a trait object:
 /// ```
-/// use fairdice::randomizer::{DrawDyn, Randomizer, Spec};
+/// use fairdice::randomizer::{Randomizer, Spec};
 /// use fairdice::rng::{Rng, SeedableRng};
 /// use rand::rngs::SmallRng;
 ///
