@@ -32,7 +32,10 @@ impl SaveGame {
             turn: 0,
             bag: Vec::new(),
             // Two independent streams of one seed, one per randomizer.
-            loot: Session::new(Spec::build("deck(values=6, copies=2)")?, rng::stream(seed, 0)),
+            loot: Session::new(
+                Spec::build("deck(values=6, copies=2)")?,
+                rng::stream(seed, 0),
+            ),
             attack: Session::new(
                 Spec::build("dynamic(values=20, decrease=0.5)")?,
                 rng::stream(seed, 1),

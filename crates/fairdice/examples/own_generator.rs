@@ -52,10 +52,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     // The object path draws what the generic path draws.
     let mut generic = Spec::build(specs[0])?;
     let mut object: Box<dyn Randomizer> = Box::new(generic.clone());
-    let (mut a, mut b) = (
-        ChaCha8Rng::seed_from_u64(3),
-        ChaCha8Rng::seed_from_u64(3),
-    );
+    let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
     for _ in 0..100 {
         if generic.draw(&mut a) != object.draw_dyn(&mut b) {
             return Err("the dyn path drew another outcome".into());

@@ -542,8 +542,13 @@ mod tests {
         assert!(message.contains("entry 1 (2)"), "{message}");
         assert!(message.contains("0..=1048576"), "{message}");
         assert!(dice.restore(&[0, i64::MAX, 0]).is_err());
-        assert_eq!(dice.state_key(), [0, 0, 0], "a refused state changes nothing");
-        dice.restore(&[7, 7 + MAX_LEAD as i64, 7]).expect("at the limit");
+        assert_eq!(
+            dice.state_key(),
+            [0, 0, 0],
+            "a refused state changes nothing"
+        );
+        dice.restore(&[7, 7 + MAX_LEAD as i64, 7])
+            .expect("at the limit");
         assert_eq!(dice.state_key(), [0, MAX_LEAD as i64, 0]);
         // The lead stops at the limit, and the other counts still move.
         dice.observe(1).expect("always possible");

@@ -471,12 +471,17 @@ mod tests {
         roller.restore(&key).expect("at the limit");
         key[4] = 1;
         let error = roller.restore(&key).expect_err("past the limit");
-        assert!(error.to_string().contains("0..=9007199254740991"), "{error}");
+        assert!(
+            error.to_string().contains("0..=9007199254740991"),
+            "{error}"
+        );
         let error = roller.restore(&[i64::MAX; 11]).expect_err("overflows");
         assert!(error.to_string().contains("fair(base=2d6"), "{error}");
         // A uniform base names the roller, not the dynamic dice it runs as.
         let mut d6 = FairRoller::new(Base::values(6).expect("valid"), 1.0).expect("valid");
-        let error = d6.restore(&[0, 0, 1_000_000_000, 0, 0, 0]).expect_err("lead");
+        let error = d6
+            .restore(&[0, 0, 1_000_000_000, 0, 0, 0])
+            .expect_err("lead");
         assert!(error.to_string().contains("fair(values=6"), "{error}");
     }
 

@@ -43,7 +43,9 @@
 
 use thiserror::Error;
 
-use super::{AnyRandomizer, MAX_OUTCOMES, MAX_SPEC_BYTES, Randomizer, RestoreError, Spec, SpecError};
+use super::{
+    AnyRandomizer, MAX_OUTCOMES, MAX_SPEC_BYTES, Randomizer, RestoreError, Spec, SpecError,
+};
 use crate::rng::Generator;
 
 /// The `format` tag of a saved session.

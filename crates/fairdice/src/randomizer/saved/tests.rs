@@ -76,7 +76,10 @@ fn the_check_refuses_what_consistency_cannot_see() {
     // One generator digit changed.
     let (_, json) = saved_after("dynamic(values=6, decrease=0.355)", 4);
     let digit = |value: &mut Value| {
-        let word = value["generator"]["state"][2].as_str().expect("hex").to_string();
+        let word = value["generator"]["state"][2]
+            .as_str()
+            .expect("hex")
+            .to_string();
         let flipped = if word.ends_with('0') { "1" } else { "0" };
         value["generator"]["state"][2] = json!(format!("{}{flipped}", &word[..15]));
     };
@@ -153,7 +156,8 @@ fn rejects_a_zero_or_garbled_generator() {
     let (_, json) = saved_after("prd(p=0.5)", 1);
     let zero = "0000000000000000";
     assert!(matches!(
-        forged(&json, |v| v["generator"]["state"] = json!([zero, zero, zero, zero])),
+        forged(&json, |v| v["generator"]["state"] =
+            json!([zero, zero, zero, zero])),
         Err(StateError::Generator(_))
     ));
     for garbled in ["xyz", "+123456789abcdef", "0123456789abcdeg"] {
@@ -179,12 +183,18 @@ fn version_1_sessions_still_load_with_every_other_check() {
     assert!(matches!(impossible, Err(StateError::State(_))));
     // A version 1 file never had a check; a version 2 file always has one.
     let error = edited(&json, |v| v["version"] = json!(1)).expect_err("a check");
-    assert!(error.to_string().contains("version 1 session has no"), "{error}");
+    assert!(
+        error.to_string().contains("version 1 session has no"),
+        "{error}"
+    );
     let unchecked = edited(&json, |v| {
         v.as_object_mut().expect("an object").remove("check");
     });
     let error = unchecked.expect_err("no check");
-    assert!(error.to_string().contains("missing field `check`"), "{error}");
+    assert!(
+        error.to_string().contains("missing field `check`"),
+        "{error}"
+    );
     assert_checksum_mismatch(edited(&json, |v| v["check"] = json!("crc32:00000000")));
 }
 
@@ -202,14 +212,25 @@ fn loaded_numbers_are_checked_before_use() {
     for lead in [1_000_000_000, i64::MAX] {
         let error = forged(&json, |v| v["state"][4] = json!(lead)).expect_err("lead");
         assert!(matches!(error, StateError::State(_)), "{error}");
-        assert!(error.to_string().contains("accepted: a lead of 0..="), "{error}");
+        assert!(
+            error.to_string().contains("accepted: a lead of 0..="),
+            "{error}"
+        );
     }
     assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
     let at_limit = forged(&json, |v| v["state"] = json!([0, 0, 0, 0, MAX_LEAD, 0]));
-    assert_eq!(at_limit.expect("at the limit").randomizer().state_key()[4], MAX_LEAD as i64);
+    assert_eq!(
+        at_limit.expect("at the limit").randomizer().state_key()[4],
+        MAX_LEAD as i64
+    );
     let error = forged(&json, |v| v["state"] = json!(vec![0; MAX_OUTCOMES + 1]))
         .expect_err("too many entries");
-    assert!(error.to_string().starts_with("`state` is a list of 1048577"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("`state` is a list of 1048577"),
+        "{error}"
+    );
     let long = format!("dice(base={})", "d6+".repeat(MAX_SPEC_BYTES));
     assert!(matches!(
         forged(&json, |v| v["spec"] = json!(long)),
@@ -296,7 +317,10 @@ fn a_session_embeds_in_a_games_own_save() {
     let mut value: Value = serde_json::from_str(&text).expect("json");
     value["hits"]["draws"] = json!(99);
     let error = serde_json::from_value::<GameSave>(value).expect_err("edited");
-    assert!(error.to_string().contains("changed after it was saved"), "{error}");
+    assert!(
+        error.to_string().contains("changed after it was saved"),
+        "{error}"
+    );
     // The embedded document is the file's: a session file reads as a field.
     let embedded = serde_json::to_value(&save.loot).expect("serializes");
     let file: Value = serde_json::from_str(&save.loot.to_json()).expect("json");
@@ -319,9 +343,17 @@ fn the_largest_session_fits_the_read_bound() {
         draws: MAX_DRAWS,
         check: Some("crc32:ffffffff".into()),
     };
-    let length = serde_json::to_string_pretty(&widest).expect("serializes").len();
-    assert!(length <= MAX_SESSION_BYTES, "{length} > {MAX_SESSION_BYTES}");
-    assert!(length * 10 > MAX_SESSION_BYTES * 9, "a tight bound: {length}");
+    let length = serde_json::to_string_pretty(&widest)
+        .expect("serializes")
+        .len();
+    assert!(
+        length <= MAX_SESSION_BYTES,
+        "{length} > {MAX_SESSION_BYTES}"
+    );
+    assert!(
+        length * 10 > MAX_SESSION_BYTES * 9,
+        "a tight bound: {length}"
+    );
     // A real session of the most outcomes, with 13-digit counts, round-trips.
     let (session, json) = saved_after("deck(values=1048576, copies=1099511627775)", 3);
     assert!(json.len() <= MAX_SESSION_BYTES);
