@@ -8,6 +8,7 @@ mod commands;
 mod failure;
 mod output;
 mod plot;
+mod session_file;
 
 use std::process::ExitCode;
 

@@ -161,3 +161,149 @@ fn bad_specs_list_what_is_accepted() {
     assert!(bad_input(&["sample", "dynamic(values=6, decrease=2)"]).contains("(0, 1]"));
     assert!(bad_input(&["sample", "--resume", "/nonexistent/game.json"]).contains("cannot read"));
 }
+
+/// A version 1 session (no check) of `spec` with `state` and `draws`.
+fn version_1(spec: &str, state: &str, draws: &str) -> String {
+    format!(
+        r#"{{"format": "fairdice-randomizer", "version": 1, "spec": "{spec}", "state": {state},
+"generator": {{"algorithm": "xoshiro256++", "state": ["0000000000000001",
+"0000000000000002", "0000000000000003", "0000000000000004"]}}, "draws": {draws}}}"#
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_save_keeps_the_previous_session() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let file = directory.path().join("game.json");
+    let file = file.to_str().expect("utf-8 path");
+    ok(&[
+        "sample",
+        "deck(values=100)",
+        "--seed",
+        "3",
+        "-n",
+        "5",
+        "--save",
+        file,
+    ]);
+    let saved = std::fs::read(file).expect("saved");
+    assert!(saved.len() > 1024, "larger than the size limit below");
+    // The disk fills up mid-save: writes past 1 block fail (SIGXFSZ ignored, so
+    // the write returns an error as on a full disk).
+    let output = Command::new("sh")
+        .args(["-c", r#"trap "" XFSZ; ulimit -f 1; exec "$0" "$@""#])
+        .arg(env!("CARGO_BIN_EXE_fairdice"))
+        .args(["sample", "--resume", file, "--save", file, "-n", "3"])
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("cannot write session file"), "{message}");
+    assert!(message.contains("left as it was"), "{message}");
+    assert_eq!(std::fs::read(file).expect("still there"), saved);
+    let left: Vec<_> = std::fs::read_dir(directory.path())
+        .expect("listed")
+        .collect();
+    assert_eq!(left.len(), 1, "no temporary file left behind");
+    // The session continues from where it was saved: the same three draws.
+    let drawn = String::from_utf8(output.stdout).expect("utf-8");
+    assert_eq!(ok(&["sample", "--resume", file, "-n", "3"]), drawn);
+}
+
+#[test]
+fn endless_or_oversized_files_are_refused_unread() {
+    let started = std::time::Instant::now();
+    for args in [
+        &["sample", "--resume", "/dev/zero"][..],
+        &["state", "show", "/dev/zero"],
+        &["next", "--resume", "/dev/zero"],
+    ] {
+        let message = bad_input(args);
+        assert!(message.contains("longer than the"), "{message}");
+    }
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let binary = directory.path().join("binary.json");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00]).expect("written");
+    let message = bad_input(&["state", "show", binary.to_str().expect("utf-8")]);
+    assert!(message.contains("not UTF-8"), "{message}");
+}
+
+#[test]
+fn a_changed_session_is_refused() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let file = directory.path().join("game.json");
+    let file = file.to_str().expect("utf-8 path");
+    ok(&[
+        "sample",
+        "dynamic(values=6, decrease=0.355)",
+        "--seed",
+        "4",
+        "--save",
+        file,
+    ]);
+    let text = std::fs::read_to_string(file).expect("saved");
+    ok(&["state", "show", file]);
+    let changes = [
+        text.replacen("decrease=0.355", "decrease=0.356", 1),
+        text.replacen("\"draws\": 10", "\"draws\": 11", 1),
+        {
+            // One hex digit of the generator.
+            let at = text.find("\"state\": [\n      \"").expect("the generator") + 18;
+            let digit = if &text[at..at + 1] == "0" { "1" } else { "0" };
+            format!("{}{digit}{}", &text[..at], &text[at + 1..])
+        },
+    ];
+    for changed in changes {
+        assert_ne!(changed, text);
+        std::fs::write(file, &changed).expect("written");
+        let message = bad_input(&["sample", "--resume", file]);
+        assert!(message.contains("changed after it was saved"), "{message}");
+        assert!(message.contains("checksum mismatch"), "{message}");
+    }
+    std::fs::write(file, &text[..text.len() / 2]).expect("written");
+    let message = bad_input(&["state", "show", file]);
+    assert!(
+        message.contains("not a saved fairdice randomizer"),
+        "{message}"
+    );
+}
+
+#[test]
+fn runaway_numbers_are_refused_at_once() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let file = directory.path().join("old.json");
+    let file = file.to_str().expect("utf-8 path");
+    let started = std::time::Instant::now();
+    for (spec, state) in [
+        (
+            "dynamic(values=6, decrease=0.5)",
+            "[0, 1000000000, 0, 0, 0, 0]",
+        ),
+        (
+            "dynamic(values=6, decrease=0.5)",
+            "[0, 9223372036854775807, 0, 0, 0, 0]",
+        ),
+        ("fair(values=6, tightness=1)", "[0, 0, 1000000000, 0, 0, 0]"),
+    ] {
+        std::fs::write(file, version_1(spec, state, "3")).expect("written");
+        let message = bad_input(&["state", "show", file]);
+        assert!(
+            message.contains("accepted: a lead of 0..=1048576"),
+            "{message}"
+        );
+    }
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    std::fs::write(file, version_1("prd(p=0.5)", "[0]", "9223372036854775808")).expect("written");
+    let message = bad_input(&["state", "show", file]);
+    assert!(
+        message.contains("`draws` is 9223372036854775808; accepted: 0..=9007199254740991"),
+        "{message}"
+    );
+    // A version 1 session within range still loads.
+    std::fs::write(file, version_1("prd(p=0.5)", "[1]", "3")).expect("written");
+    assert!(ok(&["state", "show", file]).contains("draws: 3"));
+    let message = bad_input(&["prd", "0.000001", "--limit", "100000000000"]);
+    assert!(message.contains("accepted: 0..=1000000"), "{message}");
+}

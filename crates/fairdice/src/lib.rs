@@ -16,6 +16,39 @@
 //!   for a fixed or uncertain match length (the search of "Making Randomness Fair").
 //! - [`contest`]: opposed pools paired die against die, with exact win, tie and
 //!   loss probabilities and the measures of Isaksen et al. (2016).
+//!
+//! # A randomizer in a game loop
+//! A loot table that never starves the player (every item twice per twelve
+//! drops), and critical hits on a pseudo-random distribution (25% in the long run,
+//! without the streaks of a plain 25% roll), drawn with the game's own generator:
+//! any `rand_core` generator works, here rand's `SmallRng`.
+//! ```
+//! use fairdice::randomizer::{Prd, Randomizer, Spec};
+//! use fairdice::rng::SeedableRng;
+//! use rand::rngs::SmallRng;
+//!
+//! let items = ["sword", "shield", "potion", "herb", "arrow", "gem"];
+//! let mut loot = Spec::build("deck(values=6, copies=2)")?;
+//! let mut critical = Prd::new(0.25)?;
+//! let mut rng = SmallRng::seed_from_u64(7);
+//!
+//! let mut found = Vec::new();
+//! let mut criticals = 0;
+//! for _turn in 0..12 {
+//!     let item = loot.draw_outcome(&mut rng); // 1..=6
+//!     found.push(items[(item - 1) as usize]);
+//!     criticals += critical.draw(&mut rng); // 1 = success
+//! }
+//! found.sort();
+//! found.dedup();
+//! assert_eq!(found.len(), 6); // every item dropped (twice) in twelve turns
+//! assert!(criticals <= 12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! With the `serde` feature a [`Session`](randomizer::Session) (a randomizer and
+//! the portable seeded generator) goes in the game's own save struct and continues
+//! bit for bit after loading; see `examples/game_save.rs` and
+//! `examples/own_generator.rs`.
 #![deny(missing_docs)]
 
 pub mod analysis;

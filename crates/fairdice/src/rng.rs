@@ -1,14 +1,22 @@
-//! Seeded, portable random numbers: the one generator every fairdice draw uses.
+//! Seeded, portable random numbers: the default generator of every fairdice draw,
+//! and the range reduction every draw uses, whatever the generator.
+//!
+//! A randomizer draws from any `rand_core` generator ([`Rng`], re-exported here): a
+//! game passes its own (`rand::rngs::StdRng`, bevy_rand's, a ChaCha stream) or the
+//! portable [`Generator`] from [`seeded`], which the command line, the web app and
+//! saved [`Session`](crate::randomizer::Session)s use.
 //!
 //! # Design decisions
 //! Reproducibility is a feature users rely on (a saved game replays the same rolls on
-//! every platform), so the generator is named and pinned: xoshiro256++ seeded through
-//! SplitMix64. Range reduction is done here rather than by a general-purpose crate,
-//! because a dependency may change how it maps words to ranges in a minor release,
-//! and that would silently change every seeded sequence. Changing anything in this
-//! module is a breaking change; `value_stability` tests pin it.
+//! every platform), so the default generator is named and pinned: xoshiro256++
+//! seeded through SplitMix64. Range reduction is done here rather than by a
+//! general-purpose crate, because a dependency may change how it maps words to
+//! ranges in a minor release, and that would silently change every seeded sequence;
+//! so a game's own generator gives its own sequence, but the same one on every
+//! platform and release of fairdice too. Changing anything in this module is a
+//! breaking change; `value_stability` tests pin it.
 
-use rand_core::{Rng, SeedableRng};
+pub use rand_core::{Rng, SeedableRng};
 
 /// The generator behind every seeded fairdice draw: xoshiro256++.
 pub type Generator = rand_xoshiro::Xoshiro256PlusPlus;

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use fairdice::randomizer::{NextReport, Randomizer, observe_history};
 
-use super::state::{build, load, print_distribution};
+use super::state::{build, print_distribution};
 use crate::failure::UserError;
+use crate::session_file::load;
 
 /// Flags of `fairdice next`.
 #[derive(Debug, clap::Args)]

@@ -17,7 +17,7 @@ pub struct Args {
     /// The nominal chance of success, in [0.000001, 1] (e.g. 0.25).
     #[arg(allow_negative_numbers = true)]
     pub p: f64,
-    /// Show at most this many attempts in the table.
+    /// Show at most this many attempts in the table (at most 1000000).
     #[arg(long, default_value_t = 100)]
     pub limit: u64,
     /// Print JSON: `{"p", "c", "expected_attempts", "max_attempts", "attempts": [...]}`.
@@ -25,8 +25,17 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The most attempts one call tabulates (p = 0.000001 allows 6.4·10¹¹).
+const MAX_LIMIT: u64 = 1_000_000;
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.limit > MAX_LIMIT {
+        return Err(UserError::input(format!(
+            "--limit {} is more than the {MAX_LIMIT} attempts one call shows; accepted: 0..={MAX_LIMIT}",
+            args.limit
+        )));
+    }
     let prd = Prd::new(args.p).map_err(|e| UserError::input(e.to_string()))?;
     let shown = prd.max_attempts().min(args.limit);
     let mut rows = Vec::new();

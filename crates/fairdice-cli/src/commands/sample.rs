@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use fairdice::randomizer::{SampleReport, Session};
 use fairdice::rng;
 
-use super::state::{build, load, save};
+use super::state::build;
 use crate::failure::UserError;
+use crate::session_file::{load, save};
 
 /// Flags of `fairdice sample`.
 #[derive(Debug, clap::Args)]
@@ -35,7 +36,8 @@ pub struct Args {
     /// Continue the session saved in this file (spec, state and generator).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-    /// Save the session after drawing (may be the --resume file).
+    /// Save the session after drawing (may be the --resume file). The file is
+    /// replaced whole or not at all: if the save fails, it keeps the old session.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Print JSON: `{"spec", "seed", "samples": [...], "labels": [...]}`.

@@ -1,22 +1,23 @@
-//! `fairdice state`: inspect a saved randomizer session; and the loading and
-//! saving that `sample` and `next` share.
+//! `fairdice state`: inspect a saved randomizer session; and the spec building
+//! and distribution table that `sample` and `next` share.
 
 use crate::output::outln;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Context;
 use fairdice::randomizer::report::NextOutcome;
-use fairdice::randomizer::{AnyRandomizer, Randomizer, Session, Spec};
+use fairdice::randomizer::{AnyRandomizer, Randomizer, Spec};
 use serde_json::json;
 
 use crate::failure::UserError;
+use crate::session_file::load;
 
 /// Flags of `fairdice state`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "A session file is written by `fairdice sample SPEC --save FILE` and \
 continued by `fairdice sample --resume FILE`; it holds the spec, the randomizer's state and \
-its generator (format `fairdice-randomizer`, version 1)."
+its generator and a CRC-32 check of them (format `fairdice-randomizer`, version 2; version 1 \
+files, without the check, are still read). A file changed after it was saved is refused."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -60,20 +61,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Ok(())
         }
     }
-}
-
-/// Reads a session file; unreadable or invalid files are the user's to fix.
-pub fn load(path: &Path) -> anyhow::Result<Session> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        UserError::input(format!("cannot read session file {}: {e}", path.display()))
-    })?;
-    Session::from_json(&text).map_err(|e| UserError::input(format!("{}: {e}", path.display())))
-}
-
-/// Writes a session file.
-pub fn save(path: &Path, session: &Session) -> anyhow::Result<()> {
-    std::fs::write(path, session.to_json() + "\n")
-        .with_context(|| format!("cannot write session file {}", path.display()))
 }
 
 /// Builds a randomizer from a spec string; a bad spec is the user's to fix.

@@ -6,7 +6,7 @@ use super::{
     SevenBag, Tgm,
 };
 use crate::dice::die::Outcome;
-use crate::rng::Generator;
+use crate::rng::Rng;
 
 /// Any randomizer: what the command line, the web UI and the analyses hold when the
 /// user names a randomizer by its spec string.
@@ -88,7 +88,7 @@ impl Randomizer for AnyRandomizer {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         dispatch!(self, r => r.draw(rng))
     }
 

@@ -6,7 +6,7 @@ use super::base::{Base, BaseError};
 use super::deck::{Deck, DeckError, RefillMode};
 use super::{ObserveError, Randomizer, RestoreError};
 use crate::dice::die::Outcome;
-use crate::rng::Generator;
+use crate::rng::Rng;
 
 /// Why a dice bag could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -81,7 +81,7 @@ impl DiceBag {
     }
 
     /// Draws a face (the value, not its index).
-    pub fn roll(&mut self, rng: &mut Generator) -> Outcome {
+    pub fn roll<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome {
         let index = self.deck.draw(rng);
         self.deck.outcomes()[index]
     }
@@ -124,7 +124,7 @@ impl Randomizer for DiceBag {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         self.deck.draw(rng)
     }
 

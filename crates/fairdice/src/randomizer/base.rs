@@ -13,6 +13,10 @@ use crate::dice::notation::{self, NotationError};
 /// The most outcomes a randomizer may have (a randomizer keeps per-outcome state).
 pub const MAX_OUTCOMES: usize = 1 << 20;
 
+/// The longest dice expression a base takes, in bytes (it is part of the spec a
+/// session saves, which must stay within [`MAX_SPEC_BYTES`](super::MAX_SPEC_BYTES)).
+pub const MAX_EXPRESSION_BYTES: usize = 2048;
+
 /// Why a base could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BaseError {
@@ -26,6 +30,12 @@ pub enum BaseError {
         found: u128,
         /// The limit, [`MAX_OUTCOMES`].
         max: usize,
+    },
+    /// The dice expression is longer than [`MAX_EXPRESSION_BYTES`].
+    #[error("base= is {found} bytes long; accepted: at most {MAX_EXPRESSION_BYTES} bytes")]
+    ExpressionTooLong {
+        /// Its length in bytes.
+        found: usize,
     },
     /// The dice expression could not be evaluated.
     #[error("base={text} is not a dice expression the evaluator accepts: {message}")]
@@ -106,9 +116,11 @@ impl Base {
     /// The exact distribution of a dice expression (`2d6`, `d20`, `3d6+2`).
     ///
     /// # Errors
+    /// [`BaseError::ExpressionTooLong`] past [`MAX_EXPRESSION_BYTES`];
     /// [`BaseError::Expression`] if the evaluator rejects it;
     /// [`BaseError::TooManyOutcomes`] past [`MAX_OUTCOMES`].
     pub fn expression(text: &str) -> Result<Base, BaseError> {
+        check_text(text.trim())?;
         let die = notation::evaluate(text).map_err(|e: NotationError| BaseError::Expression {
             text: text.trim().to_string(),
             message: e.to_string(),
@@ -119,8 +131,10 @@ impl Base {
     /// A base from an already evaluated die; `text` is how a spec names it.
     ///
     /// # Errors
-    /// [`BaseError::TooManyOutcomes`] past [`MAX_OUTCOMES`].
+    /// [`BaseError::ExpressionTooLong`] if `text` is longer than
+    /// [`MAX_EXPRESSION_BYTES`]; [`BaseError::TooManyOutcomes`] past [`MAX_OUTCOMES`].
     pub fn from_die(die: &Die, text: &str) -> Result<Base, BaseError> {
+        check_text(text)?;
         check_len(die.len() as u128)?;
         let counts = die.counts_u64().map(<[u64]>::to_vec).or_else(|| {
             let reduced = die.reduced();
@@ -189,6 +203,13 @@ impl Base {
     }
 }
 
+fn check_text(text: &str) -> Result<(), BaseError> {
+    if text.len() > MAX_EXPRESSION_BYTES {
+        return Err(BaseError::ExpressionTooLong { found: text.len() });
+    }
+    Ok(())
+}
+
 fn check_len(n: u128) -> Result<(), BaseError> {
     if n > MAX_OUTCOMES as u128 {
         return Err(BaseError::TooManyOutcomes {
@@ -225,6 +246,18 @@ mod tests {
         assert!(Base::expression("d6").expect("valid").is_uniform());
         let error = Base::expression("2d").expect_err("invalid");
         assert!(error.to_string().contains("base=2d"), "{error}");
+    }
+
+    #[test]
+    fn long_expressions_are_refused_before_evaluation() {
+        let long = vec!["d6"; 700].join("+");
+        assert!(long.len() > MAX_EXPRESSION_BYTES);
+        assert_eq!(
+            Base::expression(&long),
+            Err(BaseError::ExpressionTooLong { found: long.len() })
+        );
+        let die = notation::evaluate("d6").expect("valid");
+        assert!(Base::from_die(&die, &long).is_err());
     }
 
     #[test]

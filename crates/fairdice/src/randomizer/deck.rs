@@ -9,7 +9,7 @@ use super::base::Base;
 use super::pile::Pile;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::Generator;
+use crate::rng::Rng;
 
 /// The most cards a deck may hold after a refill (keeps every sum inside a `u64`).
 pub const MAX_CARDS: u64 = 1 << 60;
@@ -244,11 +244,23 @@ impl Deck {
                 )));
             }
         }
-        let total: u64 = counts.iter().sum();
+        // Summed wide: each count is in range, their sum need not be.
+        let total: u128 = counts.iter().map(|&k| u128::from(k)).sum();
+        let set_total: u64 = self.set.iter().sum();
+        // At most a full set plus what a top-up refill found left.
+        let max_total = match self.refill {
+            RefillMode::TopUp => set_total + (self.refill_below - 1),
+            RefillMode::Reshuffle => set_total,
+        };
+        if total > u128::from(max_total) {
+            return Err(self.inconsistent(format!(
+                "it holds {total} cards but this deck holds at most {max_total}"
+            )));
+        }
         // After a draw the deck either kept at least `refill_below` cards or was
         // refilled to at least a full set, in both modes.
-        let min_total = self.refill_below.min(self.set.iter().sum());
-        if total < min_total {
+        let min_total = self.refill_below.min(set_total);
+        if total < u128::from(min_total) {
             return Err(self.inconsistent(format!(
                 "it holds {total} cards but this deck always holds at least {min_total} before a draw"
             )));
@@ -299,7 +311,7 @@ impl Randomizer for Deck {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let index = self.cards.draw(rng);
         self.after_draw();
         index
@@ -379,6 +391,7 @@ impl Randomizer for Deck {
             )));
         }
         let counts: Vec<u64> = key.iter().map(|&k| k as u64).collect();
+        self.check_counts(&counts)?;
         let listed: u64 = counts.iter().sum();
         if (listed_cards.len() as u64) < listed {
             return Err(RestoreError::WrongLength {
@@ -409,7 +422,6 @@ impl Randomizer for Deck {
                 "its drawn cards and its held cards do not make up one refill".into(),
             ));
         }
-        self.check_counts(&counts)?;
         self.cards.set_order(order, drawn, &self.set);
         Ok(())
     }

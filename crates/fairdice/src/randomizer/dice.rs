@@ -1,9 +1,11 @@
 //! [`Dice`]: independent draws from the base distribution.
 
+use rand::distr::Distribution;
+
 use super::base::Base;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// Draws every outcome independently with its base probability; the past never
 /// changes the next draw.
@@ -21,6 +23,11 @@ use crate::rng::{self, Generator};
 /// assert!((two_d6.next_distribution()[5] - 6.0 / 36.0).abs() < 1e-15);
 /// let index = two_d6.draw(&mut rng::seeded(1));
 /// assert!((2..=12).contains(&two_d6.outcomes()[index]));
+///
+/// // Stateless, so also a `rand` distribution:
+/// use rand::distr::Distribution;
+/// let sums: Vec<i64> = two_d6.sample_iter(rng::seeded(2)).take(3).collect();
+/// assert!(sums.iter().all(|s| (2..=12).contains(s)));
 /// # Ok::<(), fairdice::randomizer::BaseError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -59,6 +66,35 @@ impl Dice {
     pub fn base(&self) -> &Base {
         &self.base
     }
+
+    /// Draws an outcome index: what [`Randomizer::draw`] does, without `&mut`
+    /// (dice keep no state).
+    #[inline]
+    pub fn sample_index<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        match &self.sampler {
+            Sampler::Uniform(n) => rng::below(rng, *n) as usize,
+            Sampler::Counts { cumulative } => {
+                let target = rng::below(rng, *cumulative.last().expect("a base has outcomes"));
+                cumulative.partition_point(|&c| c <= target)
+            }
+            Sampler::Float { cumulative } => {
+                let target = rng::unit_f64(rng) * cumulative.last().expect("a base has outcomes");
+                cumulative
+                    .partition_point(|&c| c <= target)
+                    .min(cumulative.len() - 1)
+            }
+        }
+    }
+}
+
+/// Dice keep no state, so they are a distribution in `rand`'s sense: a sample is
+/// exactly the value [`Randomizer::draw_outcome`] would draw with the same
+/// generator.
+impl Distribution<Outcome> for Dice {
+    #[inline]
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Outcome {
+        self.base.outcomes()[self.sample_index(rng)]
+    }
 }
 
 fn running_sums<T: Copy>(
@@ -88,20 +124,8 @@ impl Randomizer for Dice {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
-        match &self.sampler {
-            Sampler::Uniform(n) => rng::below(rng, *n) as usize,
-            Sampler::Counts { cumulative } => {
-                let target = rng::below(rng, *cumulative.last().expect("a base has outcomes"));
-                cumulative.partition_point(|&c| c <= target)
-            }
-            Sampler::Float { cumulative } => {
-                let target = rng::unit_f64(rng) * cumulative.last().expect("a base has outcomes");
-                cumulative
-                    .partition_point(|&c| c <= target)
-                    .min(cumulative.len() - 1)
-            }
-        }
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
+        self.sample_index(rng)
     }
 
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
@@ -169,6 +193,9 @@ mod tests {
         );
         let mut two_d6 = Dice::new(Base::expression("2d6").expect("valid"));
         assert_eq!(draws(&mut two_d6, 3, 8), [1, 6, 8, 8, 6, 2, 3, 6]);
+        // As a rand distribution: the same values, shifted to 2..=12.
+        let sums: Vec<Outcome> = two_d6.sample_iter(rng::seeded(3)).take(8).collect();
+        assert_eq!(sums, [3, 8, 10, 10, 8, 4, 5, 8]);
     }
 
     #[test]

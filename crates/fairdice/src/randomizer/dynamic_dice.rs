@@ -1,6 +1,5 @@
 //! [`DynamicDice`]: dice whose drawn outcome becomes less likely by a decrease factor.
 
-use rand_core::Rng;
 use thiserror::Error;
 
 use super::base::Base;
@@ -8,7 +7,7 @@ use super::dice::Dice;
 use super::sum_tree::SumTree;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// The most proposals a draw expects before it walks the sum tree instead.
 const PROPOSALS_PER_DRAW: u128 = 16;
@@ -19,6 +18,14 @@ const MAX_SCANNED: usize = 16;
 /// The largest total base count a scan takes: every weight is at most
 /// `count · 2^53`, so the weights of a scanned table sum inside a `u64`.
 const MAX_SCANNED_COUNT: u64 = 1 << 10;
+
+/// The most draws an outcome may lead the least drawn outcome by. A lead stops
+/// there (a draw or observation beyond it leaves it at the limit), and a restored
+/// state with a larger lead is refused: the table of `d^lead` is built up to the
+/// largest lead (16 bytes each, 16 MiB at the limit). With `d < 1` a lead that
+/// large has weight `d^(2^20)`, nil for any `d` below 0.9993; a plain-dice factor
+/// (`d = 1`) reaches it after about 10¹¹ draws.
+pub const MAX_LEAD: u64 = 1 << 20;
 
 /// Why dynamic dice could not be built.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
@@ -109,7 +116,7 @@ impl Scan {
     /// The first outcome whose running sum of weights exceeds a uniform
     /// integer below the total: the number of running sums at or below it.
     #[inline]
-    fn pick(&self, rng: &mut Generator) -> usize {
+    fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
         let target = rng::below(rng, self.total);
         let mut sum = 0;
         let mut index = 0;
@@ -216,11 +223,14 @@ impl DynamicDice {
     #[inline]
     fn bump(&mut self, index: usize) {
         let lead = self.leads[index];
-        self.leads[index] = lead + 1;
-        let power = self.power(lead + 1);
+        // A lead stops at MAX_LEAD, which keeps the table of powers bounded; a
+        // lead that stays changes no count below.
+        let next = lead + u64::from(lead < MAX_LEAD);
+        self.leads[index] = next;
+        let power = self.power(next);
 
         if let Some(scan) = &mut self.scan {
-            scan.set(index, self.accept[lead as usize + 1]);
+            scan.set(index, self.accept[next as usize]);
         }
         // Whether the outcome left the floor, counted without a branch: it is
         // as random as the draw.
@@ -333,7 +343,7 @@ impl Randomizer for DynamicDice {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let index = if let Some(scan) = &self.scan {
             scan.pick(rng)
         } else if self.proposals_pay() {
@@ -375,7 +385,8 @@ impl Randomizer for DynamicDice {
         self.leads.iter().map(|&l| l as i64).collect()
     }
 
-    /// Accepts any non-negative counts (only their differences matter).
+    /// Accepts non-negative counts whose differences are at most [`MAX_LEAD`]
+    /// (only the differences matter).
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
         check_key_len(|| self.spec(), key, self.base.len())?;
         if let Some(position) = key.iter().position(|&k| k < 0) {
@@ -384,6 +395,17 @@ impl Randomizer for DynamicDice {
                 reason: format!(
                     "times drawn cannot be negative, but entry {position} is {}",
                     key[position]
+                ),
+            });
+        }
+        let floor = key.iter().copied().min().unwrap_or(0);
+        if let Some(position) = key.iter().position(|&k| (k - floor) as u64 > MAX_LEAD) {
+            return Err(RestoreError::Inconsistent {
+                spec: self.spec(),
+                reason: format!(
+                    "entry {position} ({}) leads the least drawn outcome by {} draws; accepted: a lead of 0..={MAX_LEAD}",
+                    self.label(position),
+                    key[position] - floor
                 ),
             });
         }
@@ -508,6 +530,31 @@ mod tests {
         assert!(dice.restore(&[0, -1, 0]).is_err());
         assert!(dice.restore(&[0, 0]).is_err());
         assert_eq!(dice.spec(), "dynamic(values=3, decrease=0.5)");
+    }
+
+    #[test]
+    fn leads_are_bounded() {
+        let mut dice = dynamic(3, 0.999_999);
+        let error = dice
+            .restore(&[5, 5 + MAX_LEAD as i64 + 1, 5])
+            .expect_err("too far ahead");
+        let message = error.to_string();
+        assert!(message.contains("entry 1 (2)"), "{message}");
+        assert!(message.contains("0..=1048576"), "{message}");
+        assert!(dice.restore(&[0, i64::MAX, 0]).is_err());
+        assert_eq!(
+            dice.state_key(),
+            [0, 0, 0],
+            "a refused state changes nothing"
+        );
+        dice.restore(&[7, 7 + MAX_LEAD as i64, 7])
+            .expect("at the limit");
+        assert_eq!(dice.state_key(), [0, MAX_LEAD as i64, 0]);
+        // The lead stops at the limit, and the other counts still move.
+        dice.observe(1).expect("always possible");
+        dice.draw(&mut rng::seeded(1));
+        assert_eq!(dice.state_key()[1], MAX_LEAD as i64);
+        assert_distribution_invariants(&mut dice, 5, 4);
     }
 
     #[test]

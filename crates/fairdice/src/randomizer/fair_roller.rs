@@ -6,9 +6,9 @@ use thiserror::Error;
 use super::base::Base;
 use super::dynamic_dice::DynamicDice;
 use super::portable_math::exp2;
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{MAX_DRAWS, ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// The largest tightness accepted; beyond it every weight but the most behind
 /// outcome's underflows, and the roller is a deck in all but name.
@@ -222,7 +222,7 @@ impl Weighted {
     }
 
     #[inline]
-    fn pick(&self, rng: &mut Generator) -> usize {
+    fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
         let mut target = rng::unit_f64(rng) * self.total;
         let mut index = 0;
         for (i, &w) in self.weights.iter().enumerate() {
@@ -289,7 +289,7 @@ impl Randomizer for FairRoller {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         match &mut self.engine {
             Engine::Uniform(dynamic) => dynamic.draw(rng),
             Engine::Weighted(w) => {
@@ -336,9 +336,24 @@ impl Randomizer for FairRoller {
                 ),
             });
         }
+        let spec = self.spec();
         match &mut self.engine {
-            Engine::Uniform(dynamic) => dynamic.restore(key)?,
+            Engine::Uniform(dynamic) => dynamic.restore(key).map_err(|e| e.with_spec(spec))?,
             Engine::Weighted(w) => {
+                // The rolls are counted in a u64 and weighed in an i128: bound
+                // them where a session's draws are bounded.
+                let rolls = key
+                    .iter()
+                    .try_fold(0u64, |sum, &k| sum.checked_add(k as u64))
+                    .filter(|&rolls| rolls <= MAX_DRAWS);
+                if rolls.is_none() {
+                    return Err(RestoreError::Inconsistent {
+                        spec,
+                        reason: format!(
+                            "the times rolled add up to more than {MAX_DRAWS}; accepted: a total of 0..={MAX_DRAWS}"
+                        ),
+                    });
+                }
                 let counts = key.iter().map(|&k| k as u64).collect();
                 w.set_counts(counts, &self.base, self.tightness);
             }
@@ -446,6 +461,28 @@ mod tests {
                 .is_err()
         );
         assert_eq!(two_d6(0.5).spec(), "fair(base=2d6, tightness=0.5)");
+    }
+
+    #[test]
+    fn restored_counts_are_bounded() {
+        let mut roller = two_d6(1.0);
+        let mut key = [0i64; 11];
+        key[3] = MAX_DRAWS as i64;
+        roller.restore(&key).expect("at the limit");
+        key[4] = 1;
+        let error = roller.restore(&key).expect_err("past the limit");
+        assert!(
+            error.to_string().contains("0..=9007199254740991"),
+            "{error}"
+        );
+        let error = roller.restore(&[i64::MAX; 11]).expect_err("overflows");
+        assert!(error.to_string().contains("fair(base=2d6"), "{error}");
+        // A uniform base names the roller, not the dynamic dice it runs as.
+        let mut d6 = FairRoller::new(Base::values(6).expect("valid"), 1.0).expect("valid");
+        let error = d6
+            .restore(&[0, 0, 1_000_000_000, 0, 0, 0])
+            .expect_err("lead");
+        assert!(error.to_string().contains("fair(values=6"), "{error}");
     }
 
     #[test]

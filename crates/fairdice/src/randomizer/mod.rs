@@ -3,9 +3,10 @@
 //!
 //! Every randomizer draws an outcome *index* from a finite, ordered list of outcomes
 //! ([`Randomizer::outcomes`]). At each step it has a next-sample distribution
-//! ([`Randomizer::next_distribution`]), draws from it with the caller's
-//! [`Generator`], and updates its state. [`Randomizer::observe`] applies an outcome
-//! without drawing (replaying a history, or sweeping states in an exact analysis).
+//! ([`Randomizer::next_distribution`]), draws from it with the caller's generator
+//! (any `rand_core` [`Rng`]), and updates its state. [`Randomizer::observe`] applies
+//! an outcome without drawing (replaying a history, or sweeping states in an exact
+//! analysis).
 //!
 //! Build one from a spec string shared by the command line and the web UI:
 //!
@@ -20,13 +21,29 @@
 //!     seen[deck.draw(&mut generator)] += 1;
 //! }
 //! assert_eq!(seen, [1; 6]); // every face exactly once per six draws
+//! let face = deck.draw_outcome(&mut generator); // the value, 1..=6
+//! assert!((1..=6).contains(&face));
 //! # Ok::<(), fairdice::randomizer::SpecError>(())
 //! ```
 //!
 //! # Design decisions
-//! - Draws take the project's one named generator, [`Generator`], rather than any
-//!   `Rng`: the same seed must give the same sequence on every platform, and a
-//!   concrete type keeps the trait object-safe and the draw inlinable.
+//! - [`Randomizer::draw`] is generic over the generator (`R: Rng + ?Sized`), with
+//!   `where Self: Sized`; the trait stays object-safe through its supertrait
+//!   [`DrawDyn`], whose [`draw_dyn`](DrawDyn::draw_dyn) takes a `&mut dyn Rng` and is
+//!   implemented for every randomizer by forwarding to `draw`. A generic draw keeps
+//!   the hot loops (Monte Carlo analyses, the benches) free of a virtual call per
+//!   random word; a `dyn` randomizer pays one per word, and draws the same values:
+//!   both paths run the same code on the same words.
+//! - Range reduction is [`rng::below`](crate::rng::below)'s, whatever the generator,
+//!   so the same seed gives the same sequence on every platform; the portable
+//!   [`Generator`](crate::rng::Generator) is the default (sessions, command line,
+//!   web app).
+//! - [`Randomizer::draw`] returns an index (what analyses count);
+//!   [`Randomizer::draw_outcome`] returns the value, and [`Randomizer::draws`] is an
+//!   endless iterator of values. A randomizer itself is not a
+//!   `rand::distr::Distribution`: sampling one changes it, and `Distribution` promises
+//!   independent, identically distributed samples from `&self` (see [`NextSample`]
+//!   for the distribution of the next draw, and [`Dice`], which has no state).
 //! - State is integer counts (cards left, times drawn), never accumulated floats;
 //!   float weights are recomputed from the counts, so a restored randomizer
 //!   continues bit for bit, and equal states compare equal ([`Randomizer::state_key`]).
@@ -45,6 +62,9 @@ mod pile;
 mod portable_math;
 mod prd;
 pub mod report;
+mod sampling;
+#[cfg(feature = "serde")]
+mod saved;
 mod spec;
 mod state;
 mod sum_tree;
@@ -57,19 +77,23 @@ mod testing;
 use thiserror::Error;
 
 use crate::dice::die::Outcome;
-use crate::rng::Generator;
+use crate::rng::Rng;
 
 pub use any::AnyRandomizer;
 pub use bag::{BagError, DiceBag};
-pub use base::{Base, BaseError, MAX_OUTCOMES};
+pub use base::{Base, BaseError, MAX_EXPRESSION_BYTES, MAX_OUTCOMES};
 pub use deck::{Deck, DeckError, MAX_CARDS, RefillMode};
 pub use dice::Dice;
-pub use dynamic_dice::{DynamicDice, DynamicDiceError};
+pub use dynamic_dice::{DynamicDice, DynamicDiceError, MAX_LEAD};
 pub use fair_roller::{FairRoller, FairRollerError, MAX_TIGHTNESS};
 pub use prd::{C_TOLERANCE, MIN_PROBABILITY, Prd, PrdError, prd_constant};
 pub use report::{NextReport, OutcomeName, SampleReport, has_labels};
-pub use spec::{Spec, SpecError};
-pub use state::{FORMAT, GENERATOR_ALGORITHM, Session, StateError, VERSION};
+pub use sampling::{Draws, NextSample};
+pub use spec::{MAX_SPEC_BYTES, Spec, SpecError};
+pub use state::{
+    CHECK_ALGORITHM, FORMAT, GENERATOR_ALGORITHM, MAX_DRAWS, MAX_SESSION_BYTES, Session,
+    StateError, VERSION,
+};
 pub use tetris::{Nes, PIECES, SevenBag};
 pub use tgm::{Tgm, TgmError, TgmPreset};
 
@@ -79,8 +103,32 @@ pub const DISTRIBUTION_TOLERANCE: f64 = 1e-9;
 /// A source of outcomes whose next-sample distribution depends on what it drew.
 ///
 /// Outcomes are addressed by index into [`outcomes`](Self::outcomes). The trait is
-/// object-safe; [`AnyRandomizer`] is the enum over every randomizer in the crate.
-pub trait Randomizer {
+/// object-safe: a `dyn Randomizer` draws with [`draw_dyn`](DrawDyn::draw_dyn) and
+/// [`draw_outcome_dyn`](Self::draw_outcome_dyn); [`AnyRandomizer`] is the enum over
+/// every randomizer in the crate.
+///
+/// # Example
+/// A game's own generator, through a trait object:
+/// ```
+/// use fairdice::randomizer::{Randomizer, Spec};
+/// use fairdice::rng::{Rng, SeedableRng};
+/// use rand::rngs::SmallRng;
+///
+/// let mut systems: Vec<Box<dyn Randomizer>> = vec![
+///     Box::new(Spec::build("deck(values=6)")?),
+///     Box::new(Spec::build("prd(p=0.25)")?),
+/// ];
+/// let mut game_rng = SmallRng::seed_from_u64(1);
+/// let rng: &mut dyn Rng = &mut game_rng;
+/// for system in &mut systems {
+///     let index = system.draw_dyn(rng);
+///     assert!(index < system.outcomes().len());
+///     let value = system.draw_outcome_dyn(rng);
+///     assert!(system.outcomes().contains(&value));
+/// }
+/// # Ok::<(), fairdice::randomizer::SpecError>(())
+/// ```
+pub trait Randomizer: DrawDyn {
     /// The spec string that builds this randomizer afresh (its parameters, not its
     /// state), e.g. `deck(values=6, copies=1, refill_below=1, refill=top-up)`.
     fn spec(&self) -> String;
@@ -103,7 +151,44 @@ pub trait Randomizer {
     fn next_distribution(&self) -> Vec<f64>;
 
     /// Draws an outcome index with `rng` and updates the state.
-    fn draw(&mut self, rng: &mut Generator) -> usize;
+    ///
+    /// `rng` is any `rand_core` generator: the portable
+    /// [`rng::seeded`](crate::rng::seeded) for a run that replays everywhere, or the
+    /// game's own. On a trait object, call [`draw_dyn`](DrawDyn::draw_dyn).
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize
+    where
+        Self: Sized;
+
+    /// Draws an outcome and returns its value: `outcomes()[draw(rng)]`, which the
+    /// borrow checker refuses in one expression.
+    fn draw_outcome<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome
+    where
+        Self: Sized,
+    {
+        let index = self.draw(rng);
+        self.outcomes()[index]
+    }
+
+    /// [`draw_outcome`](Self::draw_outcome) for a trait object.
+    fn draw_outcome_dyn(&mut self, rng: &mut dyn Rng) -> Outcome {
+        let index = self.draw_dyn(rng);
+        self.outcomes()[index]
+    }
+
+    /// An endless iterator of outcome values drawn with `rng`, each draw updating
+    /// the state (take as many as the game needs).
+    fn draws<'a, R: Rng + ?Sized>(&'a mut self, rng: &'a mut R) -> Draws<'a, Self, R>
+    where
+        Self: Sized,
+    {
+        Draws::new(self, rng)
+    }
+
+    /// The distribution of the next draw as a `rand::distr::Distribution`: sampling
+    /// it leaves the randomizer as it is.
+    fn next_sample(&self) -> NextSample {
+        NextSample::of(self)
+    }
 
     /// Updates the state as if outcome `index` had been drawn.
     ///
@@ -159,6 +244,21 @@ pub trait Randomizer {
             key.sort_unstable();
         }
         key
+    }
+}
+
+/// The object-safe form of [`Randomizer::draw`], implemented for every randomizer:
+/// a `dyn Randomizer` draws with a `&mut dyn Rng`.
+pub trait DrawDyn {
+    /// Draws an outcome index with `rng` and updates the state, exactly as
+    /// [`Randomizer::draw`] does with the same generator.
+    fn draw_dyn(&mut self, rng: &mut dyn Rng) -> usize;
+}
+
+impl<T: Randomizer> DrawDyn for T {
+    #[inline]
+    fn draw_dyn(&mut self, rng: &mut dyn Rng) -> usize {
+        self.draw(rng)
     }
 }
 
@@ -341,6 +441,35 @@ mod tests {
                 }
                 randomizer.draw(&mut generator);
             }
+        }
+    }
+
+    #[test]
+    fn every_draw_path_draws_the_same_values() {
+        for spec in [
+            "dice(base=2d6)",
+            "deck(values=6, copies=2, refill_below=5)",
+            "deck(base=10d10)",
+            "bag(min=1, max=4, sets=2)",
+            "dynamic(values=40, decrease=0.2)",
+            "dynamic(base=2d6, decrease=0.3)",
+            "fair(base=2d6, tightness=1)",
+            "prd(p=0.3)",
+            "nes",
+            "tgm2",
+            "bag7",
+        ] {
+            let start = Spec::build(spec).expect("valid");
+            let (mut generic, mut object, mut values) = (start.clone(), start.clone(), start);
+            let (mut a, mut b, mut c) = (rng::seeded(8), rng::seeded(8), rng::seeded(8));
+            let object: &mut dyn Randomizer = &mut object;
+            let b: &mut dyn Rng = &mut b;
+            for _ in 0..200 {
+                let index = generic.draw(&mut a);
+                assert_eq!(object.draw_dyn(b), index, "{spec}");
+                assert_eq!(values.draw_outcome(&mut c), generic.outcomes()[index]);
+            }
+            assert_eq!(generic.state_key(), object.state_key(), "{spec}");
         }
     }
 

@@ -13,7 +13,7 @@
 //! in a [`SumTree`] and draw in `O(log n)`.
 
 use super::sum_tree::SumTree;
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// The most cards a pile lists one by one; larger piles are counted.
 pub(crate) const MAX_LISTED: u64 = 1 << 16;
@@ -82,7 +82,7 @@ impl Pile {
 
     /// Takes a uniformly chosen card and returns its outcome.
     #[inline]
-    pub(crate) fn draw(&mut self, rng: &mut Generator) -> usize {
+    pub(crate) fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         match self {
             Pile::Listed {
                 cards,

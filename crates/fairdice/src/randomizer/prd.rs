@@ -5,9 +5,8 @@ use thiserror::Error;
 
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use rand_core::Rng;
 
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// The smallest nominal chance accepted. Solving for `C` walks about `7/p`
 /// attempts per step, and below this the cost grows past a second.
@@ -235,7 +234,7 @@ impl Randomizer for Prd {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         // Branch-free: success is random, a branch would often be mispredicted.
         let success = match self.thresholds.get(self.failures as usize) {
             Some(&threshold) => rng.next_u64() >> 11 < threshold,

@@ -23,6 +23,12 @@ use super::{
     SevenBag, Tgm, TgmPreset,
 };
 
+/// The longest spec string accepted, in bytes. Every randomizer's own spec
+/// ([`Randomizer::spec`](super::Randomizer::spec)) is shorter (its base expression
+/// is at most [`MAX_EXPRESSION_BYTES`](super::MAX_EXPRESSION_BYTES), its numbers a
+/// few hundred bytes), so a saved session's spec always reads back.
+pub const MAX_SPEC_BYTES: usize = 4096;
+
 /// Every randomizer name with its keys and a usage line.
 const CATALOG: &[(&str, &[&str], &str)] = &[
     ("dice", &["values", "base"], "dice(values=N | base=EXPR)"),
@@ -70,6 +76,12 @@ pub enum SpecError {
     Empty {
         /// Every accepted form.
         accepted: String,
+    },
+    /// Longer than [`MAX_SPEC_BYTES`].
+    #[error("the spec is {found} bytes long; accepted: at most {MAX_SPEC_BYTES} bytes")]
+    TooLong {
+        /// Its length in bytes.
+        found: usize,
     },
     /// The text does not follow the grammar.
     #[error("cannot read spec `{spec}` at byte {position}: {message}")]
@@ -171,8 +183,11 @@ impl Spec {
     /// Reads a spec string (names and keys lowercased, `-` in keys read as `_`).
     ///
     /// # Errors
-    /// [`SpecError::Empty`], [`SpecError::Syntax`].
+    /// [`SpecError::TooLong`], [`SpecError::Empty`], [`SpecError::Syntax`].
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        if text.len() > MAX_SPEC_BYTES {
+            return Err(SpecError::TooLong { found: text.len() });
+        }
         let syntax = |position: usize, message: &str| SpecError::Syntax {
             spec: text.to_string(),
             position,

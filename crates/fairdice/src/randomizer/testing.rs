@@ -3,7 +3,9 @@
 use super::{DISTRIBUTION_TOLERANCE, Randomizer};
 use crate::rng;
 
-/// The first `count` outcome indices drawn with `rng::seeded(seed)`.
+/// The first `count` outcome indices drawn with `rng::seeded(seed)`, through the
+/// object-safe path (`every_draw_path_draws_the_same_values` ties it to the
+/// generic one).
 pub(crate) fn draws<R: Randomizer + ?Sized>(
     randomizer: &mut R,
     seed: u64,
@@ -11,7 +13,7 @@ pub(crate) fn draws<R: Randomizer + ?Sized>(
 ) -> Vec<usize> {
     let mut generator = rng::seeded(seed);
     (0..count)
-        .map(|_| randomizer.draw(&mut generator))
+        .map(|_| randomizer.draw_dyn(&mut generator))
         .collect()
 }
 

@@ -7,7 +7,7 @@ use super::base::Base;
 use super::deck::{Deck, RefillMode};
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// The seven tetrominoes, by outcome index.
 pub const PIECES: [&str; 7] = ["I", "O", "T", "S", "Z", "J", "L"];
@@ -77,7 +77,7 @@ impl Randomizer for Nes {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let mut piece = rng::below(rng, 8) as u8;
         if piece == 7 || Some(piece) == self.previous {
             piece = rng::below(rng, 7) as u8;
@@ -171,7 +171,7 @@ impl Randomizer for SevenBag {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         self.deck.draw(rng)
     }
 

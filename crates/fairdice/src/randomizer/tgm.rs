@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::tetris::{O, PIECE_OUTCOMES, S, Z, piece_label};
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
-use crate::rng::{self, Generator};
+use crate::rng::{self, Rng};
 
 /// Why a TGM randomizer could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -230,7 +230,7 @@ impl Randomizer for Tgm {
     }
 
     #[inline]
-    fn draw(&mut self, rng: &mut Generator) -> usize {
+    fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let piece = if self.first_pending {
             [0u8, 2, 5, 6][rng::below(rng, 4) as usize]
         } else {

@@ -189,3 +189,25 @@ fn value_stability() {
     let mut d = deck(6, 1, 6, RefillMode::TopUp);
     assert_eq!(draws(&mut d, 3, 12), [0, 2, 3, 5, 0, 5, 1, 1, 0, 1, 4, 4]);
 }
+
+#[test]
+fn restore_bounds_the_total_before_summing() {
+    // Each count is within what one outcome may hold, but together they overflow
+    // a u64 (32 × 2⁶⁰): refused, not summed.
+    let big = MAX_CARDS - 64;
+    let mut d = deck(32, 1, big, RefillMode::TopUp);
+    let error = d
+        .restore(&[big as i64; 32])
+        .expect_err("more than the deck holds");
+    assert!(error.to_string().contains("holds at most"), "{error}");
+    let mut within = vec![1i64; 32];
+    within[0] = big as i64;
+    d.restore(&within).expect("within the total");
+    let mut reshuffle = deck(6, 1, 1, RefillMode::Reshuffle);
+    assert!(reshuffle.restore(&[1; 6]).is_ok());
+    assert!(
+        reshuffle
+            .load_state(&[i64::MAX, i64::MAX, 0, 0, 0, 0])
+            .is_err()
+    );
+}
