@@ -8,6 +8,7 @@
 
 use fairdice::Control;
 use fairdice::dice::notation::{self, NotationError, Options, ast::Expr};
+use fairdice::dice::report::decimal_digits;
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::rng;
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,39 @@ pub const MAX_EXPRESSION_BYTES: usize = 10_000;
 /// evaluators recurse once per level, and every front-end's stack must hold it
 /// (a browser's WebAssembly stack is the smallest).
 pub const MAX_NESTING: usize = 64;
+
+/// The largest document with every count written out (`--json`, `--csv`, the web
+/// API) a front-end writes: 256 MiB. `65535d2` would be 900 MB.
+pub const MAX_DOCUMENT_BYTES: u64 = 256 << 20;
+
+/// About how many bytes the report's exact document takes: every count written
+/// out, plus the fixed fields of each row. Priced from the counts' bits, without
+/// writing them.
+pub fn document_bytes(report: &DistributionReport) -> u64 {
+    let rows: u64 = report
+        .outcomes
+        .iter()
+        .map(|row| decimal_digits(&row.count) + 120)
+        .sum();
+    rows + 2 * decimal_digits(&report.total) + 1000
+}
+
+/// Refuses to write a document of every exact count past `max_bytes`.
+///
+/// # Errors
+/// [`Error`] with code `too_big`, naming the size and what can show it instead.
+pub fn check_document(report: &DistributionReport, max_bytes: u64) -> Result<(), Error> {
+    let bytes = document_bytes(report);
+    if bytes <= max_bytes {
+        return Ok(());
+    }
+    Err(Error::too_big(format!(
+        "the exact counts of {} would fill about {} (the limit is {}); the table shows them abbreviated",
+        report.expression,
+        fairdice::control::bytes(bytes),
+        fairdice::control::bytes(max_bytes)
+    )))
+}
 
 /// The distribution of one dice expression.
 ///
@@ -316,6 +350,27 @@ mod tests {
         assert!(error.suggestion.is_some());
         let zero = DistRequest::new("3d6").estimated(0, 1).run(&Control::new());
         assert_eq!(zero.unwrap_err().exit_status(), 2);
+    }
+
+    #[test]
+    fn documents_are_priced_before_they_are_written() {
+        let small = DistRequest::new("3d6").run(&Control::new()).unwrap();
+        let written = small.to_json().len() as u64;
+        assert!(
+            document_bytes(&small) >= written,
+            "{} < {written}",
+            document_bytes(&small)
+        );
+        assert!(check_document(&small, MAX_DOCUMENT_BYTES).is_ok());
+        let wide = DistRequest::new("3000d2").run(&Control::new()).unwrap();
+        let written = wide.to_json().len() as u64;
+        let priced = document_bytes(&wide);
+        assert!(
+            priced >= written && priced < 2 * written,
+            "{priced} vs {written}"
+        );
+        let refused = check_document(&wide, written / 2).unwrap_err();
+        assert_eq!(refused.exit_status(), 3);
     }
 
     #[test]

@@ -73,7 +73,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:;
 /// Every route of the app, with the size limits and security headers applied.
 pub fn router(config: Config) -> Router {
     let state = AppState {
-        computer: Computer::new(config.limits.max_concurrent, config.limits.time_limit),
+        computer: Computer::new(&config.limits),
         limits: Arc::new(config.limits.clone()),
     };
     let mut app = Router::new()

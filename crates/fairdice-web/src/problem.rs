@@ -103,6 +103,7 @@ impl Problem {
             Problem::TooManyOutcomes { .. } => "too_many_outcomes",
             Problem::Stopped(Stopped::TimedOut(_)) => "timed_out",
             Problem::Stopped(Stopped::Busy(_)) => "busy",
+            Problem::Stopped(Stopped::OutOfMemory(_)) => "out_of_memory",
             Problem::Stopped(Stopped::Failed) => "failed",
             Problem::BadRequest(_) => "bad_request",
             Problem::Pool { error, .. } => match error {
@@ -143,7 +144,7 @@ impl Problem {
                 StatusCode::BAD_REQUEST
             }
             "too_big" | "too_many_outcomes" | "timed_out" => StatusCode::UNPROCESSABLE_ENTITY,
-            "busy" => StatusCode::SERVICE_UNAVAILABLE,
+            "busy" | "out_of_memory" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

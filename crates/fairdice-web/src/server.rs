@@ -1,13 +1,32 @@
 //! [`Server`]: binds an address, serves the app until Ctrl-C, and can open the
 //! user's browser on it.
+//!
+//! # Design decisions
+//! The accept loop is hyper's, configured for a server that anyone on the machine
+//! (or the network, with `--host`) can reach: a client has
+//! [`Limits::header_read_timeout`](crate::Limits::header_read_timeout) to send a
+//! request's headers, and as long again to start its next request on a kept-alive
+//! connection, so slow or idle connections are closed; at most
+//! [`Limits::max_connections`](crate::Limits::max_connections) are served at once,
+//! well below the usual limit of 1,024 open files, so the server can always
+//! accept again once one closes.
 
 use std::io;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use thiserror::Error;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 use crate::{Config, router};
+
+/// How long requests in flight may take to finish once the server is stopping.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Why the server could not run.
 #[derive(Debug, Error)]
@@ -78,9 +97,55 @@ impl Server {
     /// # Errors
     /// [`ServeError::Serve`] if serving fails.
     pub async fn run(self) -> Result<(), ServeError> {
-        axum::serve(self.listener, router(self.config))
-            .with_graceful_shutdown(shutdown_signal())
-            .await?;
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `stop` resolves, then finishes the requests in flight (for
+    /// at most ten seconds).
+    ///
+    /// # Errors
+    /// [`ServeError::Serve`] if serving fails.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> Result<(), ServeError> {
+        let limits = self.config.limits.clone();
+        let service = TowerToHyperService::new(router(self.config));
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(limits.header_read_timeout);
+        let connections = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+        let graceful = GracefulShutdown::new();
+        tokio::pin!(stop);
+        loop {
+            let permit = tokio::select! {
+                permit = connections.clone().acquire_owned() => permit,
+                () = &mut stop => break,
+            };
+            let Ok(permit) = permit else { break };
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                () = &mut stop => break,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors or a connection reset before it was
+                // accepted: wait a moment and accept again.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            let connection = http.serve_connection(TokioIo::new(stream), service.clone());
+            let connection = graceful.watch(connection);
+            tokio::spawn(async move {
+                // A client that misbehaves or goes away ends only its connection.
+                let _ = connection.await;
+                drop(permit);
+            });
+        }
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
         Ok(())
     }
 }

@@ -12,7 +12,7 @@ use anyhow::Context;
 use fairdice::Control;
 use fairdice::dice::report::{DistributionReport, Measure, Method, percent, short_count};
 use fairdice_api::UseCase;
-use fairdice_api::dist::DistRequest;
+use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
 use fairdice_charts::distribution_chart;
 
 use crate::failure::UserError;
@@ -91,6 +91,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let chart = distribution_chart(std::slice::from_ref(&report), args.plot_measure);
         write_plot(path, &chart)?;
     }
+    if args.json || args.csv {
+        check_document(&report, MAX_DOCUMENT_BYTES).map_err(UserError::from_api)?;
+    }
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
         writeln!(out, "{}", report.to_json())
@@ -154,7 +157,11 @@ fn render_table(report: &DistributionReport) -> String {
         report.median,
     ));
     match &report.method {
-        Method::Exact => out.push_str(&format!("exact: {} equally likely rolls\n", report.total)),
+        Method::Exact => {
+            let total = short_count(&report.total, MAX_TABLE_DIGITS);
+            abbreviated |= total.contains('e');
+            out.push_str(&format!("exact: {total} equally likely rolls\n"));
+        }
         Method::MonteCarlo {
             runs,
             seed,

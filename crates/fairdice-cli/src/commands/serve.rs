@@ -26,6 +26,10 @@ pub struct Args {
     /// Seconds a request's computations may take before they are stopped.
     #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: f64,
+    /// The server's memory, in MiB, past which running computations are stopped
+    /// (Linux; each computation also plans at most a quarter of it).
+    #[arg(long, default_value_t = 4096, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 30))]
+    pub max_memory: u64,
 }
 
 /// A positive number of seconds, at most a day.
@@ -51,6 +55,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let config = fairdice_web::Config {
             limits: fairdice_web::Limits {
                 time_limit: Duration::from_secs_f64(args.time_limit),
+                max_memory: args.max_memory << 20,
+                job_memory: (args.max_memory << 20) / 4,
                 ..fairdice_web::Limits::default()
             },
             ..fairdice_web::Config::default()

@@ -7,7 +7,7 @@ use axum::response::Response;
 use fairdice::dice::report::DistributionReport;
 use fairdice_charts::distribution_chart;
 
-use super::{DiceRequest, compute};
+use super::{DiceRequest, compute, compute_json};
 use crate::AppState;
 use crate::problem::Problem;
 use crate::respond::{json, png, problem, svg};
@@ -24,8 +24,8 @@ pub(super) async fn dist(State(state): State<AppState>, RawQuery(query): RawQuer
         return problem(&p, None);
     }
     let expression = request.expressions[0].clone();
-    match compute(&state, &request).await.remove(0) {
-        Ok(report) => json(StatusCode::OK, report.to_json() + "\n"),
+    match compute_json(&state, &request).await {
+        Ok(document) => json(StatusCode::OK, document),
         Err(p) => problem(&p, Some(&expression)),
     }
 }

@@ -173,6 +173,31 @@ pub(crate) async fn compute(
         .collect()
 }
 
+/// The `fairdice dist --json` document of the request's one expression, written
+/// inside the job (priced first against the document limit), so a huge document
+/// is refused or written within the time limit, never on the async threads after
+/// it.
+pub(crate) async fn compute_json(
+    state: &AppState,
+    request: &DiceRequest,
+) -> Result<String, Problem> {
+    let limits = state.limits.clone();
+    let shared = request.clone();
+    state
+        .computer
+        .run_each(request.expressions.clone(), move |text, control| {
+            let report = compute_one(text, &shared, control, &limits)?;
+            fairdice_api::dist::check_document(&report, limits.max_document_bytes)?;
+            Ok(report.to_json() + "\n")
+        })
+        .await
+        .pop()
+        .map_or(
+            Err(Problem::Stopped(crate::compute::Stopped::Failed)),
+            |r| r.unwrap_or_else(|stopped| Err(Problem::Stopped(stopped))),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

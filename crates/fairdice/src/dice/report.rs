@@ -25,7 +25,7 @@ use std::str::FromStr;
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{ToPrimitive, Zero};
 
 use crate::dice::die::{Die, Outcome, ratio_to_f64};
 use crate::dice::notation::Estimate;
@@ -308,12 +308,36 @@ pub fn percent(p: f64) -> String {
 
 /// A count in decimal, or — past `max_digits` digits — abbreviated as `1.234e56`
 /// (tables stay readable; JSON and CSV carry the exact digits).
+///
+/// A count of thousands of digits is abbreviated from its leading 64 bits and its
+/// length, never written out in full: converting every count of `65535d2` to
+/// decimal took half a minute.
 pub fn short_count(count: &BigUint, max_digits: usize) -> String {
-    let digits = count.to_string();
-    if digits.len() <= max_digits.max(4) {
-        return digits;
+    let max_digits = max_digits.max(4);
+    // 64 bits more than the longest decimal shown in full cannot be shown in full.
+    if count.bits() <= (max_digits as u64) * 10 / 3 + 64 {
+        let digits = count.to_string();
+        if digits.len() <= max_digits {
+            return digits;
+        }
+        return format!("{}.{}e{}", &digits[..1], &digits[1..4], digits.len() - 1);
     }
-    format!("{}.{}e{}", &digits[..1], &digits[1..4], digits.len() - 1)
+    let shift = count.bits() - 64;
+    let top = (count >> shift).to_u64().unwrap_or(u64::MAX) as f64;
+    let log10 = top.log10() + shift as f64 * std::f64::consts::LOG10_2;
+    let mut exponent = log10.floor();
+    let mut mantissa = 10f64.powf(log10 - exponent);
+    // Rounding to four digits may carry into the next power of ten.
+    if (mantissa * 1000.0).round() >= 10_000.0 {
+        mantissa /= 10.0;
+        exponent += 1.0;
+    }
+    format!("{mantissa:.3}e{exponent}")
+}
+
+/// About how many decimal digits `n` has (exact or one more), from its bits.
+pub fn decimal_digits(n: &BigUint) -> u64 {
+    (n.bits() as f64 * std::f64::consts::LOG10_2).floor() as u64 + 1
 }
 
 /// A fraction as `p/q`, always with a denominator, so machines parse it one way.
@@ -415,6 +439,36 @@ mod tests {
         assert_eq!(short_count(&BigUint::from(1296u32), 24), "1296");
         let big = BigUint::from(6u32).pow(100);
         assert_eq!(short_count(&big, 24), "6.533e77");
+    }
+
+    #[test]
+    fn huge_counts_are_abbreviated_from_their_leading_bits_like_from_their_digits() {
+        // Against the full decimal expansion, around the threshold and far past it.
+        for bits in [60u32, 90, 100, 200, 1000, 5000] {
+            for n in [
+                BigUint::from(2u32).pow(bits),
+                BigUint::from(3u32).pow(bits),
+                BigUint::from(10u32).pow(bits / 3) - 1u32,
+            ] {
+                let digits = n.to_string();
+                let slow = if digits.len() <= 24 {
+                    digits.clone()
+                } else {
+                    format!("{}.{}e{}", &digits[..1], &digits[1..4], digits.len() - 1)
+                };
+                let fast = short_count(&n, 24);
+                // The same number to four significant digits (the fast path
+                // rounds, the slow one truncates: they may differ in the last).
+                let value = |text: &str| -> (f64, i64) {
+                    let (m, e) = text.split_once('e').unwrap_or((text, "0"));
+                    (m.parse().unwrap(), e.parse().unwrap())
+                };
+                let ((fm, fe), (sm, se)) = (value(&fast), value(&slow));
+                let ratio = fm / sm * 10f64.powi((fe - se) as i32);
+                assert!((ratio - 1.0).abs() <= 1.5e-3, "{fast} vs {slow}");
+                assert!(decimal_digits(&n).abs_diff(digits.len() as u64) <= 1);
+            }
+        }
     }
 
     #[test]
