@@ -25,6 +25,7 @@ test("huge and malformed expressions show errors; the next request succeeds", as
   await Promise.all([page.waitForURL(/runs=20/), page.click("text=Estimate with 20 rolls")]);
   assert.equal(await page.locator(".problem").count(), 0);
   assert.match(await page.textContent("#results"), /Monte Carlo/);
+  await page.goto(`${BASE_URL}/dice`);
 
   await typeInto(page, "#expr-1", "4d6kh3x");
   await submit(page);
