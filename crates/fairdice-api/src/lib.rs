@@ -39,6 +39,8 @@
 
 pub mod dist;
 pub mod error;
+pub mod prd;
+pub mod randomizer;
 pub mod roll;
 
 use fairdice::Control;
@@ -69,7 +71,14 @@ pub trait UseCase: Serialize + DeserializeOwned {
 }
 
 /// The names of every use case [`run_json`] answers.
-pub const USE_CASES: &[&str] = &[dist::DistRequest::NAME, roll::RollRequest::NAME];
+pub const USE_CASES: &[&str] = &[
+    dist::DistRequest::NAME,
+    roll::RollRequest::NAME,
+    randomizer::SampleRequest::NAME,
+    randomizer::NextRequest::NAME,
+    randomizer::StateRequest::NAME,
+    prd::PrdRequest::NAME,
+];
 
 /// Runs the use case `name` on a JSON request and returns its JSON report: the
 /// entry point of front-ends that speak JSON only.
@@ -87,6 +96,10 @@ pub fn run_json(name: &str, request: &str, control: &Control) -> Result<String, 
     match name {
         dist::DistRequest::NAME => run::<dist::DistRequest>(request, control),
         roll::RollRequest::NAME => run::<roll::RollRequest>(request, control),
+        randomizer::SampleRequest::NAME => run::<randomizer::SampleRequest>(request, control),
+        randomizer::NextRequest::NAME => run::<randomizer::NextRequest>(request, control),
+        randomizer::StateRequest::NAME => run::<randomizer::StateRequest>(request, control),
+        prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control),
         other => Err(Error::bad_request(format!(
             "unknown use case `{other}`; accepted: {}",
             USE_CASES.join(", ")

@@ -11,10 +11,11 @@ use fairdice::randomizer::{MAX_SESSION_BYTES, Session};
 
 use crate::failure::UserError;
 
-/// Reads a session file; unreadable, oversized or invalid files are the user's to
-/// fix (exit status 2). At most [`MAX_SESSION_BYTES`] are read: no saved session
-/// is longer, and `/dev/zero` is not a session.
-pub fn load(path: &Path) -> anyhow::Result<Session> {
+/// A session file's text, for a use case to open; unreadable, oversized or
+/// non-text files are the user's to fix (exit status 2). At most
+/// [`MAX_SESSION_BYTES`] are read: no saved session is longer, and `/dev/zero`
+/// is not a session.
+pub fn read(path: &Path) -> anyhow::Result<String> {
     let unreadable = |e: io::Error| {
         UserError::input(format!("cannot read session file {}: {e}", path.display()))
     };
@@ -29,14 +30,13 @@ pub fn load(path: &Path) -> anyhow::Result<Session> {
             path.display()
         )));
     }
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         UserError::input(format!(
             "{}: not a saved session: not UTF-8 text (byte {})",
             path.display(),
             e.utf8_error().valid_up_to()
         ))
-    })?;
-    Session::from_json(&text).map_err(|e| UserError::input(format!("{}: {e}", path.display())))
+    })
 }
 
 /// Writes a session file atomically: either the new session is there, complete

@@ -26,3 +26,14 @@ pub fn notation_failure(error: NotationError, source: &str) -> anyhow::Error {
         _ => UserError::input(error.render(source)),
     }
 }
+
+/// Every randomizer family with its usage and what it is, from the library's one
+/// catalogue: the `--help` of the commands that take a spec.
+pub fn spec_help() -> String {
+    use fairdice::randomizer::family;
+    let mut help = String::from("Randomizer specs:\n");
+    for f in family::all() {
+        help.push_str(&format!("  {}\n      {}\n", f.usage, f.summary));
+    }
+    help
+}

@@ -3,17 +3,19 @@
 use crate::output::outln;
 use std::path::PathBuf;
 
-use fairdice::randomizer::{NextReport, Randomizer, observe_history};
+use fairdice::Control;
+use fairdice_api::UseCase;
+use fairdice_api::randomizer::{NextRequest, Source};
 
-use super::state::{build, print_distribution};
+use super::state::print_distribution;
 use crate::failure::UserError;
-use crate::session_file::load;
+use crate::session_file::read;
 
 /// Flags of `fairdice next`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Example: `fairdice next 'fair(base=2d6, tightness=1)' --history 2,4,7,7` \
-gives P(7) = 0.059650. A history the randomizer cannot have produced (a seventh 3 from \
+gives P(7) = 0.059646. A history the randomizer cannot have produced (a seventh 3 from \
 `deck(values=6)`) is an error."
 )]
 pub struct Args {
@@ -33,24 +35,26 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut randomizer = match (&args.resume, &args.spec) {
-        (Some(path), _) => load(path)?.randomizer().clone(),
-        (None, Some(spec)) => build(spec)?,
+    let source = match (&args.resume, &args.spec) {
+        (Some(path), _) => Source::Session(read(path)?),
+        (None, Some(spec)) => Source::Spec(spec.clone()),
         (None, None) => return Err(UserError::input("give a randomizer spec or --resume FILE")),
     };
-    let history: Vec<&str> = args
-        .history
-        .iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .collect();
-    observe_history(&mut randomizer, &history).map_err(|e| {
-        UserError::input(format!("--history does not fit {}: {e}", randomizer.spec()))
+    let request = NextRequest {
+        source,
+        history: args.history,
+    };
+    let report = request.run(&Control::new()).map_err(|e| {
+        let error = match &args.resume {
+            Some(path) => e.in_context(&format!("{}:", path.display())),
+            None => e,
+        };
+        UserError::from_api(error)
     })?;
     if args.json {
-        outln!("{}", NextReport::new(&randomizer, &history).to_json());
+        outln!("{}", report.to_json());
     } else {
-        print_distribution(&randomizer)?;
+        print_distribution(&report.outcomes)?;
     }
     Ok(())
 }

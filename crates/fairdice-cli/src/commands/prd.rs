@@ -1,8 +1,9 @@
 //! `fairdice prd`: the PRD constant C for a nominal chance, and what it implies.
 
 use crate::output::outln;
-use fairdice::randomizer::Prd;
-use serde_json::json;
+use fairdice::Control;
+use fairdice_api::UseCase;
+use fairdice_api::prd::PrdRequest;
 
 use crate::failure::UserError;
 
@@ -25,65 +26,38 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The most attempts one call tabulates (p = 0.000001 allows 6.4·10¹¹).
-const MAX_LIMIT: u64 = 1_000_000;
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.limit > MAX_LIMIT {
-        return Err(UserError::input(format!(
-            "--limit {} is more than the {MAX_LIMIT} attempts one call shows; accepted: 0..={MAX_LIMIT}",
-            args.limit
-        )));
-    }
-    let prd = Prd::new(args.p).map_err(|e| UserError::input(e.to_string()))?;
-    let shown = prd.max_attempts().min(args.limit);
-    let mut rows = Vec::new();
-    let mut survival = 1.0;
-    for attempt in 1..=shown {
-        let chance = prd.success_probability(attempt);
-        let first_success = survival * chance;
-        survival -= first_success;
-        rows.push((attempt, chance, first_success, 1.0 - survival));
-    }
+    let request = PrdRequest {
+        p: args.p,
+        limit: args.limit,
+    };
+    let report = request.run(&Control::new()).map_err(UserError::from_api)?;
     if args.json {
-        let attempts: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|&(attempt, probability, first_success, cumulative)| {
-                json!({
-                    "attempt": attempt,
-                    "probability": probability,
-                    "first_success": first_success,
-                    "cumulative": cumulative,
-                })
-            })
-            .collect();
-        let report = json!({
-            "p": prd.p(),
-            "c": prd.c(),
-            "expected_attempts": prd.expected_attempts(),
-            "max_attempts": prd.max_attempts(),
-            "attempts": attempts,
-            "truncated": shown < prd.max_attempts(),
-        });
         outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    outln!("p                  {}", prd.p());
-    outln!("C                  {:.15}", prd.c());
-    outln!("expected attempts  {}", prd.expected_attempts());
-    outln!("maximum attempts   {}", prd.max_attempts());
+    outln!("p                  {}", report.p);
+    outln!("C                  {:.15}", report.c);
+    outln!("expected attempts  {}", report.expected_attempts);
+    outln!("maximum attempts   {}", report.max_attempts);
     outln!();
     outln!("attempt  P(success)  P(first success)  P(success by now)");
-    for (attempt, chance, first_success, cumulative) in rows {
-        let (chance, first_success, cumulative) =
-            (small(chance), small(first_success), small(cumulative));
-        outln!("{attempt:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}");
+    for a in &report.attempts {
+        let (chance, first_success, cumulative) = (
+            small(a.probability),
+            small(a.first_success),
+            small(a.cumulative),
+        );
+        outln!(
+            "{:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}",
+            a.attempt
+        );
     }
-    if shown < prd.max_attempts() {
+    if report.truncated {
         outln!(
             "… {} more attempts (raise --limit)",
-            prd.max_attempts() - shown
+            report.max_attempts - report.attempts.len() as u64
         );
     }
     Ok(())

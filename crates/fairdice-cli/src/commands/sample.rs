@@ -4,25 +4,21 @@
 use crate::output::outln;
 use std::path::PathBuf;
 
-use fairdice::randomizer::{SampleReport, Session};
-use fairdice::rng;
+use fairdice::Control;
+use fairdice_api::UseCase;
+use fairdice_api::randomizer::{SampleRequest, Source};
 
-use super::state::build;
 use crate::failure::UserError;
-use crate::session_file::{load, save};
+use crate::session_file::{read, save};
+
+/// How a game is saved and continued, under `--help`.
+const SAVE_HELP: &str = "Save and continue a game: `fairdice sample 'deck(values=6)' --seed 1 \
+--count 5 --save game.json`, then `fairdice sample --resume game.json --count 5 --save game.json` \
+draws exactly what an uninterrupted run of 10 would have drawn next.";
 
 /// Flags of `fairdice sample`.
 #[derive(Debug, clap::Args)]
-#[command(
-    after_help = "Specs: dice(values=N | base=EXPR), deck(values=N | base=EXPR, copies=1, \
-refill_below=1, refill=top-up|reshuffle), bag(min=1, max=N, sets=1), dynamic(values=N | \
-base=EXPR, decrease=D), fair(values=N | base=EXPR, tightness=K), prd(p=P), nes, \
-tgm(history=4, tries=4), tgm1, tgm2, bag7.
-
-Save and continue a game: `fairdice sample 'deck(values=6)' --seed 1 --count 5 --save game.json`, \
-then `fairdice sample --resume game.json --count 5 --save game.json` draws exactly what an \
-uninterrupted run of 10 would have drawn next."
-)]
+#[command(after_help = format!("{}\n{SAVE_HELP}", super::spec_help()))]
 pub struct Args {
     /// The randomizer spec, e.g. `deck(values=6, copies=1, refill_below=6)`.
     #[arg(required_unless_present = "resume", conflicts_with = "resume")]
@@ -45,34 +41,40 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The most outcomes one call draws (they are all printed).
-const MAX_COUNT: u64 = 10_000_000;
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.count > MAX_COUNT {
-        return Err(UserError::input(format!(
-            "--count {} is more than the {MAX_COUNT} one call prints",
-            args.count
-        )));
-    }
-    let (mut session, seed) = match (&args.resume, &args.spec) {
-        (Some(path), _) => (load(path)?, None),
+    let (source, seed) = match (&args.resume, &args.spec) {
+        (Some(path), _) => (Source::Session(read(path)?), None),
         (None, Some(spec)) => {
-            let seed = args.seed.unwrap_or_else(clock_seed);
-            (Session::new(build(spec)?, rng::seeded(seed)), Some(seed))
+            let seed = args.seed.unwrap_or_else(|| {
+                let seed = clock_seed();
+                eprintln!("seed {seed} (repeat these draws with --seed {seed})");
+                seed
+            });
+            (Source::Spec(spec.clone()), Some(seed))
         }
         (None, None) => return Err(UserError::input("give a randomizer spec or --resume FILE")),
     };
-    let indices: Vec<usize> = (0..args.count).map(|_| session.draw()).collect();
-    let report = SampleReport::new(session.randomizer(), &indices, seed);
+    let request = SampleRequest {
+        source,
+        count: args.count,
+        seed: seed.unwrap_or(fairdice_api::DEFAULT_SEED),
+        save: false,
+    };
+    let answer = request.run(&Control::new()).map_err(|e| {
+        let error = match &args.resume {
+            Some(path) => e.in_context(&format!("{}:", path.display())),
+            None => e,
+        };
+        UserError::from_api(error)
+    })?;
     if args.json {
-        outln!("{}", report.to_json());
+        outln!("{}", answer.report.to_json());
     } else {
-        outln!("{}", report.shown().join(" "));
+        outln!("{}", answer.report.shown().join(" "));
     }
-    if let Some(path) = &args.save {
-        save(path, &session)?;
+    if let (Some(path), Some(session)) = (&args.save, &answer.continued) {
+        save(path, session)?;
     }
     Ok(())
 }

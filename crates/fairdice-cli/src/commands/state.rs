@@ -1,15 +1,16 @@
-//! `fairdice state`: inspect a saved randomizer session; and the spec building
-//! and distribution table that `sample` and `next` share.
+//! `fairdice state`: inspect a saved randomizer session; and the distribution
+//! table that `next` shares.
 
 use crate::output::outln;
 use std::path::PathBuf;
 
+use fairdice::Control;
 use fairdice::randomizer::report::NextOutcome;
-use fairdice::randomizer::{AnyRandomizer, Randomizer, Spec};
-use serde_json::json;
+use fairdice_api::UseCase;
+use fairdice_api::randomizer::StateRequest;
 
 use crate::failure::UserError;
-use crate::session_file::load;
+use crate::session_file::read;
 
 /// Flags of `fairdice state`.
 #[derive(Debug, clap::Args)]
@@ -41,46 +42,45 @@ pub enum Action {
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.action {
         Action::Show { file, json } => {
-            let session = load(&file)?;
-            let randomizer = session.randomizer();
+            let request = StateRequest {
+                session: read(&file)?,
+            };
+            let report = request
+                .run(&Control::new())
+                .map_err(|e| UserError::from_api(e.in_context(&format!("{}:", file.display()))))?;
             if json {
-                let report = json!({
-                    "spec": randomizer.spec(),
-                    "draws": session.draws(),
-                    "state": randomizer.state_key(),
-                    "next": NextOutcome::all(randomizer),
-                });
                 outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                outln!("spec:  {}", randomizer.spec());
-                outln!("draws: {}", session.draws());
-                outln!("state: {:?}", randomizer.state_key());
+                outln!("spec:  {}", report.spec);
+                outln!("draws: {}", report.draws);
+                outln!("state: {:?}", report.state);
                 outln!();
-                print_distribution(randomizer)?;
+                print_distribution(&report.next)?;
             }
             Ok(())
         }
     }
 }
 
-/// Builds a randomizer from a spec string; a bad spec is the user's to fix.
-pub fn build(spec: &str) -> anyhow::Result<AnyRandomizer> {
-    Spec::build(spec).map_err(|e| UserError::input(e.to_string()))
-}
-
-/// A table of the next-sample distribution.
-pub fn print_distribution(randomizer: &dyn Randomizer) -> anyhow::Result<()> {
-    let width = (0..randomizer.outcomes().len())
-        .map(|i| randomizer.label(i).len())
+/// A table of a next-sample distribution.
+pub fn print_distribution(outcomes: &[NextOutcome]) -> anyhow::Result<()> {
+    let name = |o: &NextOutcome| o.label.clone().unwrap_or_else(|| o.outcome.to_string());
+    let width = outcomes
+        .iter()
+        .map(|o| name(o).len())
         .max()
         .unwrap_or(1)
         .max("outcome".len());
     outln!("{:>width$}  probability", "outcome");
-    let distribution = randomizer.next_distribution();
-    let peak = distribution.iter().copied().fold(0.0, f64::max);
-    for (i, p) in distribution.iter().enumerate() {
-        let bar = crate::output::bar(p / peak, 40);
-        outln!("{:>width$}  {p:.6}  {bar}", randomizer.label(i));
+    let peak = outcomes.iter().map(|o| o.probability).fold(0.0, f64::max);
+    for o in outcomes {
+        let bar = crate::output::bar(o.probability / peak, 40);
+        outln!("{:>width$}  {:.6}  {bar}", name(o), o.probability);
     }
     Ok(())
+}
+
+/// Builds a randomizer from a spec string; a bad spec is the user's to fix.
+pub fn build(spec: &str) -> anyhow::Result<fairdice::randomizer::AnyRandomizer> {
+    fairdice::randomizer::Spec::build(spec).map_err(|e| UserError::input(e.to_string()))
 }

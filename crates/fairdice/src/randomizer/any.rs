@@ -1,6 +1,7 @@
 //! [`AnyRandomizer`]: every randomizer of the crate in one enum, as built from a
 //! [`Spec`](super::Spec).
 
+use super::family::Family;
 use super::{
     Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, ObserveError, Prd, Randomizer, RestoreError,
     SevenBag, Tgm,
@@ -8,54 +9,68 @@ use super::{
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
 
-/// Any randomizer: what the command line, the web UI and the analyses hold when the
-/// user names a randomizer by its spec string.
-///
-/// # Example
-/// ```
-/// use fairdice::randomizer::{AnyRandomizer, Randomizer, Spec};
-///
-/// let prd: AnyRandomizer = Spec::build("prd(p=0.25)")?;
-/// assert!(matches!(prd, AnyRandomizer::Prd(_)));
-/// assert_eq!(prd.spec(), "prd(p=0.25)");
-/// # Ok::<(), fairdice::randomizer::SpecError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnyRandomizer {
-    /// Independent draws.
-    Dice(Dice),
-    /// The generalized deck.
-    Deck(Deck),
-    /// A dice bag.
-    Bag(DiceBag),
-    /// Dynamic dice.
-    Dynamic(DynamicDice),
-    /// The fair die roller.
-    Fair(FairRoller),
-    /// Pseudo-random distribution.
-    Prd(Prd),
-    /// The NES Tetris randomizer.
-    Nes(Nes),
-    /// The TGM Tetris randomizers.
-    Tgm(Tgm),
-    /// The 7-bag.
-    SevenBag(SevenBag),
+/// Declares every randomizer once: its variant of [`AnyRandomizer`], its type and
+/// the families ([`Family`]) that build it. Generates the enum, the match that
+/// dispatches to the variant's own code, the conversions into the enum and the
+/// catalogue [`FAMILIES`]. (`$d` is a `$` passed in, so the generated `dispatch!`
+/// macro can have repetitions of its own.)
+macro_rules! randomizers {
+    ($d:tt $( $(#[$doc:meta])* $variant:ident($ty:ty) => [$($family:expr),+] ),+ $(,)?) => {
+        /// Any randomizer: what the command line, the web UI and the analyses hold when the
+        /// user names a randomizer by its spec string.
+        ///
+        /// # Example
+        /// ```
+        /// use fairdice::randomizer::{AnyRandomizer, Randomizer, Spec};
+        ///
+        /// let prd: AnyRandomizer = Spec::build("prd(p=0.25)")?;
+        /// assert!(matches!(prd, AnyRandomizer::Prd(_)));
+        /// assert_eq!(prd.spec(), "prd(p=0.25)");
+        /// # Ok::<(), fairdice::randomizer::SpecError>(())
+        /// ```
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AnyRandomizer {
+            $( $(#[$doc])* $variant($ty), )+
+        }
+
+        macro_rules! dispatch {
+            ($d self_:expr, $d r:ident => $d body:expr) => {
+                match $d self_ {
+                    $( AnyRandomizer::$variant($d r) => $d body, )+
+                }
+            };
+        }
+
+        $(impl From<$ty> for AnyRandomizer {
+            fn from(r: $ty) -> Self {
+                AnyRandomizer::$variant(r)
+            }
+        })+
+
+        /// Every family, in the order they are listed to users.
+        pub(crate) const FAMILIES: &[Family] = &[$($($family),+),+];
+    };
 }
 
-macro_rules! dispatch {
-    ($self:expr, $r:ident => $body:expr) => {
-        match $self {
-            AnyRandomizer::Dice($r) => $body,
-            AnyRandomizer::Deck($r) => $body,
-            AnyRandomizer::Bag($r) => $body,
-            AnyRandomizer::Dynamic($r) => $body,
-            AnyRandomizer::Fair($r) => $body,
-            AnyRandomizer::Prd($r) => $body,
-            AnyRandomizer::Nes($r) => $body,
-            AnyRandomizer::Tgm($r) => $body,
-            AnyRandomizer::SevenBag($r) => $body,
-        }
-    };
+randomizers! {$
+    /// Independent draws.
+    Dice(Dice) => [super::dice::FAMILY],
+    /// The generalized deck.
+    Deck(Deck) => [super::deck::FAMILY],
+    /// A dice bag.
+    Bag(DiceBag) => [super::bag::FAMILY],
+    /// Dynamic dice.
+    Dynamic(DynamicDice) => [super::dynamic_dice::FAMILY],
+    /// The fair die roller.
+    Fair(FairRoller) => [super::fair_roller::FAMILY],
+    /// Pseudo-random distribution.
+    Prd(Prd) => [super::prd::FAMILY],
+    /// The NES Tetris randomizer.
+    Nes(Nes) => [super::tetris::NES],
+    /// The TGM Tetris randomizers.
+    Tgm(Tgm) => [super::tgm::FAMILY, super::tgm::TGM1, super::tgm::TGM2],
+    /// The 7-bag.
+    SevenBag(SevenBag) => [super::tetris::SEVEN_BAG],
 }
 
 impl AnyRandomizer {
@@ -124,25 +139,3 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.canonical_key())
     }
 }
-
-macro_rules! from_variant {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
-        $(impl From<$ty> for AnyRandomizer {
-            fn from(r: $ty) -> Self {
-                AnyRandomizer::$variant(r)
-            }
-        })*
-    };
-}
-
-from_variant!(
-    Dice(Dice),
-    Deck(Deck),
-    Bag(DiceBag),
-    Dynamic(DynamicDice),
-    Fair(FairRoller),
-    Prd(Prd),
-    Nes(Nes),
-    Tgm(Tgm),
-    SevenBag(SevenBag),
-);

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use super::base::{Base, BaseError};
 use super::deck::{Deck, DeckError, RefillMode};
+use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::{ObserveError, Randomizer, RestoreError};
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -168,6 +169,35 @@ impl Randomizer for DiceBag {
         true
     }
 }
+
+/// `bag(min=1, max=N, sets=1)`.
+pub(super) const FAMILY: Family = Family {
+    name: "bag",
+    summary: "a dice bag: `sets` copies of min..max, refilled when empty",
+    usage: "bag(min=1, max=N, sets=1)",
+    example: "bag(min=1, max=6, sets=1)",
+    outcomes: OutcomeKeys::MinMax,
+    params: &[Param {
+        key: "sets",
+        kind: ParamKind::Count,
+        default: Some("1"),
+        doc: "copies of every value in the bag",
+        tune: Some("1..10"),
+    }],
+    not_tunable: None,
+    build: |args| {
+        let max = args
+            .parsed::<i64>("max")?
+            .ok_or_else(|| args.missing("max=N is required"))?;
+        Ok(DiceBag::new(
+            args.parsed("min")?.unwrap_or(1),
+            max,
+            args.number("sets", 1)?,
+        )
+        .map_err(|e| args.invalid(&e))?
+        .into())
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::base::Base;
+use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::pile::Pile;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -430,6 +431,49 @@ impl Randomizer for Deck {
         self.base.is_uniform()
     }
 }
+
+/// `deck(values=N | base=EXPR, copies=1, refill_below=1, refill=top-up|reshuffle)`.
+pub(super) const FAMILY: Family = Family {
+    name: "deck",
+    summary: "the generalized deck: each outcome `copies` times, refilled below `refill_below` cards",
+    usage: "deck(values=N | base=EXPR, copies=1, refill_below=1, refill=top-up|reshuffle)",
+    example: "deck(values=6, copies=1, refill_below=6)",
+    outcomes: OutcomeKeys::ValuesOrBase,
+    params: &[
+        Param {
+            key: "copies",
+            kind: ParamKind::Count,
+            default: Some("1"),
+            doc: "cards of each outcome added at each refill (the size factor)",
+            tune: Some("1..10"),
+        },
+        Param {
+            key: "refill_below",
+            kind: ParamKind::Count,
+            default: Some("1"),
+            doc: "refill when fewer cards than this remain (the refill constant)",
+            tune: Some("1..10"),
+        },
+        Param {
+            key: "refill",
+            kind: ParamKind::Word(&["top-up", "reshuffle"]),
+            default: Some("top-up"),
+            doc: "top-up adds `copies` of every outcome; reshuffle puts every card back",
+            tune: Some(""),
+        },
+    ],
+    not_tunable: None,
+    build: |args| {
+        Ok(Deck::new(
+            args.base()?,
+            args.number("copies", 1)?,
+            args.number("refill_below", 1)?,
+            args.parsed::<RefillMode>("refill")?.unwrap_or_default(),
+        )
+        .map_err(|e| args.invalid(&e))?
+        .into())
+    },
+};
 
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,7 @@
 use rand::distr::Distribution;
 
 use super::base::Base;
+use super::family::{Family, OutcomeKeys};
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -157,6 +158,18 @@ impl Randomizer for Dice {
         self.base.is_uniform()
     }
 }
+
+/// `dice(values=N | base=EXPR)`.
+pub(super) const FAMILY: Family = Family {
+    name: "dice",
+    summary: "independent draws: a fair die, or the sums of any dice expression",
+    usage: "dice(values=N | base=EXPR)",
+    example: "dice(values=6)",
+    outcomes: OutcomeKeys::ValuesOrBase,
+    params: &[],
+    not_tunable: None,
+    build: |args| Ok(Dice::new(args.base()?).into()),
+};
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use super::base::Base;
 use super::dice::Dice;
+use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::sum_tree::SumTree;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -418,6 +419,28 @@ impl Randomizer for DynamicDice {
         self.base.is_uniform()
     }
 }
+
+/// `dynamic(values=N | base=EXPR, decrease=D in (0, 1])`.
+pub(super) const FAMILY: Family = Family {
+    name: "dynamic",
+    summary: "dynamic dice: a drawn outcome's chance is multiplied by `decrease`",
+    usage: "dynamic(values=N | base=EXPR, decrease=D in (0, 1])",
+    example: "dynamic(values=6, decrease=0.355)",
+    outcomes: OutcomeKeys::ValuesOrBase,
+    params: &[Param {
+        key: "decrease",
+        kind: ParamKind::Real,
+        default: None,
+        doc: "the factor a drawn outcome's chance is multiplied by",
+        tune: Some("0.005..0.995 step 0.01"),
+    }],
+    not_tunable: None,
+    build: |args| {
+        Ok(DynamicDice::new(args.base()?, args.real("decrease")?)
+            .map_err(|e| args.invalid(&e))?
+            .into())
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@ use thiserror::Error;
 
 use super::base::Base;
 use super::dynamic_dice::DynamicDice;
+use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::portable_math::exp2;
 use super::{MAX_DRAWS, ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -365,6 +366,28 @@ impl Randomizer for FairRoller {
         self.base.is_uniform()
     }
 }
+
+/// `fair(values=N | base=EXPR, tightness=K in [0, 1000])`.
+pub(super) const FAMILY: Family = Family {
+    name: "fair",
+    summary: "the fair die roller: outcomes drawn more than their share become rarer",
+    usage: "fair(values=N | base=EXPR, tightness=K in [0, 1000])",
+    example: "fair(base=2d6, tightness=1)",
+    outcomes: OutcomeKeys::ValuesOrBase,
+    params: &[Param {
+        key: "tightness",
+        kind: ParamKind::Real,
+        default: None,
+        doc: "how strongly an outcome ahead of its share is held back (0: plain dice)",
+        tune: Some("0..5 step 0.05"),
+    }],
+    not_tunable: None,
+    build: |args| {
+        Ok(FairRoller::new(args.base()?, args.real("tightness")?)
+            .map_err(|e| args.invalid(&e))?
+            .into())
+    },
+};
 
 #[cfg(test)]
 mod tests {

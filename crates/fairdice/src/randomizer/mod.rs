@@ -58,6 +58,7 @@ mod deck;
 mod dice;
 mod dynamic_dice;
 mod fair_roller;
+pub mod family;
 mod pile;
 mod portable_math;
 mod prd;

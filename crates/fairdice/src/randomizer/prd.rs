@@ -6,6 +6,7 @@ use thiserror::Error;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
 
+use super::family::{Family, OutcomeKeys};
 use crate::rng::{self, Rng};
 
 /// The smallest nominal chance accepted. Solving for `C` walks about `7/p`
@@ -293,6 +294,24 @@ impl Randomizer for Prd {
         false
     }
 }
+
+/// `prd(p=P in [0.000001, 1])`.
+pub(super) const FAMILY: Family = Family {
+    name: "prd",
+    summary: "pseudo-random distribution: a success with nominal chance `p` grows likelier after each failure",
+    usage: "prd(p=P in [0.000001, 1])",
+    example: "prd(p=0.25)",
+    outcomes: OutcomeKeys::Chance,
+    params: &[],
+    not_tunable: Some(
+        "prd has nothing to tune: its only parameter p is the event's chance itself (analyze it with `fairdice analyze 'prd(p=…)'`)",
+    ),
+    build: |args| {
+        Ok(Prd::new(args.real("p")?)
+            .map_err(|e| args.invalid(&e))?
+            .into())
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -18,10 +18,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::{
-    AnyRandomizer, Base, Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, Prd, RefillMode,
-    SevenBag, Tgm, TgmPreset,
-};
+use super::{AnyRandomizer, Base};
 
 /// The longest spec string accepted, in bytes. Every randomizer's own spec
 /// ([`Randomizer::spec`](super::Randomizer::spec)) is shorter (its base expression
@@ -29,44 +26,7 @@ use super::{
 /// few hundred bytes), so a saved session's spec always reads back.
 pub const MAX_SPEC_BYTES: usize = 4096;
 
-/// Every randomizer name with its keys and a usage line.
-const CATALOG: &[(&str, &[&str], &str)] = &[
-    ("dice", &["values", "base"], "dice(values=N | base=EXPR)"),
-    (
-        "deck",
-        &["values", "base", "copies", "refill_below", "refill"],
-        "deck(values=N | base=EXPR, copies=1, refill_below=1, refill=top-up|reshuffle)",
-    ),
-    ("bag", &["min", "max", "sets"], "bag(min=1, max=N, sets=1)"),
-    (
-        "dynamic",
-        &["values", "base", "decrease"],
-        "dynamic(values=N | base=EXPR, decrease=D in (0, 1])",
-    ),
-    (
-        "fair",
-        &["values", "base", "tightness"],
-        "fair(values=N | base=EXPR, tightness=K in [0, 1000])",
-    ),
-    ("prd", &["p"], "prd(p=P in [0.000001, 1])"),
-    ("nes", &[], "nes"),
-    (
-        "tgm",
-        &["preset", "history", "tries"],
-        "tgm(preset=tgm1|tgm2) or tgm(history=4, tries=4)",
-    ),
-    ("tgm1", &[], "tgm1"),
-    ("tgm2", &[], "tgm2"),
-    ("bag7", &[], "bag7"),
-];
-
-fn usage_list() -> String {
-    CATALOG
-        .iter()
-        .map(|(_, _, usage)| *usage)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+use super::family::{self, usage_list};
 
 /// Why a spec string could not be read or built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -267,63 +227,13 @@ impl Spec {
     /// [`SpecError::DuplicateKey`], [`SpecError::Keys`], [`SpecError::BadValue`],
     /// [`SpecError::Invalid`]; every message lists what is accepted.
     pub fn to_randomizer(&self) -> Result<AnyRandomizer, SpecError> {
-        let Some(&(name, keys, usage)) = CATALOG.iter().find(|(n, _, _)| *n == self.name) else {
+        let Some(family) = family::find(&self.name) else {
             return Err(SpecError::UnknownName {
                 name: self.name.clone(),
                 accepted: usage_list(),
             });
         };
-        let args = Args::check(name, keys, usage, &self.args)?;
-        let invalid = |e: &dyn std::error::Error| SpecError::Invalid {
-            name: name.to_string(),
-            message: e.to_string(),
-        };
-        Ok(match name {
-            "dice" => Dice::new(args.base()?).into(),
-            "deck" => Deck::new(
-                args.base()?,
-                args.number("copies", 1)?,
-                args.number("refill_below", 1)?,
-                args.parsed::<RefillMode>("refill")?.unwrap_or_default(),
-            )
-            .map_err(|e| invalid(&e))?
-            .into(),
-            "bag" => {
-                let max = args
-                    .parsed::<i64>("max")?
-                    .ok_or_else(|| args.missing("max=N is required"))?;
-                DiceBag::new(
-                    args.parsed("min")?.unwrap_or(1),
-                    max,
-                    args.number("sets", 1)?,
-                )
-                .map_err(|e| invalid(&e))?
-                .into()
-            }
-            "dynamic" => DynamicDice::new(args.base()?, args.real("decrease")?)
-                .map_err(|e| invalid(&e))?
-                .into(),
-            "fair" => FairRoller::new(args.base()?, args.real("tightness")?)
-                .map_err(|e| invalid(&e))?
-                .into(),
-            "prd" => Prd::new(args.real("p")?).map_err(|e| invalid(&e))?.into(),
-            "nes" => Nes::new().into(),
-            "tgm" => match args.parsed::<TgmPreset>("preset")? {
-                Some(preset) if args.has("history") || args.has("tries") => {
-                    return Err(args.missing(&format!(
-                        "preset={preset} fixes history and tries; give either a preset or history/tries"
-                    )));
-                }
-                Some(preset) => Tgm::preset(preset).into(),
-                None => Tgm::new(args.number("history", 4)?, args.number("tries", 4)?)
-                    .map_err(|e| invalid(&e))?
-                    .into(),
-            },
-            "tgm1" => Tgm::preset(TgmPreset::Tgm1).into(),
-            "tgm2" => Tgm::preset(TgmPreset::Tgm2).into(),
-            "bag7" => SevenBag::new().into(),
-            _ => unreachable!("every catalog name is built"),
-        })
+        (family.build)(&Args::check(family, &self.args)?)
     }
 }
 
@@ -365,20 +275,22 @@ fn split_top_level(
     Ok(parts)
 }
 
-/// Checked arguments of one randomizer.
-struct Args<'a> {
+/// The checked arguments of one family's spec, read by its constructor
+/// ([`Family::build`](super::family::Family)).
+pub(crate) struct Args<'a> {
     name: &'static str,
     usage: &'static str,
     args: &'a [(String, String)],
 }
 
 impl<'a> Args<'a> {
+    /// Refuses keys the family does not take and keys given twice.
     fn check(
-        name: &'static str,
-        keys: &[&str],
-        usage: &'static str,
+        family: &'static family::Family,
         args: &'a [(String, String)],
     ) -> Result<Args<'a>, SpecError> {
+        let (name, usage) = (family.name, family.usage);
+        let keys: Vec<&str> = family.keys().collect();
         for (i, (key, _)) in args.iter().enumerate() {
             if !keys.contains(&key.as_str()) {
                 return Err(SpecError::UnknownKey {
@@ -402,18 +314,21 @@ impl<'a> Args<'a> {
         Ok(Args { name, usage, args })
     }
 
-    fn get(&self, key: &str) -> Option<&'a str> {
+    /// The value given for `key`, as written.
+    pub(crate) fn get(&self, key: &str) -> Option<&'a str> {
         self.args
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
 
-    fn has(&self, key: &str) -> bool {
+    /// Whether `key` was given.
+    pub(crate) fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
 
-    fn missing(&self, message: &str) -> SpecError {
+    /// A missing or conflicting key, with the family's usage.
+    pub(crate) fn missing(&self, message: &str) -> SpecError {
         SpecError::Keys {
             name: self.name.to_string(),
             message: message.to_string(),
@@ -429,8 +344,16 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The randomizer's own error for values it rejects.
+    pub(crate) fn invalid(&self, error: &dyn std::error::Error) -> SpecError {
+        SpecError::Invalid {
+            name: self.name.to_string(),
+            message: error.to_string(),
+        }
+    }
+
     /// `values=N` or `base=EXPR`, exactly one.
-    fn base(&self) -> Result<Base, SpecError> {
+    pub(crate) fn base(&self) -> Result<Base, SpecError> {
         let invalid = |e: super::BaseError| SpecError::Invalid {
             name: self.name.to_string(),
             message: e.to_string(),
@@ -446,7 +369,7 @@ impl<'a> Args<'a> {
     }
 
     /// A whole number, or `default` when absent.
-    fn number(&self, key: &str, default: u64) -> Result<u64, SpecError> {
+    pub(crate) fn number(&self, key: &str, default: u64) -> Result<u64, SpecError> {
         match self.get(key) {
             None => Ok(default),
             Some(v) => v
@@ -456,7 +379,7 @@ impl<'a> Args<'a> {
     }
 
     /// A required real number.
-    fn real(&self, key: &str) -> Result<f64, SpecError> {
+    pub(crate) fn real(&self, key: &str) -> Result<f64, SpecError> {
         let v = self
             .get(key)
             .ok_or_else(|| self.missing(&format!("{key}= is required")))?;
@@ -465,7 +388,7 @@ impl<'a> Args<'a> {
     }
 
     /// An optional value of any parseable type.
-    fn parsed<T: FromStr>(&self, key: &str) -> Result<Option<T>, SpecError> {
+    pub(crate) fn parsed<T: FromStr>(&self, key: &str) -> Result<Option<T>, SpecError> {
         self.get(key)
             .map(|v| {
                 v.parse().map_err(|_| {

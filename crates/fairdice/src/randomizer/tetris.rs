@@ -5,6 +5,7 @@
 
 use super::base::Base;
 use super::deck::{Deck, RefillMode};
+use super::family::{Family, OutcomeKeys};
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -206,6 +207,30 @@ impl Randomizer for SevenBag {
         true
     }
 }
+
+/// `nes`.
+pub(super) const NES: Family = Family {
+    name: "nes",
+    summary: "NES Tetris: a random piece, rerolled once if it repeats the last",
+    usage: "nes",
+    example: "nes",
+    outcomes: OutcomeKeys::Tetrominoes,
+    params: &[],
+    not_tunable: None,
+    build: |_| Ok(Nes::new().into()),
+};
+
+/// `bag7`.
+pub(super) const SEVEN_BAG: Family = Family {
+    name: "bag7",
+    summary: "the 7-bag of modern Tetris: the seven pieces in a shuffled bag",
+    usage: "bag7",
+    example: "bag7",
+    outcomes: OutcomeKeys::Tetrominoes,
+    params: &[],
+    not_tunable: None,
+    build: |_| Ok(SevenBag::new().into()),
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::tetris::{O, PIECE_OUTCOMES, S, Z, piece_label};
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -310,6 +311,74 @@ impl Randomizer for Tgm {
         false
     }
 }
+
+/// `tgm(preset=tgm1|tgm2)` or `tgm(history=4, tries=4)`.
+pub(super) const FAMILY: Family = Family {
+    name: "tgm",
+    summary: "TGM-style history: rerolls a piece among the last `history` up to `tries` times",
+    usage: "tgm(preset=tgm1|tgm2) or tgm(history=4, tries=4)",
+    example: "tgm(history=4, tries=6)",
+    outcomes: OutcomeKeys::Tetrominoes,
+    params: &[
+        Param {
+            key: "preset",
+            kind: ParamKind::Word(&["tgm1", "tgm2"]),
+            default: None,
+            doc: "a game's settings: tgm1 (history 4, 4 tries) or tgm2 (history 4, 6 tries)",
+            tune: None,
+        },
+        Param {
+            key: "history",
+            kind: ParamKind::Count,
+            default: Some("4"),
+            doc: "how many recent pieces a new piece should differ from",
+            tune: Some("1..6"),
+        },
+        Param {
+            key: "tries",
+            kind: ParamKind::Count,
+            default: Some("4"),
+            doc: "draws made before a repeat is accepted",
+            tune: Some("1..8"),
+        },
+    ],
+    not_tunable: None,
+    build: |args| match args.parsed::<TgmPreset>("preset")? {
+        Some(preset) if args.has("history") || args.has("tries") => Err(args.missing(&format!(
+            "preset={preset} fixes history and tries; give either a preset or history/tries"
+        ))),
+        Some(preset) => Ok(Tgm::preset(preset).into()),
+        None => Ok(
+            Tgm::new(args.number("history", 4)?, args.number("tries", 4)?)
+                .map_err(|e| args.invalid(&e))?
+                .into(),
+        ),
+    },
+};
+
+/// `tgm1`: The Grand Master's randomizer.
+pub(super) const TGM1: Family = Family {
+    name: "tgm1",
+    summary: "Tetris: The Grand Master's randomizer (history 4, 4 tries)",
+    usage: "tgm1",
+    example: "tgm1",
+    outcomes: OutcomeKeys::Tetrominoes,
+    params: &[],
+    not_tunable: None,
+    build: |_| Ok(Tgm::preset(TgmPreset::Tgm1).into()),
+};
+
+/// `tgm2`: The Grand Master 2's randomizer.
+pub(super) const TGM2: Family = Family {
+    name: "tgm2",
+    summary: "Tetris: The Grand Master 2's randomizer (history 4, 6 tries)",
+    usage: "tgm2",
+    example: "tgm2",
+    outcomes: OutcomeKeys::Tetrominoes,
+    params: &[],
+    not_tunable: None,
+    build: |_| Ok(Tgm::preset(TgmPreset::Tgm2).into()),
+};
 
 #[cfg(test)]
 mod tests {

@@ -17,6 +17,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::randomizer::Spec;
+use crate::randomizer::family::{self, Param, ParamKind};
 
 /// Why a grid could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -32,11 +33,10 @@ pub enum GridError {
     /// A family the tuner does not know.
     #[error("`{0}` is not a tunable system; accepted: {accepted}", accepted = tunable_list())]
     UnknownFamily(String),
-    /// `prd`: its only parameter is the chance itself.
-    #[error(
-        "prd has nothing to tune: its only parameter p is the event's chance itself (analyze it with `fairdice analyze 'prd(p=…)'`)"
-    )]
-    Prd,
+    /// A family with nothing to tune (`prd`: its only parameter is the chance
+    /// itself); the message says why.
+    #[error("{0}")]
+    NotTunable(&'static str),
     /// A key the family does not take.
     #[error("{family} has no tunable key `{key}`; accepted: {accepted}")]
     UnknownKey {
@@ -72,131 +72,11 @@ pub enum GridError {
 /// The most candidates one grid may have.
 pub const MAX_CANDIDATES: usize = 100_000;
 
-/// One tunable key of a family: its name, whether it takes integers, and the
-/// default values (as grid text; empty: left to the randomizer's own default and
-/// not varied unless the grid names the key).
-struct Key {
-    name: &'static str,
-    integer: bool,
-    default: &'static str,
-}
-
-/// Families and their keys; `base` tells how the outcomes are given to them.
-struct FamilyInfo {
-    name: &'static str,
-    base: BaseArgs,
-    keys: &'static [Key],
-}
-
-/// How a family receives the tuner's outcomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BaseArgs {
-    /// `values=N` or `base=EXPR`.
-    ValuesOrBase,
-    /// `min=1, max=N` (uniform only).
-    MinMax,
-    /// Fixed outcomes (the seven tetrominoes).
-    Tetrominoes,
-}
-
-const FAMILIES: &[FamilyInfo] = &[
-    FamilyInfo {
-        name: "deck",
-        base: BaseArgs::ValuesOrBase,
-        keys: &[
-            Key {
-                name: "copies",
-                integer: true,
-                default: "1..10",
-            },
-            Key {
-                name: "refill_below",
-                integer: true,
-                default: "1..10",
-            },
-            Key {
-                name: "refill",
-                integer: false,
-                default: "",
-            },
-        ],
-    },
-    FamilyInfo {
-        name: "dynamic",
-        base: BaseArgs::ValuesOrBase,
-        keys: &[Key {
-            name: "decrease",
-            integer: false,
-            default: "0.005..0.995 step 0.01",
-        }],
-    },
-    FamilyInfo {
-        name: "fair",
-        base: BaseArgs::ValuesOrBase,
-        keys: &[Key {
-            name: "tightness",
-            integer: false,
-            default: "0..5 step 0.05",
-        }],
-    },
-    FamilyInfo {
-        name: "bag",
-        base: BaseArgs::MinMax,
-        keys: &[Key {
-            name: "sets",
-            integer: true,
-            default: "1..10",
-        }],
-    },
-    FamilyInfo {
-        name: "dice",
-        base: BaseArgs::ValuesOrBase,
-        keys: &[],
-    },
-    FamilyInfo {
-        name: "tgm",
-        base: BaseArgs::Tetrominoes,
-        keys: &[
-            Key {
-                name: "history",
-                integer: true,
-                default: "1..6",
-            },
-            Key {
-                name: "tries",
-                integer: true,
-                default: "1..8",
-            },
-        ],
-    },
-    FamilyInfo {
-        name: "nes",
-        base: BaseArgs::Tetrominoes,
-        keys: &[],
-    },
-    FamilyInfo {
-        name: "tgm1",
-        base: BaseArgs::Tetrominoes,
-        keys: &[],
-    },
-    FamilyInfo {
-        name: "tgm2",
-        base: BaseArgs::Tetrominoes,
-        keys: &[],
-    },
-    FamilyInfo {
-        name: "bag7",
-        base: BaseArgs::Tetrominoes,
-        keys: &[],
-    },
-];
+/// How a family receives the tuner's outcomes (its spec's outcome keys).
+pub use crate::randomizer::family::OutcomeKeys as BaseArgs;
 
 fn tunable_list() -> String {
-    FAMILIES
-        .iter()
-        .map(|f| f.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    family::tunable_names().join(", ")
 }
 
 /// One parameter value (serialized as a JSON number or string).
@@ -235,24 +115,32 @@ fn tidy(x: f64) -> f64 {
     format!("{x:.12}").parse().unwrap_or(x)
 }
 
-fn parse_values(key: &Key, text: &str) -> Result<Vec<ParamValue>, GridError> {
+fn parse_values(key: &Param, text: &str) -> Result<Vec<ParamValue>, GridError> {
     let bad = |message: &str| GridError::Values {
-        key: key.name.to_string(),
+        key: key.key.to_string(),
         value: text.to_string(),
         message: message.to_string(),
     };
     let text = text.trim();
-    if !key.integer && key.name == "refill" {
+    if let ParamKind::Word(words) = key.kind {
         return text
             .split('|')
             .map(|w| {
                 let w = w.trim().to_ascii_lowercase();
-                w.parse::<crate::randomizer::RefillMode>()
-                    .map(|m| ParamValue::Word(m.as_str().to_string()))
-                    .map_err(|_| bad("accepted: top-up, reshuffle, or top-up|reshuffle"))
+                words
+                    .iter()
+                    .find(|word| **word == w)
+                    .map(|word| ParamValue::Word((*word).to_string()))
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "accepted: {}, or several joined by |",
+                            words.join(", ")
+                        ))
+                    })
             })
             .collect();
     }
+    let integer = key.kind == ParamKind::Count;
     let number = |s: &str| -> Result<f64, GridError> {
         s.trim()
             .parse::<f64>()
@@ -270,7 +158,7 @@ fn parse_values(key: &Key, text: &str) -> Result<Vec<ParamValue>, GridError> {
         let step = match step {
             Some(s) if s > 0.0 => s,
             Some(_) => return Err(bad("the step must be positive")),
-            None if key.integer => 1.0,
+            None if integer => 1.0,
             None => {
                 return Err(bad(
                     "a range of reals needs a step, e.g. 0.30..0.50 step 0.005",
@@ -292,7 +180,7 @@ fn parse_values(key: &Key, text: &str) -> Result<Vec<ParamValue>, GridError> {
     };
     values.sort_by(f64::total_cmp);
     values.dedup();
-    if key.integer {
+    if integer {
         values
             .into_iter()
             .map(|v| {
@@ -312,7 +200,7 @@ impl Grid {
     /// The family's default grid (the article's for `deck` and `dynamic`).
     ///
     /// # Errors
-    /// [`GridError::UnknownFamily`], [`GridError::Prd`].
+    /// [`GridError::UnknownFamily`], [`GridError::NotTunable`].
     pub fn default_for(family: &str) -> Result<Grid, GridError> {
         Grid::parse(family)
     }
@@ -327,15 +215,12 @@ impl Grid {
             message: e.to_string(),
         })?;
         let name = spec.name().replace('-', "_");
-        if name == "prd" {
-            return Err(GridError::Prd);
+        let info = family::find(&name).ok_or_else(|| GridError::UnknownFamily(name.clone()))?;
+        if let Some(why) = info.not_tunable {
+            return Err(GridError::NotTunable(why));
         }
-        let info = FAMILIES
-            .iter()
-            .find(|f| f.name == name)
-            .ok_or_else(|| GridError::UnknownFamily(name.clone()))?;
         let accepted = || {
-            let keys: Vec<&str> = info.keys.iter().map(|k| k.name).collect();
+            let keys: Vec<&str> = info.tuned().map(|k| k.key).collect();
             if keys.is_empty() {
                 "none (it has no parameters)".to_string()
             } else {
@@ -343,7 +228,7 @@ impl Grid {
             }
         };
         for (key, _) in spec.args() {
-            if !info.keys.iter().any(|k| k.name == key) {
+            if !info.tuned().any(|k| k.key == key) {
                 return Err(GridError::UnknownKey {
                     family: info.name.to_string(),
                     key: key.clone(),
@@ -351,18 +236,18 @@ impl Grid {
                 });
             }
         }
-        let mut axes = Vec::with_capacity(info.keys.len());
-        for key in info.keys {
-            let given = spec.args().iter().find(|(k, _)| k == key.name);
-            let text = given.map_or(key.default, |(_, v)| v.as_str());
+        let mut axes = Vec::new();
+        for key in info.tuned() {
+            let given = spec.args().iter().find(|(k, _)| k == key.key);
+            let text = given.map_or(key.tune.unwrap_or_default(), |(_, v)| v.as_str());
             if text.is_empty() {
                 continue;
             }
-            axes.push((key.name, parse_values(key, text)?));
+            axes.push((key.key, parse_values(key, text)?));
         }
         let grid = Grid {
             family: info.name,
-            base: info.base,
+            base: info.outcomes,
             axes,
         };
         let count = grid
@@ -480,6 +365,8 @@ mod tests {
         assert!(e.to_string().contains("whole"), "{e}");
         let e = Grid::parse("dragon").expect_err("unknown");
         assert!(e.to_string().contains("dynamic"), "{e}");
-        assert_eq!(Grid::parse("prd"), Err(GridError::Prd));
+        assert!(
+            matches!(Grid::parse("prd"), Err(GridError::NotTunable(why)) if why.contains("nothing to tune"))
+        );
     }
 }

@@ -161,9 +161,7 @@ pub enum TuneError {
     #[error("the entropy threshold must be in [0, 1] (a fraction of a fair die's), got {0}")]
     MinEntropy(f64),
     /// No grid.
-    #[error(
-        "no system to tune; accepted systems: deck, dynamic, fair, bag, dice, tgm, nes, tgm1, tgm2, bag7"
-    )]
+    #[error("no system to tune; accepted systems: {}", crate::randomizer::family::tunable_names().join(", "))]
     NoSystems,
     /// A bad grid.
     #[error(transparent)]
@@ -338,6 +336,9 @@ pub fn candidate_spec(
         (BaseArgs::Tetrominoes, Outcomes::Values(7)) => Vec::new(),
         (BaseArgs::Tetrominoes, _) => {
             return Err(refuse("it deals the seven tetrominoes; use 7 values"));
+        }
+        (BaseArgs::Chance, _) => {
+            return Err(refuse("it draws success or failure with its own chance"));
         }
     };
     args.extend(params.iter().map(|(k, v)| format!("{k}={v}")));

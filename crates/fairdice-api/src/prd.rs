@@ -1,0 +1,138 @@
+//! `prd`: the constant C of the pseudo-random distribution for a nominal chance p,
+//! and the chance of each attempt since the last success.
+
+use fairdice::Control;
+use fairdice::randomizer::Prd;
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, UseCase};
+
+/// The most attempts one request tabulates (`p = 0.000001` allows 6.4·10¹¹).
+pub const MAX_LIMIT: u64 = 1_000_000;
+
+/// The PRD of a nominal chance.
+///
+/// As JSON: `{"p": 0.25, "limit": 100}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrdRequest {
+    /// The nominal chance of success, in [0.000001, 1].
+    pub p: f64,
+    /// Tabulate at most this many attempts.
+    #[serde(default = "hundred")]
+    pub limit: u64,
+}
+
+fn hundred() -> u64 {
+    100
+}
+
+/// The constant, the expected and the longest number of attempts, and the table:
+/// the `fairdice prd --json` document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrdReport {
+    /// The nominal chance.
+    pub p: f64,
+    /// The constant: the N-th attempt since the last success succeeds with
+    /// min(1, C·N).
+    pub c: f64,
+    /// Attempts per success on average: 1/p.
+    pub expected_attempts: f64,
+    /// No run of failures outlasts this many attempts: ceil(1/C).
+    pub max_attempts: u64,
+    /// The attempts tabulated.
+    pub attempts: Vec<Attempt>,
+    /// Whether attempts past the limit were left out.
+    pub truncated: bool,
+}
+
+/// One attempt since the last success.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Attempt {
+    /// Its number, from 1.
+    pub attempt: u64,
+    /// P(it succeeds | every attempt before it failed) = min(1, C·N).
+    pub probability: f64,
+    /// P(the first success is this attempt).
+    pub first_success: f64,
+    /// P(a success by this attempt).
+    pub cumulative: f64,
+}
+
+impl UseCase for PrdRequest {
+    const NAME: &'static str = "prd";
+    type Report = PrdReport;
+
+    fn run(&self, control: &Control) -> Result<PrdReport, Error> {
+        if self.limit > MAX_LIMIT {
+            return Err(Error::invalid_input(format!(
+                "{} attempts is more than the {MAX_LIMIT} one request shows; accepted: 0..={MAX_LIMIT}",
+                self.limit
+            )));
+        }
+        let prd = Prd::new(self.p).map_err(|e| Error::from_failure(&e))?;
+        control.check().map_err(|stop| Error::from_failure(&stop))?;
+        let shown = prd.max_attempts().min(self.limit);
+        let mut attempts = Vec::with_capacity(shown as usize);
+        let mut survival = 1.0;
+        for attempt in 1..=shown {
+            let probability = prd.success_probability(attempt);
+            let first_success = survival * probability;
+            survival -= first_success;
+            attempts.push(Attempt {
+                attempt,
+                probability,
+                first_success,
+                cumulative: 1.0 - survival,
+            });
+        }
+        Ok(PrdReport {
+            p: prd.p(),
+            c: prd.c(),
+            expected_attempts: prd.expected_attempts(),
+            max_attempts: prd.max_attempts(),
+            attempts,
+            truncated: shown < prd.max_attempts(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constant_for_a_quarter_and_a_table_that_sums_to_one() {
+        let report = PrdRequest {
+            p: 0.25,
+            limit: 100,
+        }
+        .run(&Control::new())
+        .unwrap();
+        assert_eq!(format!("{:.15}", report.c), "0.084744091852317");
+        assert!(!report.truncated);
+        let last = report.attempts.last().unwrap();
+        assert!((last.cumulative - 1.0).abs() < 1e-12);
+        let mean: f64 = report
+            .attempts
+            .iter()
+            .map(|a| a.attempt as f64 * a.first_success)
+            .sum();
+        assert!((mean - 4.0).abs() < 1e-9, "{mean}");
+    }
+
+    #[test]
+    fn bad_chances_and_huge_tables_are_refused() {
+        for request in [
+            PrdRequest { p: 0.0, limit: 10 },
+            PrdRequest { p: 1.5, limit: 10 },
+            PrdRequest {
+                p: 0.000001,
+                limit: MAX_LIMIT + 1,
+            },
+        ] {
+            let error = request.run(&Control::new()).unwrap_err();
+            assert_eq!(error.exit_status(), 2, "{request:?}");
+        }
+    }
+}

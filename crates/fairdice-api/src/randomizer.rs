@@ -1,0 +1,310 @@
+//! `sample`, `next` and `state`: drawing from a randomizer, its next-sample
+//! distribution after a history, and a saved session's contents. A randomizer is
+//! given by its spec (`deck(values=6)`) or as a saved session (the JSON document
+//! `fairdice sample --save` writes), so a game can be continued in any front-end.
+
+use fairdice::Control;
+use fairdice::randomizer::report::{NextOutcome, NextReport, SampleReport};
+use fairdice::randomizer::{
+    AnyRandomizer, MAX_SESSION_BYTES, Randomizer, Session, Spec, observe_history,
+};
+use fairdice::rng;
+use serde::{Deserialize, Serialize};
+
+use crate::{DEFAULT_SEED, Error, UseCase};
+
+/// The most outcomes one sample request draws (they are all returned).
+pub const MAX_COUNT: u64 = 10_000_000;
+
+/// Where a randomizer comes from: a spec, or a saved session to continue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A fresh randomizer built from its spec.
+    Spec(String),
+    /// A saved session (its JSON document), continued where it stopped.
+    Session(String),
+}
+
+impl Source {
+    /// The randomizer of a spec, or the session's randomizer and generator.
+    ///
+    /// # Errors
+    /// The spec's or the saved session's error, saying what is accepted.
+    fn open(&self) -> Result<Opened, Error> {
+        match self {
+            Source::Spec(spec) => Spec::build(spec)
+                .map(Opened::Fresh)
+                .map_err(|e| Error::from_failure(&e)),
+            Source::Session(text) => {
+                if text.len() > MAX_SESSION_BYTES {
+                    return Err(Error::invalid_input(format!(
+                        "a saved session is at most {MAX_SESSION_BYTES} bytes; this one is {}",
+                        text.len()
+                    )));
+                }
+                Session::from_json(text)
+                    .map(Opened::Saved)
+                    .map_err(|e| Error::from_failure(&e))
+            }
+        }
+    }
+}
+
+/// An opened source.
+enum Opened {
+    Fresh(AnyRandomizer),
+    Saved(Session),
+}
+
+/// Draws from a randomizer.
+///
+/// As JSON: `{"source": {"spec": "deck(values=6)"}, "count": 12, "seed": 7,
+/// "save": false}`; with `"source": {"session": "…"}` the saved game continues
+/// (its own generator; `seed` is ignored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleRequest {
+    /// The randomizer.
+    pub source: Source,
+    /// How many outcomes to draw.
+    #[serde(default = "ten")]
+    pub count: u64,
+    /// The seed of a fresh randomizer's generator.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Also return the session after the draws, to continue later.
+    #[serde(default)]
+    pub save: bool,
+}
+
+fn ten() -> u64 {
+    10
+}
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+/// What a sample request answers: the draws, and the session to continue from
+/// when asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampleAnswer {
+    /// The draws (the `fairdice sample --json` document).
+    #[serde(flatten)]
+    pub report: SampleReport,
+    /// The session after the draws, as its saved JSON document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The session itself, for front-ends that save it their own way.
+    #[serde(skip)]
+    pub continued: Option<Session>,
+}
+
+impl UseCase for SampleRequest {
+    const NAME: &'static str = "sample";
+    type Report = SampleAnswer;
+
+    fn run(&self, control: &Control) -> Result<SampleAnswer, Error> {
+        if self.count > MAX_COUNT {
+            return Err(Error::invalid_input(format!(
+                "{} draws is more than the {MAX_COUNT} one request returns",
+                self.count
+            )));
+        }
+        let (mut session, seed) = match self.source.open()? {
+            Opened::Fresh(randomizer) => (
+                Session::new(randomizer, rng::seeded(self.seed)),
+                Some(self.seed),
+            ),
+            Opened::Saved(session) => (session, None),
+        };
+        control.stage("drawing", self.count);
+        let mut indices = Vec::with_capacity(self.count.min(1 << 20) as usize);
+        for drawn in 0..self.count {
+            // A draw costs nanoseconds: look at the switch every 65,536 draws.
+            if drawn % 65_536 == 0 {
+                control.check().map_err(|stop| Error::from_failure(&stop))?;
+                if drawn > 0 {
+                    control.advance(65_536);
+                }
+            }
+            indices.push(session.draw());
+        }
+        let report = SampleReport::new(session.randomizer(), &indices, seed);
+        Ok(SampleAnswer {
+            report,
+            session: self.save.then(|| session.to_json()),
+            continued: Some(session),
+        })
+    }
+}
+
+/// The next-sample distribution of a randomizer after a history.
+///
+/// As JSON: `{"source": {"spec": "fair(base=2d6, tightness=1)"}, "history":
+/// ["2", "4", "7", "7"]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NextRequest {
+    /// The randomizer (a saved session starts from its saved state).
+    pub source: Source,
+    /// Outcomes drawn so far, oldest first: values (`7`) or names (`T`).
+    #[serde(default)]
+    pub history: Vec<String>,
+}
+
+impl UseCase for NextRequest {
+    const NAME: &'static str = "next";
+    type Report = NextReport;
+
+    fn run(&self, control: &Control) -> Result<NextReport, Error> {
+        let mut randomizer = match self.source.open()? {
+            Opened::Fresh(randomizer) => randomizer,
+            Opened::Saved(session) => session.randomizer().clone(),
+        };
+        control.check().map_err(|stop| Error::from_failure(&stop))?;
+        let history: Vec<&str> = self
+            .history
+            .iter()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+            .collect();
+        observe_history(&mut randomizer, &history).map_err(|e| {
+            Error::invalid_input(format!(
+                "the history does not fit {}: {e}",
+                randomizer.spec()
+            ))
+        })?;
+        Ok(NextReport::new(&randomizer, &history))
+    }
+}
+
+/// What a saved session holds.
+///
+/// As JSON: `{"session": "…"}` (the saved document as a string).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateRequest {
+    /// The saved session's JSON document.
+    pub session: String,
+}
+
+/// A saved session's contents, as `fairdice state show --json` prints them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StateReport {
+    /// The randomizer's spec.
+    pub spec: String,
+    /// Draws made so far.
+    pub draws: u64,
+    /// The randomizer's state key.
+    pub state: Vec<i64>,
+    /// The next-sample distribution.
+    pub next: Vec<NextOutcome>,
+}
+
+impl UseCase for StateRequest {
+    const NAME: &'static str = "state";
+    type Report = StateReport;
+
+    fn run(&self, _control: &Control) -> Result<StateReport, Error> {
+        let Opened::Saved(session) = Source::Session(self.session.clone()).open()? else {
+            unreachable!("a session source opens a session");
+        };
+        let randomizer = session.randomizer();
+        Ok(StateReport {
+            spec: randomizer.spec(),
+            draws: session.draws(),
+            state: randomizer.state_key(),
+            next: NextOutcome::all(randomizer),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(spec: &str, count: u64, seed: u64) -> SampleAnswer {
+        SampleRequest {
+            source: Source::Spec(spec.into()),
+            count,
+            seed,
+            save: true,
+        }
+        .run(&Control::new())
+        .expect("valid")
+    }
+
+    #[test]
+    fn a_saved_session_continues_exactly_where_it_stopped() {
+        let whole = sample("deck(values=6, refill_below=2)", 20, 7);
+        let first = sample("deck(values=6, refill_below=2)", 8, 7);
+        let rest = SampleRequest {
+            source: Source::Session(first.session.clone().expect("saved")),
+            count: 12,
+            seed: 999,
+            save: false,
+        }
+        .run(&Control::new())
+        .expect("continues");
+        let joined: Vec<i64> = [first.report.samples, rest.report.samples].concat();
+        assert_eq!(joined, whole.report.samples);
+        assert_eq!(rest.report.seed, None);
+    }
+
+    #[test]
+    fn the_next_distribution_follows_the_history() {
+        let report = NextRequest {
+            source: Source::Spec("deck(values=2)".into()),
+            history: vec!["1".into()],
+        }
+        .run(&Control::new())
+        .expect("valid");
+        let p: Vec<f64> = report.outcomes.iter().map(|o| o.probability).collect();
+        assert_eq!(p, [0.0, 1.0]);
+        let impossible = NextRequest {
+            source: Source::Spec("deck(values=2)".into()),
+            history: vec!["1".into(), "1".into()],
+        }
+        .run(&Control::new())
+        .unwrap_err();
+        assert_eq!(impossible.exit_status(), 2);
+        assert!(
+            impossible.message.contains("history"),
+            "{}",
+            impossible.message
+        );
+    }
+
+    #[test]
+    fn a_state_report_reads_a_saved_session_and_refuses_a_changed_one() {
+        let saved = sample("prd(p=0.25)", 3, 1).session.expect("saved");
+        let report = StateRequest {
+            session: saved.clone(),
+        }
+        .run(&Control::new())
+        .expect("valid");
+        assert_eq!(report.draws, 3);
+        assert_eq!(report.next.len(), 2);
+        let changed = saved.replacen("\"draws\": 3", "\"draws\": 4", 1);
+        assert_ne!(changed, saved, "the document names its draws");
+        let refused = StateRequest { session: changed }.run(&Control::new());
+        assert_eq!(refused.unwrap_err().exit_status(), 2);
+    }
+
+    #[test]
+    fn a_cancelled_control_stops_a_long_draw() {
+        let control = Control::new();
+        control.cancel();
+        let error = SampleRequest {
+            source: Source::Spec("dice(values=6)".into()),
+            count: 1_000_000,
+            seed: 1,
+            save: false,
+        }
+        .run(&control)
+        .unwrap_err();
+        assert_eq!(error.kind, fairdice::FailureKind::Cancelled);
+    }
+}
