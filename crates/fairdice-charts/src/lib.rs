@@ -35,6 +35,7 @@ mod frame;
 mod heat;
 mod line;
 mod palette;
+#[cfg(feature = "png")]
 pub mod raster;
 mod scale;
 mod stack;
@@ -67,14 +68,18 @@ pub trait Chart {
     /// The chart as a standalone SVG document.
     fn to_svg(&self) -> String;
 
-    /// The chart as PNG bytes, `scale` times its SVG size.
+    /// The chart as PNG bytes, `scale` times its SVG size (feature `png`).
     ///
     /// # Errors
     /// As [`raster::svg_to_png`].
+    #[cfg(feature = "png")]
     fn to_png(&self, scale: f32) -> Result<Vec<u8>, ChartError> {
         raster::svg_to_png(&self.to_svg(), scale)
     }
 }
+
+/// The largest side of a PNG, in pixels.
+pub const MAX_PNG_SIDE: u32 = 8192;
 
 /// Why a chart could not be rasterized.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -83,7 +88,7 @@ pub enum ChartError {
     #[error("invalid SVG: {0}")]
     Svg(String),
     /// The scaled image would be empty or too large.
-    #[error("a {width}×{height} px image is outside 1 to {max} px a side", max = raster::MAX_PNG_SIDE)]
+    #[error("a {width}×{height} px image is outside 1 to {max} px a side", max = MAX_PNG_SIDE)]
     Size {
         /// The scaled width.
         width: f32,

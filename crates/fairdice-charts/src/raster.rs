@@ -13,7 +13,7 @@ use crate::ChartError;
 static DEJAVU_SANS: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 
 /// The largest PNG side, in pixels, after scaling.
-pub const MAX_PNG_SIDE: u32 = 8192;
+pub use crate::MAX_PNG_SIDE;
 
 /// The font database holding the embedded font, loaded once.
 fn fonts() -> Arc<fontdb::Database> {
