@@ -13,7 +13,7 @@
 //! use fairdice_api::{UseCase, dist::DistRequest};
 //!
 //! let report = DistRequest::new("4d6kh3").run(&Control::new())?;
-//! assert_eq!(report.mean_fraction(), "15869/1296");
+//! assert_eq!(report.mean_fraction().as_deref(), Some("15869/1296"));
 //!
 //! let error = DistRequest::new("4d6kh3x").run(&Control::new()).unwrap_err();
 //! assert_eq!(error.code, "parse");
@@ -39,6 +39,7 @@
 
 pub mod dist;
 pub mod error;
+pub mod explain;
 pub mod prd;
 pub mod randomizer;
 pub mod roll;

@@ -13,6 +13,7 @@ use fairdice::Control;
 use fairdice::dice::report::{DistributionReport, Measure, Method, percent, short_count};
 use fairdice_api::UseCase;
 use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
+use fairdice_api::explain::{self, Explanation};
 use fairdice_charts::distribution_chart;
 
 use crate::failure::UserError;
@@ -30,6 +31,10 @@ pub struct Args {
     /// Print the table as CSV.
     #[arg(long)]
     pub csv: bool,
+    /// Say what the distribution means in words: the average, the middle of the
+    /// range, the chance of reaching a few values.
+    #[arg(long, conflicts_with_all = ["json", "csv"])]
+    pub explain: bool,
     /// Estimate by rolling this many times instead of computing exactly.
     #[arg(long, value_name = "N")]
     pub runs: Option<u64>,
@@ -99,6 +104,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(out, "{}", report.to_json())
     } else if args.csv {
         write_csv(&mut out, &report)
+    } else if args.explain {
+        writeln!(out, "{}", report.expression)
+            .and_then(|()| writeln!(out, "  {}", Explanation::of(&report).lines().join("\n  ")))
     } else {
         write!(out, "{}", render_table(&report))
     };
@@ -123,7 +131,13 @@ fn write_csv(out: &mut impl Write, report: &DistributionReport) -> std::io::Resu
 /// Counts longer than this many digits are abbreviated in the table (exact in JSON/CSV).
 const MAX_TABLE_DIGITS: usize = 24;
 
+/// An estimate with more distinct outcomes than this is shown in bins.
+const MAX_ESTIMATE_ROWS: usize = 40;
+
 fn render_table(report: &DistributionReport) -> String {
+    if let Some(bins) = explain::bins(report, MAX_ESTIMATE_ROWS) {
+        return render_bins(report, &bins);
+    }
     let peak = report
         .outcomes
         .iter()
@@ -147,15 +161,7 @@ fn render_table(report: &DistributionReport) -> String {
         ]);
     }
     let mut out = format!("{}\n\n{}\n", report.expression, table.render());
-    out.push_str(&format!(
-        "mean {:.4} ({}), sd {:.4}, min {}, max {}, median {}\n",
-        report.mean,
-        report.mean_fraction(),
-        report.sd,
-        report.min,
-        report.max,
-        report.median,
-    ));
+    out.push_str(&summary_line(report));
     match &report.method {
         Method::Exact => {
             let total = short_count(&report.total, MAX_TABLE_DIGITS);
@@ -174,6 +180,58 @@ fn render_table(report: &DistributionReport) -> String {
     }
     if abbreviated {
         out.push_str("counts abbreviated; --json or --csv prints them exactly\n");
+    }
+    out
+}
+
+/// Mean (exact fraction when exact), sd, min, max, median.
+fn summary_line(report: &DistributionReport) -> String {
+    let mean = match report.mean_fraction() {
+        Some(exact) => format!("{:.4} ({exact})", report.mean),
+        None => format!("{:.4} (estimated)", report.mean),
+    };
+    format!(
+        "mean {mean}, sd {:.4}, min {}, max {}, median {}\n",
+        report.sd, report.min, report.max, report.median,
+    )
+}
+
+/// An estimate too wide to list outcome by outcome: equal-width bins with their
+/// estimated probabilities and standard errors.
+fn render_bins(report: &DistributionReport, bins: &[explain::Bin]) -> String {
+    let peak = bins.iter().map(|b| b.probability).fold(0.0, f64::max);
+    let mut table = Table::new(
+        &["outcomes", "rolls", "probability", "± 95%", ""],
+        &[true, true, true, true, false],
+    );
+    for b in bins {
+        table.row(vec![
+            format!("{}..{}", b.from, b.to),
+            b.rolls.to_string(),
+            percent(b.probability),
+            percent(1.96 * b.standard_error),
+            bar(b.probability / peak, 30),
+        ]);
+    }
+    let mut out = format!(
+        "{} ({} distinct outcomes in {} bins; --csv lists every outcome)\n\n{}\n",
+        report.expression,
+        report.outcomes.len(),
+        bins.len(),
+        table.render()
+    );
+    out.push_str(&summary_line(report));
+    if let Method::MonteCarlo {
+        runs,
+        seed,
+        mean_standard_error,
+    } = &report.method
+    {
+        out.push_str(&format!(
+            "Monte Carlo estimate: {runs} rolls, seed {seed}; mean {:.4} ± {:.4} (95%)\n",
+            report.mean,
+            1.96 * mean_standard_error
+        ));
     }
     out
 }

@@ -256,7 +256,7 @@ fn summary(reports: &[DistributionReport]) -> String {
             r#"<tr><th scope="row"><code>{expr}</code></th><td class="mean">{mean:.4}</td><td class="exact">{exact}</td><td>{sd:.4}</td><td>{min}</td><td>{median}</td><td>{max}</td><td class="computed">{computed}</td></tr>"#,
             expr = escape(&r.expression),
             mean = r.mean,
-            exact = escape(&r.mean_fraction()),
+            exact = escape(&r.mean_fraction().unwrap_or_else(|| "(estimated)".into())),
             sd = r.sd,
             min = r.min,
             median = r.median,

@@ -6,7 +6,8 @@
 //! document: `{"expression", "total", "outcomes": [{"outcome", "count",
 //! "probability"}], "mean", "mean_exact", "sd", "variance_exact", "min", "max",
 //! "method", …}`, counts and totals as exact decimal strings and exact values as
-//! reduced fractions `"p/q"`.
+//! reduced fractions `"p/q"` (`null` for a Monte Carlo estimate, whose mean is
+//! not exact).
 //!
 //! # Example
 //! ```
@@ -43,14 +44,14 @@ pub struct DistributionReport {
     pub outcomes: Vec<OutcomeRow>,
     /// The mean, as the nearest `f64`.
     pub mean: f64,
-    /// The exact mean.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "as_fraction"))]
-    pub mean_exact: BigRational,
+    /// The exact mean (`None` for an estimate).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_optional_fraction"))]
+    pub mean_exact: Option<BigRational>,
     /// The standard deviation.
     pub sd: f64,
-    /// The exact variance.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "as_fraction"))]
-    pub variance_exact: BigRational,
+    /// The exact variance (`None` for an estimate).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_optional_fraction"))]
+    pub variance_exact: Option<BigRational>,
     /// The smallest outcome.
     pub min: Outcome,
     /// The largest outcome.
@@ -151,14 +152,15 @@ impl DistributionReport {
         }
         let mean_exact = die.mean();
         let variance_exact = die.variance();
+        let exact = method == Method::Exact;
         DistributionReport {
             expression: expression.to_string(),
             total,
             outcomes,
             mean: ratio_to_f64(&mean_exact),
-            mean_exact,
             sd: ratio_to_f64(&variance_exact).sqrt(),
-            variance_exact,
+            mean_exact: exact.then_some(mean_exact),
+            variance_exact: exact.then_some(variance_exact),
             min: die.min_outcome(),
             max: die.max_outcome(),
             median: median.unwrap_or(die.max_outcome()),
@@ -185,13 +187,16 @@ impl DistributionReport {
         }
     }
 
-    /// The mean as a reduced fraction `p/q`, or an integer when it is one.
-    pub fn mean_fraction(&self) -> String {
-        if self.mean_exact.is_integer() {
-            self.mean_exact.numer().to_string()
-        } else {
-            fraction(&self.mean_exact)
-        }
+    /// The exact mean as a reduced fraction `p/q`, or an integer when it is one;
+    /// `None` for an estimate.
+    pub fn mean_fraction(&self) -> Option<String> {
+        self.mean_exact.as_ref().map(|mean| {
+            if mean.is_integer() {
+                mean.numer().to_string()
+            } else {
+                fraction(mean)
+            }
+        })
     }
 
     /// The report as the pretty-printed `fairdice dist --json` document.
@@ -351,6 +356,17 @@ pub(crate) fn as_decimal<S: serde::Serializer>(n: &BigUint, s: S) -> Result<S::O
 }
 
 #[cfg(feature = "serde")]
+pub(crate) fn as_optional_fraction<S: serde::Serializer>(
+    r: &Option<BigRational>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match r {
+        Some(r) => as_fraction(r, s),
+        None => s.serialize_none(),
+    }
+}
+
+#[cfg(feature = "serde")]
 pub(crate) fn as_fraction<S: serde::Serializer>(r: &BigRational, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&fraction(r))
 }
@@ -368,7 +384,7 @@ mod tests {
     fn four_d6_keep_three() {
         let r = report("4d6kh3");
         assert_eq!(r.total.to_string(), "1296");
-        assert_eq!(fraction(&r.mean_exact), "15869/1296");
+        assert_eq!(fraction(r.mean_exact.as_ref().unwrap()), "15869/1296");
         assert_eq!((r.min, r.max, r.median), (3, 18, 12));
         assert_eq!(r.outcomes.len(), 16);
         assert_eq!(r.outcomes[0].count.to_string(), "1");
@@ -473,8 +489,8 @@ mod tests {
 
     #[test]
     fn integer_means_have_no_denominator_in_text() {
-        assert_eq!(report("2d6").mean_fraction(), "7");
-        assert_eq!(report("d4").mean_fraction(), "5/2");
+        assert_eq!(report("2d6").mean_fraction().as_deref(), Some("7"));
+        assert_eq!(report("d4").mean_fraction().as_deref(), Some("5/2"));
     }
 
     #[cfg(feature = "serde")]
