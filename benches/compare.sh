@@ -35,6 +35,9 @@ if ! "$venv/bin/python" -c "import icepool, sys; sys.exit(icepool.__version__ !=
 fi
 
 cargo build --release --quiet -p fairdice-cli -p fairdice-bench --bins
+# The engines must agree outcome by outcome before they are timed (the benchmark
+# crate's own tests, kept out of the project's test command).
+cargo test --release --quiet -p fairdice-bench
 # Measure at raised priority where allowed, so that concurrent builds disturb the timings less.
 priority=()
 if nice -n -10 true 2>/dev/null; then priority=(nice -n -10); fi

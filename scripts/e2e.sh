@@ -16,16 +16,19 @@ apt_install() {
     as_root apt-get update -qq
     apt_updated=yes
   fi
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+  # Only the packages named and what they need to run: no recommended extras, and
+  # nothing else on the machine upgraded.
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq \
+    --no-install-recommends --no-upgrade "$@" >/dev/null
 }
 
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ]; then
-  echo "e2e: installing Debian's chromium"
+  echo "e2e: installing Debian's chromium (the browser the tests drive; needs root or sudo)"
   apt_install chromium
 fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "e2e: installing node and npm"
+  echo "e2e: installing node and npm (to run the browser tests)"
   apt_install nodejs npm
 fi
 # playwright-core drives the system browser; it must never fetch one of its own.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of fairdice: unit, integration and doc tests of every crate, then
-# the web app's browser tests (scripts/e2e.sh; it installs Chromium when missing).
+# Runs every test of fairdice: unit, integration and doc tests of every crate but
+# the benchmark crate (its peers and their engine-agreement tests run with
+# `benches/compare.sh`), then the web app's browser tests (scripts/e2e.sh; it
+# installs Chromium when missing, saying so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --workspace --release
+cargo test --workspace --exclude fairdice-bench --release
 ./scripts/e2e.sh
