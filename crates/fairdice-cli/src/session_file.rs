@@ -11,6 +11,32 @@ use fairdice::randomizer::{MAX_SESSION_BYTES, Session};
 
 use crate::failure::UserError;
 
+/// The randomizer a command names: the session saved in `resume`, or a fresh one
+/// built from `spec`.
+///
+/// # Errors
+/// Neither given, or the file unreadable.
+pub fn source(
+    resume: Option<&Path>,
+    spec: Option<&str>,
+) -> anyhow::Result<fairdice_api::randomizer::Source> {
+    use fairdice_api::randomizer::Source;
+    match (resume, spec) {
+        (Some(path), _) => Ok(Source::Session(read(path)?)),
+        (None, Some(spec)) => Ok(Source::Spec(spec.to_string())),
+        (None, None) => Err(UserError::input("give a randomizer spec or --resume FILE")),
+    }
+}
+
+/// A use case's error about the session in `resume` (if one was read), with the
+/// file named first.
+pub fn failure(resume: Option<&Path>, error: fairdice_api::Error) -> anyhow::Error {
+    UserError::from_api(match resume {
+        Some(path) => error.in_context(&format!("{}:", path.display())),
+        None => error,
+    })
+}
+
 /// A session file's text, for a use case to open; unreadable, oversized or
 /// non-text files are the user's to fix (exit status 2). At most
 /// [`MAX_SESSION_BYTES`] are read: no saved session is longer, and `/dev/zero`

@@ -5,11 +5,10 @@ use std::path::PathBuf;
 
 use fairdice::Control;
 use fairdice_api::UseCase;
-use fairdice_api::randomizer::{NextRequest, Source};
+use fairdice_api::randomizer::NextRequest;
 
 use super::state::print_distribution;
-use crate::failure::UserError;
-use crate::session_file::read;
+use crate::session_file::{failure, source};
 
 /// Flags of `fairdice next`.
 #[derive(Debug, clap::Args)]
@@ -35,22 +34,13 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let source = match (&args.resume, &args.spec) {
-        (Some(path), _) => Source::Session(read(path)?),
-        (None, Some(spec)) => Source::Spec(spec.clone()),
-        (None, None) => return Err(UserError::input("give a randomizer spec or --resume FILE")),
-    };
     let request = NextRequest {
-        source,
+        source: source(args.resume.as_deref(), args.spec.as_deref())?,
         history: args.history,
     };
-    let report = request.run(&Control::new()).map_err(|e| {
-        let error = match &args.resume {
-            Some(path) => e.in_context(&format!("{}:", path.display())),
-            None => e,
-        };
-        UserError::from_api(error)
-    })?;
+    let report = request
+        .run(&Control::new())
+        .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
         outln!("{}", report.to_json());
     } else {

@@ -8,8 +8,7 @@ use fairdice::Control;
 use fairdice_api::UseCase;
 use fairdice_api::randomizer::{SampleRequest, Source};
 
-use crate::failure::UserError;
-use crate::session_file::{read, save};
+use crate::session_file::{failure, save, source};
 
 /// How a game is saved and continued, under `--help`.
 const SAVE_HELP: &str = "Save and continue a game: `fairdice sample 'deck(values=6)' --seed 1 \
@@ -43,31 +42,26 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (source, seed) = match (&args.resume, &args.spec) {
-        (Some(path), _) => (Source::Session(read(path)?), None),
-        (None, Some(spec)) => {
-            let seed = args.seed.unwrap_or_else(|| {
-                let seed = clock_seed();
-                eprintln!("seed {seed} (repeat these draws with --seed {seed})");
-                seed
-            });
-            (Source::Spec(spec.clone()), Some(seed))
+    let source = source(args.resume.as_deref(), args.spec.as_deref())?;
+    // A fresh randomizer without --seed gets one from the clock, shown so the draws
+    // can be repeated; a resumed session continues with its own generator.
+    let seed = match (&source, args.seed) {
+        (Source::Spec(_), None) => {
+            let seed = clock_seed();
+            eprintln!("seed {seed} (repeat these draws with --seed {seed})");
+            seed
         }
-        (None, None) => return Err(UserError::input("give a randomizer spec or --resume FILE")),
+        (_, seed) => seed.unwrap_or(fairdice_api::DEFAULT_SEED),
     };
     let request = SampleRequest {
         source,
         count: args.count,
-        seed: seed.unwrap_or(fairdice_api::DEFAULT_SEED),
+        seed,
         save: false,
     };
-    let answer = request.run(&Control::new()).map_err(|e| {
-        let error = match &args.resume {
-            Some(path) => e.in_context(&format!("{}:", path.display())),
-            None => e,
-        };
-        UserError::from_api(error)
-    })?;
+    let answer = request
+        .run(&Control::new())
+        .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
         outln!("{}", answer.report.to_json());
     } else {
