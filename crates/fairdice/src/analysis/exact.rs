@@ -68,9 +68,19 @@ pub const CANCEL_CHECK_STATES: usize = 4096;
 /// The fewest states a step must hold before a sweep may give up early.
 pub const EARLY_MIN_STATES: usize = 5_000;
 
+/// The growth exponent of a sweep's states: `states ∝ step^exponent` between the
+/// last two steps (state counts of count vectors grow like `t^(n−1)`).
+fn growth(step: usize, states: usize, previous: usize) -> f64 {
+    if step >= 2 && previous > 0 {
+        ((states as f64 / previous as f64).ln() / (step as f64 / (step - 1) as f64).ln()).max(0.0)
+    } else {
+        0.0
+    }
+}
+
 /// Whether a sweep with `states` states at `step` (and `previous` at the step
 /// before) must stop, and the error saying so. The growth is projected as a power
-/// of the step (state counts of count vectors grow like `t^(n−1)`).
+/// of the step.
 pub(crate) fn check_budget(
     step: usize,
     samples: usize,
@@ -78,11 +88,7 @@ pub(crate) fn check_budget(
     previous: usize,
     options: &ExactOptions,
 ) -> Result<(), ExactError> {
-    let exponent = if step >= 2 && previous > 0 {
-        ((states as f64 / previous as f64).ln() / (step as f64 / (step - 1) as f64).ln()).max(0.0)
-    } else {
-        0.0
-    };
+    let exponent = growth(step, states, previous);
     let estimate = states as f64 * (samples as f64 / step as f64).powf(exponent);
     let early = options.give_up_early
         && states >= EARLY_MIN_STATES
@@ -97,6 +103,67 @@ pub(crate) fn check_budget(
         });
     }
     Ok(())
+}
+
+/// The work of a sweep, in the [`Control`]'s steps: charged as each step is done,
+/// and projected over the steps still to come, so a sweep that would outrun the
+/// step budget stops early and says how long it would have taken (an automatic
+/// choice of method then falls back to Monte Carlo).
+pub(crate) struct Work {
+    meter: crate::control::Meter,
+    done: u64,
+    limit: u64,
+}
+
+impl Work {
+    pub(crate) fn new(control: &Control) -> Work {
+        Work {
+            meter: control.meter(),
+            done: 0,
+            limit: control.max_steps(),
+        }
+    }
+
+    /// Charges step `step`, which expanded `expanded` states at `per_state` steps
+    /// each into `reached` states, and refuses to go on when the work done plus
+    /// the work projected for the remaining steps (states growing as they did from
+    /// `expanded` to `reached`) passes the budget.
+    pub(crate) fn step(
+        &mut self,
+        step: usize,
+        samples: usize,
+        expanded: usize,
+        reached: usize,
+        per_state: u64,
+    ) -> Result<(), ExactError> {
+        let this_step = (expanded as u64).saturating_mul(per_state);
+        self.done = self.done.saturating_add(this_step);
+        self.meter.charge(this_step)?;
+        let exponent = growth(step, reached, expanded);
+        let next_step = reached as f64 * per_state as f64;
+        let mut projected = self.done as f64;
+        for later in step + 1..=samples {
+            projected += next_step * (later as f64 / step as f64).powf(exponent);
+            if projected > self.limit as f64 {
+                break;
+            }
+        }
+        if projected > self.limit as f64 {
+            return Err(ExactError::TooSlow {
+                step,
+                projected,
+                limit: self.limit,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Steps one state of a step costs the curves' sweep with `n` outcomes: each of
+/// up to `n` edges updates `n` moments (measured: about 5 ns a step).
+pub(crate) fn curve_steps_per_state(n: usize) -> u64 {
+    let n = n as u64;
+    n * (n + 8) / 2 + 8
 }
 
 impl Default for ExactOptions {
@@ -141,6 +208,18 @@ pub enum ExactError {
         /// The limit.
         limit: usize,
     },
+    /// The sweep would take longer than the step budget allows.
+    #[error(
+        "the exact sweep would take about {projected:.1e} steps (the limit is {limit:.1e}; it was stopped at step {step}); use Monte Carlo (--runs) or fewer samples"
+    )]
+    TooSlow {
+        /// The step (1-based) where the projection passed the budget.
+        step: usize,
+        /// The steps the whole sweep would take, as projected then.
+        projected: f64,
+        /// The budget.
+        limit: u64,
+    },
     /// The randomizer refused a state it produced itself (a bug in the randomizer).
     #[error("the randomizer {spec} refused its own state: {message}")]
     Inconsistent {
@@ -165,7 +244,9 @@ impl ExactError {
 impl Failure for ExactError {
     fn kind(&self) -> FailureKind {
         match self {
-            ExactError::OverBudget { .. } | ExactError::OutOfMemory { .. } => FailureKind::TooLarge,
+            ExactError::OverBudget { .. }
+            | ExactError::OutOfMemory { .. }
+            | ExactError::TooSlow { .. } => FailureKind::TooLarge,
             // A bug, but nothing the input can fix either; reported as invalid.
             ExactError::Inconsistent { .. } => FailureKind::Invalid,
             ExactError::Stopped(stop) => stop.kind(),
@@ -298,6 +379,8 @@ pub fn curves(
     };
     let mut previous_size = 1usize;
     let mut peak = 1;
+    let mut work = Work::new(control);
+    let per_state = curve_steps_per_state(n);
     for step in 1..=samples {
         control.check()?;
         for k in 0..layer.len() {
@@ -355,6 +438,7 @@ pub fn curves(
             slot_of[v as usize] = u32::MAX;
         }
         check_budget(step, samples, next.len(), previous_size, options)?;
+        work.step(step, samples, layer.len(), next.len(), per_state)?;
         let sum_squares: f64 = next.squares.iter().sum();
         let mean = step as f64 / n as f64;
         out.entropy.push(entropy);
@@ -519,6 +603,28 @@ mod tests {
         let error = curves(&r, 25, &options, &Control::new()).expect_err("too many states");
         assert!(matches!(error, ExactError::OverBudget { budget: 50, .. }));
         assert!(error.to_string().contains("Monte Carlo"), "{error}");
+    }
+
+    #[test]
+    fn a_sweep_projected_past_the_step_budget_stops_early() {
+        // 100 outcomes over 200 samples: one merged state a step, but each step
+        // costs about 5,000 steps; 400,000 steps hold 80 of the 200 steps.
+        let r = Spec::build("dice(values=100)").expect("valid");
+        let control = Control::new().with_max_steps(400_000);
+        let error = curves(&r, 200, &ExactOptions::default(), &control).expect_err("too slow");
+        let ExactError::TooSlow {
+            step, projected, ..
+        } = error
+        else {
+            panic!("{error}");
+        };
+        assert!(step < 80, "stopped at step {step}");
+        assert!(projected > 400_000.0, "{projected}");
+        assert!(error.is_too_large());
+        // The same sweep within a budget that holds it runs to the end.
+        let control = Control::new().with_max_steps(2_000_000);
+        let done = curves(&r, 200, &ExactOptions::default(), &control).expect("fits");
+        assert_eq!(done.curves.entropy.len(), 200);
     }
 
     #[test]

@@ -10,7 +10,9 @@
 use rustc_hash::FxHashMap;
 
 use super::canonical::{Canonical, Key};
-use super::exact::{CANCEL_CHECK_STATES, ExactError, ExactOptions, check_budget, check_memory};
+use super::exact::{
+    CANCEL_CHECK_STATES, ExactError, ExactOptions, Work, check_budget, check_memory,
+};
 use super::graph::key_bytes;
 use crate::control::Control;
 use crate::randomizer::{AnyRandomizer, Randomizer};
@@ -154,6 +156,10 @@ fn follow(
     layer.add(&key, 1.0);
     let mut previous = 1usize;
     let mut peak = 1usize;
+    let mut work = Work::new(control);
+    // An edge restores, observes and relabels a key of `len` entries and hashes
+    // it (measured: about 150 ns an edge at 100 outcomes, 5 ns a step).
+    let per_state = n as u64 * (24 + key.len() as u64);
     for step in 1..=samples {
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
@@ -195,6 +201,7 @@ fn follow(
             }
         }
         check_budget(step, samples, next.keys.len(), previous, options)?;
+        work.step(step, samples, layer.keys.len(), next.keys.len(), per_state)?;
         previous = next.keys.len();
         peak = peak.max(previous);
         layer = next;
