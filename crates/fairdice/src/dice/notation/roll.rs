@@ -14,7 +14,7 @@ use super::ast::{Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier, S
 use super::eval::{any_matches, explode_test, pool_value};
 use super::failure::NotationError;
 use super::options::Options;
-use crate::control::Control;
+use crate::control::{Control, Stop};
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::rng;
 
@@ -73,12 +73,51 @@ pub fn roll<R: Rng + ?Sized>(
         rng,
         record: true,
         pools: Vec::new(),
+        dice_rolled: 0,
+        most_dice: u64::MAX,
     };
     let value = roller.expr(expr)?;
     Ok(Roll {
         value,
         pools: roller.pools,
     })
+}
+
+/// How many dice one roll of `expr` rolls, rerolls and explosions included: the
+/// most of `trials` seeded rolls (at least 1), or `most + 1` as soon as a roll
+/// passes `most` (a roll that would go on for billions of explosions is cut
+/// short). Nothing is recorded, so a roll of a million dice holds no more than
+/// their values.
+///
+/// # Errors
+/// As [`roll`].
+pub fn dice_per_roll(
+    expr: &Expr,
+    options: &Options,
+    trials: u32,
+    seed: u64,
+    most: u64,
+) -> Result<u64, NotationError> {
+    validate(expr)?;
+    let mut generator = rng::seeded(seed);
+    let mut roller = Roller {
+        options,
+        rng: &mut generator,
+        record: false,
+        pools: Vec::new(),
+        dice_rolled: 0,
+        most_dice: most,
+    };
+    let mut found = 1;
+    for _ in 0..trials.max(1) {
+        roller.dice_rolled = 0;
+        match roller.expr(expr) {
+            Ok(_) => found = found.max(roller.dice_rolled),
+            Err(NotationError::Stopped(Stop::OverBudget { .. })) => return Ok(most + 1),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(found)
 }
 
 /// A distribution estimated by rolling many times.
@@ -143,6 +182,8 @@ pub fn monte_carlo(
                 rng: &mut generator,
                 record: false,
                 pools: Vec::new(),
+                dice_rolled: 0,
+                most_dice: u64::MAX,
             };
             let n = CHUNK.min(runs - chunk * CHUNK);
             let mut tally = BTreeMap::new();
@@ -257,6 +298,10 @@ struct Roller<'a, R: ?Sized> {
     rng: &'a mut R,
     record: bool,
     pools: Vec<PoolRoll>,
+    /// Dice rolled so far, rerolls and explosions included.
+    dice_rolled: u64,
+    /// Past this many dice a roll stops with [`Stop::OverBudget`].
+    most_dice: u64,
 }
 
 impl<R: Rng + ?Sized> Roller<'_, R> {
@@ -301,6 +346,27 @@ impl<R: Rng + ?Sized> Roller<'_, R> {
             FaceList::Range(_, high) => *high,
             FaceList::Listed(f) => f.iter().copied().max().unwrap_or(0),
         };
+        let value_of = pool_value(&dice.pool_modifiers);
+        if !self.record
+            && !dice
+                .pool_modifiers
+                .iter()
+                .any(|m| matches!(m, PoolModifier::Keep { .. }))
+        {
+            // Nothing to show and nothing to rank: add the dice up as they fall.
+            let mut value: Outcome = 0;
+            for _ in 0..n {
+                let v = self.die(&faces, top, &dice.die_modifiers, &mut Vec::new())?;
+                let v = match &value_of {
+                    Some(f) => f(v),
+                    None => v,
+                };
+                value = value
+                    .checked_add(v)
+                    .ok_or_else(|| NotationError::at(span)(DieError::Overflow))?;
+            }
+            return Ok(value);
+        }
         let mut rolled: Vec<RolledDie> = Vec::with_capacity(n as usize);
         for _ in 0..n {
             let mut rolls = Vec::new();
@@ -312,7 +378,6 @@ impl<R: Rng + ?Sized> Roller<'_, R> {
             });
         }
         apply_keeps(&mut rolled, &dice.pool_modifiers);
-        let value_of = pool_value(&dice.pool_modifiers);
         let mut value: Outcome = 0;
         for die in rolled.iter().filter(|d| d.counted) {
             let v = match &value_of {
@@ -342,6 +407,12 @@ impl<R: Rng + ?Sized> Roller<'_, R> {
         rolls: &mut Vec<Outcome>,
     ) -> Result<Outcome, NotationError> {
         let Some((last, inner)) = modifiers.split_last() else {
+            self.dice_rolled += 1;
+            if self.dice_rolled > self.most_dice {
+                return Err(NotationError::Stopped(Stop::OverBudget {
+                    limit: self.most_dice,
+                }));
+            }
             let value = match faces {
                 FaceList::Range(low, high) => {
                     low + rng::below(self.rng, (high - low) as u64 + 1) as i64
