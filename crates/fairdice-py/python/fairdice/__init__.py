@@ -1,0 +1,94 @@
+"""fairdice: exact dice distributions, opposed-pool contests, Risk battles, fair
+randomizers, their analysis and a tuner — the Rust engine of the ``fairdice``
+command, for Python and notebooks.
+
+    >>> import fairdice
+    >>> stat = fairdice.dist("4d6kh3")
+    >>> stat.mean()
+    Fraction(15869, 1296)
+    >>> stat.probability(18)
+    Fraction(7, 432)
+    >>> d6 = fairdice.d(6)
+    >>> (d6.highest(4, 3)).equals(stat)
+    True
+
+Counts are exact ``int``s and probabilities exact ``Fraction``s. Long
+computations release the GIL and stop at Ctrl-C. Errors are
+:class:`FairdiceError` subclasses with the command line's message, caret and
+suggestion.
+"""
+
+from collections.abc import Mapping as _Mapping
+
+from ._native import DEFAULT_EXPLODE_DEPTH, DEFAULT_SEED, Die, Randomizer, dist
+from .errors import (
+    CancelledError,
+    FairdiceError,
+    InternalError,
+    InvalidInputError,
+    ParseError,
+    Suggestion,
+    TooLargeError,
+)
+from .reports import (
+    AnalysisReport,
+    ContestReport,
+    DistReport,
+    NextReport,
+    PrdReport,
+    Report,
+    RiskReport,
+    RollReport,
+    SampleReport,
+    TuneReport,
+)
+from .use_cases import analyze, contest, next_distribution, prd, risk, roll, run, sample, tune, use_cases
+
+# A Die is a read-only mapping of outcome to count.
+_Mapping.register(Die)
+
+
+def d(sides: int) -> Die:
+    """A fair die with faces ``1..sides`` (``d(6)`` is a d6)."""
+    if sides < 1:
+        raise InvalidInputError(
+            f"a die needs at least 1 side, got {sides}", category="invalid", code="invalid", exit_status=2
+        )
+    return Die(range(1, sides + 1))
+
+
+__all__ = [
+    "DEFAULT_EXPLODE_DEPTH",
+    "DEFAULT_SEED",
+    "Die",
+    "Randomizer",
+    "d",
+    "dist",
+    "roll",
+    "sample",
+    "next_distribution",
+    "prd",
+    "contest",
+    "risk",
+    "analyze",
+    "tune",
+    "run",
+    "use_cases",
+    "FairdiceError",
+    "InvalidInputError",
+    "ParseError",
+    "TooLargeError",
+    "CancelledError",
+    "InternalError",
+    "Suggestion",
+    "Report",
+    "DistReport",
+    "RollReport",
+    "SampleReport",
+    "NextReport",
+    "PrdReport",
+    "ContestReport",
+    "RiskReport",
+    "AnalysisReport",
+    "TuneReport",
+]

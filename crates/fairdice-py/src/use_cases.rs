@@ -1,0 +1,151 @@
+//! The use cases of `fairdice-api` for Python: `dist` as a [`PyDie`], and every
+//! use case by name on its JSON request, its report as the JSON document every
+//! front-end shares (the Python package wraps it in a typed report class).
+//!
+//! A use case whose report has a chart (a contest's net score, a battle's
+//! survivors, an analysis's curves) is run typed here, so the chart can be drawn
+//! from the report when a notebook shows it; every other one goes through
+//! [`fairdice_api::run_json`], so a use case added to the API is reachable from
+//! Python by its name at once.
+
+use std::sync::Arc;
+
+use fairdice::dice::report::{DistributionReport, Method};
+use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
+use fairdice::{Control, Die};
+use fairdice_api::dist::DistRequest;
+use fairdice_api::{DEFAULT_SEED, Error, UseCase};
+use pyo3::prelude::*;
+
+use crate::compute;
+use crate::die::{EstimateInfo, PyDie};
+
+/// The exact distribution of a dice expression, or its Monte Carlo estimate.
+#[pyfunction]
+#[pyo3(signature = (expression, *, runs=None, seed=DEFAULT_SEED, explode_depth=DEFAULT_EXPLODE_DEPTH, max_steps=None))]
+pub fn dist(
+    py: Python<'_>,
+    expression: String,
+    runs: Option<u64>,
+    seed: u64,
+    explode_depth: u32,
+    max_steps: Option<u64>,
+) -> PyResult<PyDie> {
+    let request = DistRequest {
+        expression,
+        runs,
+        seed,
+        explode_depth,
+    };
+    let control = compute::control(max_steps);
+    let (die, report) = compute::run(py, &control, move |control| {
+        let report = request.run(control)?;
+        let die = Die::new(report.outcomes.iter().map(|r| (r.outcome, r.count.clone())))
+            .map_err(|e| Error::from_failure(&e))?;
+        Ok((die, report))
+    })?;
+    Ok(die_of(die, &report))
+}
+
+fn die_of(die: Die, report: &DistributionReport) -> PyDie {
+    let mut die = PyDie::named(die, Some(report.expression.clone()));
+    if let Method::MonteCarlo {
+        runs,
+        seed,
+        mean_standard_error,
+    } = report.method
+    {
+        die.estimate = Some(EstimateInfo {
+            runs,
+            seed,
+            mean_standard_error,
+        });
+    }
+    die
+}
+
+/// Draws a report's chart, when it has one.
+type ChartFn = Box<dyn Fn() -> Option<String> + Send + Sync>;
+
+/// A use case's report: its JSON document, and its chart on request.
+#[pyclass(module = "fairdice._native", name = "Report", frozen)]
+pub struct NativeReport {
+    json: String,
+    chart: ChartFn,
+}
+
+#[pymethods]
+impl NativeReport {
+    /// The report's JSON document (the command line's `--json` output).
+    #[getter]
+    fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The report's chart as an SVG document, or `None` if it has none.
+    fn chart_svg(&self) -> Option<String> {
+        (self.chart)()
+    }
+}
+
+/// The names of every use case `run` answers.
+#[pyfunction]
+pub fn use_cases() -> Vec<&'static str> {
+    fairdice_api::USE_CASES.to_vec()
+}
+
+/// Runs the use case `name` on its JSON request under the default budget (or
+/// `max_steps`), the GIL released and Ctrl-C honoured.
+#[pyfunction]
+#[pyo3(signature = (name, request, *, max_steps=None))]
+pub fn run(
+    py: Python<'_>,
+    name: String,
+    request: String,
+    max_steps: Option<u64>,
+) -> PyResult<NativeReport> {
+    let control = compute::control(max_steps);
+    match name.as_str() {
+        DistRequest::NAME => typed::<DistRequest>(py, &control, request, |report| {
+            let die = Die::new(report.outcomes.iter().map(|r| (r.outcome, r.count.clone())));
+            die.ok().map(|die| {
+                crate::charts::distribution_svg(&die_of(die, report), "probability")
+                    .unwrap_or_default()
+            })
+        }),
+        _ => {
+            let json = compute::run(py, &control, move |control| {
+                fairdice_api::run_json(&name, &request, control)
+            })?;
+            Ok(NativeReport {
+                json,
+                chart: Box::new(|| None),
+            })
+        }
+    }
+}
+
+/// Runs use case `U` on its JSON request, keeping the typed report for its chart.
+fn typed<U>(
+    py: Python<'_>,
+    control: &Control,
+    request: String,
+    chart: fn(&U::Report) -> Option<String>,
+) -> PyResult<NativeReport>
+where
+    U: UseCase + Send + 'static,
+    U::Report: Send + Sync + 'static,
+{
+    let (json, report) = compute::run(py, control, move |control| {
+        let request: U = serde_json::from_str(&request)
+            .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)))?;
+        let report = request.run(control)?;
+        let json = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
+        Ok((json, report))
+    })?;
+    let report = Arc::new(report);
+    Ok(NativeReport {
+        json,
+        chart: Box::new(move || chart(&report)),
+    })
+}
