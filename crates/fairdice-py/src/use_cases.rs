@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use fairdice::dice::notation::estimate;
 use fairdice::dice::report::{DistributionReport, Method};
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::{Control, Die};
@@ -38,13 +39,36 @@ pub fn dist(
         explode_depth,
     };
     let control = compute::control(max_steps);
-    let (die, report) = compute::run(py, &control, move |control| {
+    let quick = is_quick(&request);
+    let job = move |control: &Control| {
         let report = request.run(control)?;
         let die = Die::new(report.outcomes.iter().map(|r| (r.outcome, r.count.clone())))
             .map_err(|e| Error::from_failure(&e))?;
         Ok((die, report))
-    })?;
+    };
+    let (die, report) = if quick {
+        compute::run_here(py, &control, job)?
+    } else {
+        compute::run(py, &control, job)?
+    };
     Ok(die_of(die, &report))
+}
+
+/// Estimated steps up to which an exact distribution is computed on the calling
+/// thread: well under a millisecond, less than handing it to a worker costs
+/// (two thread wake-ups, tens of microseconds on a virtual machine).
+const QUICK_STEPS: f64 = 100_000.0;
+
+/// True for an exact request estimated to take microseconds, or one that fails to
+/// parse (it fails at once, the same way on either thread).
+fn is_quick(request: &DistRequest) -> bool {
+    if request.runs.is_some() {
+        return false;
+    }
+    match request.parse() {
+        Ok(expr) => estimate(&expr, &request.options()).steps <= QUICK_STEPS,
+        Err(_) => true,
+    }
 }
 
 fn die_of(die: Die, report: &DistributionReport) -> PyDie {
