@@ -21,9 +21,10 @@ use crate::die::{PyDie, same_distribution};
 use crate::error;
 use crate::numbers;
 
-/// Pairs of outcomes up to which an operation runs on the calling thread: a few
-/// microseconds of work, less than handing it to a worker.
-const INLINE_PAIRS: usize = 4096;
+/// Work (pairs of outcomes combined, or the pool estimate below) up to which an
+/// operation runs on the calling thread: under a millisecond, where a hand-off to
+/// a worker would cost tens of microseconds and Ctrl-C has nothing to interrupt.
+const INLINE_PAIRS: usize = 200_000;
 
 /// The other operand of a binary operation: a die or an `int` (a constant die);
 /// `None` for anything else, so Python can try the reflected operation.

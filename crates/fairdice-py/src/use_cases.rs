@@ -55,9 +55,11 @@ pub fn dist(
 }
 
 /// Estimated steps up to which an exact distribution is computed on the calling
-/// thread: well under a millisecond, less than handing it to a worker costs
-/// (two thread wake-ups, tens of microseconds on a virtual machine).
-const QUICK_STEPS: f64 = 100_000.0;
+/// thread: about a millisecond at most (`100d6` is 12,531 steps and 0.5 ms, its
+/// counts being 260-bit integers; `20d20kh5` 213,380 steps and 0.3 ms), where
+/// handing it to a worker would add two thread wake-ups, tens of microseconds on a
+/// virtual machine, and Ctrl-C has nothing to interrupt.
+const QUICK_STEPS: f64 = 300_000.0;
 
 /// True for an exact request estimated to take microseconds, or one that fails to
 /// parse (it fails at once, the same way on either thread).
