@@ -14,10 +14,15 @@ use fairdice::dice::notation::estimate;
 use fairdice::dice::report::{DistributionReport, Method};
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::{Control, Die};
+use fairdice_api::analyze::AnalyzeRequest;
+use fairdice_api::contest::ContestRequest;
 use fairdice_api::dist::DistRequest;
+use fairdice_api::risk::RiskRequest;
+use fairdice_api::tune::TuneRequest;
 use fairdice_api::{DEFAULT_SEED, Error, UseCase};
 use pyo3::prelude::*;
 
+use crate::charts;
 use crate::compute;
 use crate::die::{EstimateInfo, PyDie};
 
@@ -73,7 +78,7 @@ fn is_quick(request: &DistRequest) -> bool {
     }
 }
 
-fn die_of(die: Die, report: &DistributionReport) -> PyDie {
+pub fn die_of(die: Die, report: &DistributionReport) -> PyDie {
     let mut die = PyDie::named(die, Some(report.expression.clone()));
     if let Method::MonteCarlo {
         runs,
@@ -132,13 +137,11 @@ pub fn run(
 ) -> PyResult<NativeReport> {
     let control = compute::control(max_steps);
     match name.as_str() {
-        DistRequest::NAME => typed::<DistRequest>(py, &control, request, |report| {
-            let die = Die::new(report.outcomes.iter().map(|r| (r.outcome, r.count.clone())));
-            die.ok().map(|die| {
-                crate::charts::distribution_svg(&die_of(die, report), "probability")
-                    .unwrap_or_default()
-            })
-        }),
+        DistRequest::NAME => typed::<DistRequest>(py, &control, request, charts::dist),
+        ContestRequest::NAME => typed::<ContestRequest>(py, &control, request, charts::contest),
+        RiskRequest::NAME => typed::<RiskRequest>(py, &control, request, charts::risk),
+        AnalyzeRequest::NAME => typed::<AnalyzeRequest>(py, &control, request, charts::analyze),
+        TuneRequest::NAME => typed::<TuneRequest>(py, &control, request, charts::tune),
         _ => {
             let json = compute::run(py, &control, move |control| {
                 fairdice_api::run_json(&name, &request, control)

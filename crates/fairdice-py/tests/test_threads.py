@@ -17,7 +17,7 @@ LONG = "60d1000"
 
 def test_another_thread_keeps_running_during_a_computation():
     finished = []
-    worker = threading.Thread(target=lambda: finished.append(fairdice.dist("45d1000")))
+    worker = threading.Thread(target=lambda: finished.append(fairdice.dist("25d1000")))
     worker.start()
     start = time.perf_counter()
     iterations = 0
@@ -26,7 +26,7 @@ def test_another_thread_keeps_running_during_a_computation():
         iterations += 1
         seen_running = time.perf_counter() - start
     worker.join()
-    assert finished and finished[0].total == 1000**45
+    assert finished and finished[0].total == 1000**25
     # The main thread ran Python code the whole time the computation did.
     assert seen_running > 0.1, seen_running
     assert iterations > 10_000, iterations

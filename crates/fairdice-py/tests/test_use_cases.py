@@ -85,11 +85,31 @@ def test_analyze():
     assert report.mean_entropy == pytest.approx(1.0, rel=1e-9)
 
 
-def test_tune():
+def test_droughts():
+    needs("droughts")
+    report = fairdice.droughts("deck(values=3)", 9, exact=True)
+    assert report.document == fairdice.run("droughts", {"spec": "deck(values=3)", "samples": 9, "exact": True}).document
+
+
+def test_tune(cli):
     needs("tune")
     report = fairdice.tune(6, samples=25, min_entropy=0.9)
-    text = json.dumps(report.document)
-    assert "0.355" in text
+    printed = json.loads(run_cli(cli, "tune", "--values", "6", "--samples", "25", "--min-entropy", "0.9", "--json"))
+    assert report.document == printed
+    assert "0.355" in json.dumps(report.document)
+    assert report.chart_svg().startswith("<svg")
+
+
+def test_reports_draw_their_charts():
+    needs("contest")
+    for report in (
+        fairdice.contest("3d6", "2d6"),
+        fairdice.risk(5, 5, table=4),
+        fairdice.analyze("deck(values=4)", 8),
+    ):
+        svg = report.chart_svg()
+        assert svg.startswith("<svg") and svg in report._repr_html_()
+    assert fairdice.prd(0.25).chart_svg() is None
 
 
 def test_a_report_shows_itself_in_a_notebook():

@@ -34,6 +34,7 @@ from .reports import (
     AnalysisReport,
     ContestReport,
     DistReport,
+    DroughtsReport,
     NextReport,
     PrdReport,
     Report,
@@ -42,7 +43,19 @@ from .reports import (
     SampleReport,
     TuneReport,
 )
-from .use_cases import analyze, contest, next_distribution, prd, risk, roll, run, sample, tune, use_cases
+from .use_cases import (
+    analyze,
+    contest,
+    droughts,
+    next_distribution,
+    prd,
+    risk,
+    roll,
+    run,
+    sample,
+    tune,
+    use_cases,
+)
 
 # A Die is a read-only mapping of outcome to count.
 _Mapping.register(Die)
@@ -79,6 +92,7 @@ __all__ = [
     "contest",
     "risk",
     "analyze",
+    "droughts",
     "tune",
     "run",
     "use_cases",
@@ -98,5 +112,6 @@ __all__ = [
     "ContestReport",
     "RiskReport",
     "AnalysisReport",
+    "DroughtsReport",
     "TuneReport",
 ]

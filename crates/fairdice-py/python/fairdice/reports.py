@@ -26,6 +26,7 @@ __all__ = [
     "ContestReport",
     "RiskReport",
     "AnalysisReport",
+    "DroughtsReport",
     "TuneReport",
     "exact_fraction",
 ]
@@ -226,6 +227,13 @@ class AnalysisReport(Report):
     title = "randomizer analysis"
 
 
+class DroughtsReport(Report):
+    """The droughts of a randomizer over a match (the web app's droughts table)."""
+
+    use_case = "droughts"
+    title = "droughts"
+
+
 class TuneReport(Report):
     """``fairdice tune --json``: the fairest parameters of each system."""
 
@@ -244,6 +252,7 @@ REPORTS: dict[str, type[Report]] = {
         ContestReport,
         RiskReport,
         AnalysisReport,
+        DroughtsReport,
         TuneReport,
     )
 }

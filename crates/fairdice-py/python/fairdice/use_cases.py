@@ -19,6 +19,7 @@ from .reports import (
     REPORTS,
     AnalysisReport,
     ContestReport,
+    DroughtsReport,
     NextReport,
     PrdReport,
     Report,
@@ -38,6 +39,7 @@ __all__ = [
     "contest",
     "risk",
     "analyze",
+    "droughts",
     "tune",
 ]
 
@@ -196,6 +198,22 @@ def analyze(
         "droughts": droughts,
     }
     return _typed(AnalysisReport, request, max_steps)
+
+
+def droughts(
+    spec: str,
+    samples: int = 25,
+    *,
+    exact: bool = False,
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    budget: int | None = None,
+    max_steps: int | None = None,
+) -> DroughtsReport:
+    """The droughts of a randomizer over a match alone: the longest run of samples
+    without each outcome, and P(gap > k)."""
+    request = {"spec": spec, "samples": samples, "exact": exact, "runs": runs, "seed": seed, "budget": budget}
+    return _typed(DroughtsReport, request, max_steps)
 
 
 def tune(
