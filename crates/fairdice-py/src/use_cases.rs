@@ -66,6 +66,20 @@ pub fn dist(
 /// virtual machine, and Ctrl-C has nothing to interrupt.
 const QUICK_STEPS: f64 = 300_000.0;
 
+/// Never quick: a use case that prices itself as a whole only inside its run.
+fn never<U>(_: &U) -> bool {
+    false
+}
+
+/// True for an exact contest estimated to take microseconds (or whose pools do not
+/// parse: it fails at once either way).
+fn is_quick_contest(request: &ContestRequest) -> bool {
+    request.runs.is_none()
+        && request
+            .contest(&Control::new())
+            .map_or(true, |contest| contest.estimate().steps <= QUICK_STEPS)
+}
+
 /// True for an exact request estimated to take microseconds, or one that fails to
 /// parse (it fails at once, the same way on either thread).
 fn is_quick(request: &DistRequest) -> bool {
@@ -137,11 +151,13 @@ pub fn run(
 ) -> PyResult<NativeReport> {
     let control = compute::control(max_steps);
     match name.as_str() {
-        DistRequest::NAME => typed::<DistRequest>(py, &control, request, charts::dist),
-        ContestRequest::NAME => typed::<ContestRequest>(py, &control, request, charts::contest),
-        RiskRequest::NAME => typed::<RiskRequest>(py, &control, request, charts::risk),
-        AnalyzeRequest::NAME => typed::<AnalyzeRequest>(py, &control, request, charts::analyze),
-        TuneRequest::NAME => typed::<TuneRequest>(py, &control, request, charts::tune),
+        DistRequest::NAME => typed(py, &control, request, is_quick, charts::dist),
+        ContestRequest::NAME => typed(py, &control, request, is_quick_contest, charts::contest),
+        RiskRequest::NAME => typed::<RiskRequest>(py, &control, request, never, charts::risk),
+        AnalyzeRequest::NAME => {
+            typed::<AnalyzeRequest>(py, &control, request, never, charts::analyze)
+        }
+        TuneRequest::NAME => typed::<TuneRequest>(py, &control, request, never, charts::tune),
         _ => {
             let json = compute::run(py, &control, move |control| {
                 fairdice_api::run_json(&name, &request, control)
@@ -154,24 +170,33 @@ pub fn run(
     }
 }
 
-/// Runs use case `U` on its JSON request, keeping the typed report for its chart.
+/// Runs use case `U` on its JSON request, keeping the typed report for its chart:
+/// on the calling thread when `quick` says it takes microseconds, else on a
+/// worker.
 fn typed<U>(
     py: Python<'_>,
     control: &Control,
     request: String,
+    quick: fn(&U) -> bool,
     chart: fn(&U::Report) -> Option<String>,
 ) -> PyResult<NativeReport>
 where
     U: UseCase + Send + 'static,
     U::Report: Send + Sync + 'static,
 {
-    let (json, report) = compute::run(py, control, move |control| {
-        let request: U = serde_json::from_str(&request)
-            .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)))?;
-        let report = request.run(control)?;
+    let request: Result<U, Error> = serde_json::from_str(&request)
+        .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)));
+    let here = request.as_ref().map_or(true, quick);
+    let job = move |control: &Control| {
+        let report = request?.run(control)?;
         let json = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
         Ok((json, report))
-    })?;
+    };
+    let (json, report) = if here {
+        compute::run_here(py, control, job)?
+    } else {
+        compute::run(py, control, job)?
+    };
     let report = Arc::new(report);
     Ok(NativeReport {
         json,
