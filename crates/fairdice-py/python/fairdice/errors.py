@@ -21,7 +21,6 @@ its caret line, a ``hint`` and, for a request too large to compute exactly, a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
@@ -35,9 +34,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
 class Suggestion:
-    """A request that answers instead of one too large: a Monte Carlo estimate."""
+    """A request that answers instead of one too large: a Monte Carlo estimate.
+
+    (A plain class rather than a dataclass: ``dataclasses`` would add milliseconds
+    to ``import fairdice``.)
+    """
+
+    __slots__ = ("use_case", "request", "command")
 
     use_case: str
     """The use case's name, e.g. ``"dist"``."""
@@ -45,6 +49,19 @@ class Suggestion:
     """The request's JSON document, e.g. ``{"expression": "1000d1000", "runs": 20000}``."""
     command: str
     """The same request as a ``fairdice`` command line."""
+
+    def __init__(self, use_case: str, request: dict[str, Any], command: str) -> None:
+        self.use_case = use_case
+        self.request = request
+        self.command = command
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Suggestion):
+            return NotImplemented
+        return (self.use_case, self.request, self.command) == (other.use_case, other.request, other.command)
+
+    def __repr__(self) -> str:
+        return f"Suggestion(use_case={self.use_case!r}, request={self.request!r}, command={self.command!r})"
 
 
 class FairdiceError(Exception):

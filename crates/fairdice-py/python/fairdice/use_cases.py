@@ -10,7 +10,7 @@ request's own, so leaving an argument out means what leaving the flag out means.
 from __future__ import annotations
 
 import json
-import secrets
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -84,7 +84,7 @@ def roll(
     """Rolls ``expression`` ``times`` times, every die shown. Without a seed one is
     picked at random and kept in the report (``report.seed``) to repeat the rolls."""
     if seed is None:
-        seed = secrets.randbits(63)
+        seed = int.from_bytes(os.urandom(8), "little") >> 1
     request = {"expression": expression, "times": times, "seed": seed, "explode_depth": explode_depth}
     return _typed(RollReport, request, None)
 
