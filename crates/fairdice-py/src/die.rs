@@ -24,8 +24,8 @@ use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::die_convert::{counts_to_python, die_from_python};
 use crate::die_ops;
-use crate::error;
 use crate::numbers::{self, ratio};
 
 /// How a Monte Carlo estimate was made: its counts are the rolls that showed each
@@ -74,49 +74,6 @@ impl PyDie {
     pub fn label(&self) -> String {
         self.name.clone().unwrap_or_else(|| "die".into())
     }
-
-    /// The count of every outcome as a Python `int`, in outcome order.
-    fn count_objects<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        match self.die.counts_u64() {
-            Some(counts) => counts
-                .iter()
-                .map(|&c| Ok(c.into_pyobject(py)?.into_any()))
-                .collect(),
-            None => self
-                .die
-                .iter()
-                .map(|(_, c)| Ok(c.into_pyobject(py)?.into_any()))
-                .collect(),
-        }
-    }
-}
-
-/// Builds a Rust die from what Python gives: a `Die`, a mapping of outcome to
-/// count (an `icepool.Die` is one), or an iterable of faces.
-pub fn die_from_python(value: &Bound<'_, PyAny>) -> PyResult<Die> {
-    let py = value.py();
-    if let Ok(die) = value.cast::<PyDie>() {
-        return Ok(die.get().die.as_ref().clone());
-    }
-    let pairs: Vec<(i64, BigUint)> = if value.hasattr("items")? {
-        value
-            .call_method0("items")?
-            .try_iter()?
-            .map(|item| {
-                let (outcome, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
-                Ok((numbers::outcome(&outcome)?, numbers::count(&count)?))
-            })
-            .collect::<PyResult<_>>()?
-    } else if let Ok(iter) = value.try_iter() {
-        iter.map(|face| Ok((numbers::outcome(&face?)?, BigUint::from(1u8))))
-            .collect::<PyResult<_>>()?
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "a Die is built from a mapping of outcome to count or an iterable of faces, got {}",
-            numbers::type_name(value)
-        )));
-    };
-    Die::new(pairs).map_err(|e| error::failure(py, &e))
 }
 
 #[pymethods]
@@ -159,12 +116,12 @@ impl PyDie {
 
     /// The counts, in outcome order (exact `int`s).
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.count_objects(py)
+        counts_to_python(&self.die, py)
     }
 
     /// The counts, in outcome order (icepool's name).
     fn quantities<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.count_objects(py)
+        counts_to_python(&self.die, py)
     }
 
     /// How many equally likely rolls the counts add up to.
@@ -224,12 +181,12 @@ impl PyDie {
 
     /// The counts, as a mapping's values.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.count_objects(py)
+        counts_to_python(&self.die, py)
     }
 
     /// `(outcome, count)` pairs, ascending.
     fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<(i64, Bound<'py, PyAny>)>> {
-        let counts = self.count_objects(py)?;
+        let counts = counts_to_python(&self.die, py)?;
         Ok(self.die.outcomes().iter().copied().zip(counts).collect())
     }
 
@@ -240,7 +197,7 @@ impl PyDie {
         let values = if probabilities {
             self.probabilities(py)?
         } else {
-            self.count_objects(py)?
+            counts_to_python(&self.die, py)?
         };
         for (outcome, value) in self.die.outcomes().iter().zip(values) {
             dict.set_item(outcome, value)?;
@@ -260,7 +217,7 @@ impl PyDie {
     /// The exact probability of every outcome, in outcome order.
     fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         let total = self.die.total().into_pyobject(py)?;
-        self.count_objects(py)?
+        counts_to_python(&self.die, py)?
             .into_iter()
             .map(|count| numbers::fraction(py, count, &total))
             .collect()
@@ -581,23 +538,6 @@ impl PyDie {
     ) -> PyResult<PyDie> {
         die_ops::explode(slf, which, depth)
     }
-}
-
-/// Rebuilds a pickled die.
-#[pyfunction]
-#[pyo3(signature = (counts, name, estimate))]
-pub fn _restore_die(
-    counts: &Bound<'_, PyAny>,
-    name: Option<String>,
-    estimate: Option<(u64, u64, f64)>,
-) -> PyResult<PyDie> {
-    let mut die = PyDie::named(die_from_python(counts)?, name);
-    die.estimate = estimate.map(|(runs, seed, mean_standard_error)| EstimateInfo {
-        runs,
-        seed,
-        mean_standard_error,
-    });
-    Ok(die)
 }
 
 /// True when the two dice give every outcome the same probability.

@@ -22,6 +22,7 @@
 mod charts;
 mod compute;
 mod die;
+mod die_convert;
 mod die_ops;
 mod error;
 mod numbers;
@@ -40,7 +41,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(use_cases::dist, module)?)?;
     module.add_function(wrap_pyfunction!(use_cases::run, module)?)?;
     module.add_function(wrap_pyfunction!(use_cases::use_cases, module)?)?;
-    module.add_function(wrap_pyfunction!(die::_restore_die, module)?)?;
+    module.add_function(wrap_pyfunction!(die_convert::_restore_die, module)?)?;
     module.add("DEFAULT_SEED", fairdice_api::DEFAULT_SEED)?;
     module.add(
         "DEFAULT_EXPLODE_DEPTH",
