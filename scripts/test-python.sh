@@ -4,7 +4,8 @@
 # (python3), then under Python 3.12 with icepool 2.2.2 for the differential test
 # ($PYTHON312, else pyenv's 3.12, else python3.12 on PATH; without one that test
 # is skipped, saying so). The virtual environments live in target/python/ and are
-# reused; the first run installs maturin, pytest and icepool from PyPI.
+# reused; the first run installs maturin, pytest, mypy (the stubs' check) and
+# icepool from PyPI.
 #
 #   scripts/test-python.sh             # build, then every test under both Pythons
 #   scripts/test-python.sh -k errors   # extra arguments go to pytest
@@ -44,7 +45,7 @@ venv() {
 }
 
 phase "Python environments"
-venv "$out/venv-3.11" "$python311" "maturin>=1.9.4,<2" "pytest>=8"
+venv "$out/venv-3.11" "$python311" "maturin>=1.9.4,<2" "pytest>=8" "mypy"
 if [[ -n $python312 ]]; then
     venv "$out/venv-3.12" "$python312" "pytest>=8" "icepool==2.2.2"
 else

@@ -5,6 +5,8 @@ icepool is optional: it is imported only when a conversion asks for it.
 
 from __future__ import annotations
 
+import importlib
+
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
 
 def _icepool() -> Any:
     try:
-        import icepool
+        icepool = importlib.import_module("icepool")
     except ImportError as e:
         raise ImportError(
             "converting to icepool needs the icepool package (pip install icepool); "

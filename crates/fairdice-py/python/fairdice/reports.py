@@ -68,12 +68,13 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document, as a fresh ``dict``."""
-        return json.loads(json.dumps(self.document))
+        fresh: dict[str, Any] = json.loads(json.dumps(self.document))
+        return fresh
 
     def to_json(self) -> str:
         """The JSON document (the command line's ``--json`` output)."""
         if self._native is not None:
-            return self._native.json
+            return str(self._native.json)
         return json.dumps(self.document)
 
     def chart_svg(self) -> str | None:
