@@ -60,11 +60,14 @@ rm -rf "$out/wheels"
     --manifest-path crates/fairdice-py/Cargo.toml --out "$out/wheels"
 wheel=$(ls "$out"/wheels/fairdice-*.whl)
 
-# The seed and error tests compare with the command line (already built by
-# `cargo test --release` when called from scripts/test.sh).
-phase "building the fairdice command"
-cargo build --release --quiet -p fairdice-cli
-export FAIRDICE_CLI=$root/target/release/fairdice
+# The seed, error and report tests compare with the command line. scripts/test.sh
+# passes the binary its `cargo test --release` has just built (a `cargo build` here
+# would build it again: the test build's features differ by its dev-dependencies).
+if [[ -z ${FAIRDICE_CLI:-} ]]; then
+    phase "building the fairdice command"
+    cargo build --release --quiet -p fairdice-cli
+    export FAIRDICE_CLI=$root/target/release/fairdice
+fi
 
 status=0
 for python in 3.11 3.12; do

@@ -8,4 +8,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --exclude fairdice-bench --release
 ./scripts/e2e.sh
-./scripts/test-python.sh
+FAIRDICE_CLI="$PWD/target/release/fairdice" ./scripts/test-python.sh

@@ -4,12 +4,23 @@ through the shared Control's cancel switch."""
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 import time
 
 import pytest
 
 import fairdice
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_raises_keyboard_interrupt():
+    """Python's own SIGINT handler, as in a terminal or a notebook: a process
+    started in the background (a CI job, `cmd &`) begins with SIGINT ignored, and
+    then neither Ctrl-C nor `_thread.interrupt_main()` raises anything."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 # About two seconds of exact work on this project's 2-core machines.
 LONG = "60d1000"
