@@ -64,8 +64,8 @@ _Mapping.register(Die)
 # keep-highest pool, a reroll, an explosion, arithmetic, a comparison) runs once at
 # import, through the same call a user makes: the engine's code and the call's
 # machinery are then in memory before the first call, as a pure-Python package's
-# code is after its import. It costs about 0.1 ms, once; a first `dist("3d6")`
-# then takes 8 µs instead of 20 to 35 (benches/python/README.md).
+# code is after its import. It costs about 0.2 ms, once; a first `dist("3d6")`
+# then takes 13 µs instead of 57 (benches/python/README.md).
 dist("(3d6 + 4d6kh3 - d4r1) * 2 + d6! >= 12")
 
 
