@@ -19,7 +19,7 @@ use fairdice_api::contest::ContestRequest;
 use fairdice_api::dist::DistRequest;
 use fairdice_api::risk::RiskRequest;
 use fairdice_api::tune::TuneRequest;
-use fairdice_api::{DEFAULT_SEED, Error, UseCase};
+use fairdice_api::{DEFAULT_SEED, Document, Error, UseCase};
 use pyo3::prelude::*;
 
 use crate::charts;
@@ -189,7 +189,8 @@ where
     let here = request.as_ref().map_or(true, quick);
     let job = move |control: &Control| {
         let report = request?.run(control)?;
-        let json = serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))?;
+        // The API's one writer: compact, and refused past its size limit.
+        let json = fairdice_api::write_document(&report, &Document::default())?;
         Ok((json, report))
     };
     let (json, report) = if here {
