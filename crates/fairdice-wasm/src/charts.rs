@@ -18,7 +18,7 @@ pub const NARROWEST: u32 = 280;
 /// A chart drawn for a page: its name and its SVG document.
 #[derive(Debug, Clone, Serialize)]
 pub struct Drawn {
-    /// What it shows, e.g. `distribution`.
+    /// What it shows, e.g. `at_least` or `heat_map`.
     pub name: &'static str,
     /// The chart, a standalone SVG document.
     pub svg: String,
@@ -35,15 +35,21 @@ pub fn size(view: &View) -> (u32, u32) {
     (width, height.round() as u32)
 }
 
-/// The Dice page's chart: every report's `measure` on one axis.
+/// The Dice page's charts: every report on one axis, one chart per measure the
+/// view asks for, named by the measure (`probability`, `at_least`, `at_most`).
 ///
 /// # Errors
 /// An unknown measure.
 pub fn distribution(reports: &[DistributionReport], view: &View) -> Result<Vec<Drawn>, Error> {
     let (width, height) = size(view);
-    let chart = distribution_chart(reports, view.measure()?).size(width, height);
-    Ok(vec![Drawn {
-        name: "distribution",
-        svg: chart.to_svg(),
-    }])
+    Ok(view
+        .measures()?
+        .into_iter()
+        .map(|measure| Drawn {
+            name: measure.as_str(),
+            svg: distribution_chart(reports, measure)
+                .size(width, height)
+                .to_svg(),
+        })
+        .collect())
 }

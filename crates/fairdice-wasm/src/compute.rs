@@ -3,7 +3,7 @@
 //! draws for those reports.
 
 use fairdice::Control;
-use fairdice::dice::report::Measure;
+use fairdice::dice::report::{Measure, UnknownMeasure};
 use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
 use fairdice_api::prd::PrdRequest;
 use fairdice_api::randomizer::{NextRequest, SampleRequest, StateRequest};
@@ -12,6 +12,7 @@ use fairdice_api::{Error, UseCase};
 use serde::Deserialize;
 
 use crate::charts::{self, Drawn};
+use crate::extras;
 use crate::progress;
 
 /// The largest document of exact counts a page receives: 32 MiB, as the local web
@@ -25,8 +26,9 @@ pub const PAGE_DOCUMENT_BYTES: u64 = 32 << 20;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct View {
-    /// What a distribution chart shows: `probability`, `at_least` or `at_most`.
-    pub measure: String,
+    /// What distribution charts show, one chart each: `probability`, `at_least`,
+    /// `at_most` (a page that draws all three switches between them at once).
+    pub measures: Vec<String>,
     /// The width to draw charts at, in pixels (the room the page has for them;
     /// labels stay legible and every outcome keeps its bar).
     pub width: u32,
@@ -37,7 +39,7 @@ pub struct View {
 impl Default for View {
     fn default() -> View {
         View {
-            measure: "probability".to_string(),
+            measures: vec!["probability".to_string()],
             width: charts::WIDE as u32,
             charts: true,
         }
@@ -45,14 +47,18 @@ impl Default for View {
 }
 
 impl View {
-    /// The measure a distribution chart shows.
+    /// The measures distribution charts show.
     ///
     /// # Errors
     /// A `bad_request` naming the measures accepted.
-    pub fn measure(&self) -> Result<Measure, Error> {
-        self.measure
-            .parse()
-            .map_err(|e: fairdice::dice::report::UnknownMeasure| Error::bad_request(e.to_string()))
+    pub fn measures(&self) -> Result<Vec<Measure>, Error> {
+        self.measures
+            .iter()
+            .map(|m| {
+                m.parse()
+                    .map_err(|e: UnknownMeasure| Error::bad_request(e.to_string()))
+            })
+            .collect()
     }
 }
 
@@ -76,7 +82,7 @@ fn control() -> Control {
 struct Answered<R> {
     /// The report document, or why there is none.
     document: Result<String, Error>,
-    /// The report, for the charts.
+    /// The report, for the charts and the extras.
     report: Option<R>,
 }
 
@@ -103,10 +109,12 @@ fn answer<U: UseCase>(
 }
 
 /// What one use case's reports may need: a check of the report before it is
-/// written, and its charts.
+/// written, its charts, and the numbers a page shows that the document leaves
+/// out (see [`extras`]).
 struct Case<R> {
     check: fn(&R, u64) -> Result<(), Error>,
     draw: fn(&[R], &View) -> Result<Vec<Drawn>, Error>,
+    extras: fn(&R) -> Option<serde_json::Value>,
 }
 
 /// Something done with the requests of whichever use case a name picks.
@@ -122,12 +130,14 @@ fn dispatch(use_case: &str, handler: impl Handler) -> String {
         Case {
             check: |_, _| Ok(()),
             draw: |_, _| Ok(Vec::new()),
+            extras: |_| None,
         }
     }
     match use_case {
         DistRequest::NAME => handler.handle::<DistRequest>(Case {
             check: check_document,
             draw: charts::distribution,
+            extras: extras::distribution,
         }),
         RollRequest::NAME => handler.handle::<RollRequest>(plain()),
         SampleRequest::NAME => handler.handle::<SampleRequest>(plain()),
@@ -155,7 +165,8 @@ impl Handler for Many<'_> {
         for (index, text) in self.requests.iter().enumerate() {
             progress::set_index(index);
             let answered = answer::<U>(text, |r| (case.check)(r, self.max_document));
-            documents.push(answered.document);
+            let extras = answered.report.as_ref().and_then(case.extras);
+            documents.push(answered.document.map(|d| (d, extras)));
             reports.extend(answered.report);
         }
         let drawn = if self.view.charts && !reports.is_empty() {
@@ -185,16 +196,23 @@ impl Handler for One<'_> {
 }
 
 /// `{"results": [...], "charts": [...]}`, the reports written in as they are.
-fn written(documents: &[Result<String, Error>], charts: &[Drawn]) -> String {
+fn written(
+    documents: &[Result<(String, Option<serde_json::Value>), Error>],
+    charts: &[Drawn],
+) -> String {
     let mut out = String::from(r#"{"results":["#);
     for (i, document) in documents.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         match document {
-            Ok(report) => {
+            Ok((report, extras)) => {
                 out.push_str(r#"{"report":"#);
                 out.push_str(report);
+                if let Some(extras) = extras {
+                    out.push_str(r#","extras":"#);
+                    out.push_str(&extras.to_string());
+                }
                 out.push('}');
             }
             Err(error) => out.push_str(&error_document(error)),
@@ -297,26 +315,30 @@ mod tests {
         let answer = parsed(&compute_json(
             "dist",
             &requests,
-            r#"{"measure": "at_least", "width": 360}"#,
+            r#"{"measures": ["at_least", "probability"], "width": 360}"#,
         ));
         let results = answer["results"].as_array().expect("results");
         assert_eq!(results.len(), 3);
         assert_eq!(results[0]["report"]["total"], "1296");
         assert_eq!(results[1]["error"]["kind"], "parse");
         assert_eq!(results[2]["report"]["total"], "216");
-        let charts = answer["charts"].as_array().expect("charts");
-        assert_eq!(charts.len(), 1);
-        let svg = charts[0]["svg"].as_str().expect("svg");
-        assert!(
-            svg.starts_with("<svg") && svg.contains(r#"width="360""#),
-            "{svg:.200}"
+        // What the document leaves out, as the native page shows it.
+        assert_eq!(results[0]["extras"]["median"], 12);
+        let last = &results[0]["extras"]["cumulative"][15];
+        assert_eq!(
+            (last[0].as_f64(), last[1].as_f64()),
+            (Some(1.0), Some(21.0 / 1296.0))
         );
-        assert!(svg.contains("4d6kh3, 12: ") && svg.contains("P(X ≥ x)"));
-        let bad_view = parsed(&compute_json(
-            "dist",
-            &requests,
-            r#"{"measure": "sideways"}"#,
-        ));
+        assert!(results[1].get("extras").is_none());
+        let charts = answer["charts"].as_array().expect("charts");
+        assert_eq!(charts.len(), 2);
+        assert_eq!(charts[0]["name"], "at_least");
+        let svg = charts[0]["svg"].as_str().expect("svg");
+        assert!(svg.starts_with("<svg") && svg.contains(r#"width="360""#));
+        assert!(svg.contains("4d6kh3, 12: 61.651%") && svg.contains("P(X ≥ x)"));
+        let svg = charts[1]["svg"].as_str().expect("svg");
+        assert!(svg.contains("4d6kh3, 12: 12.886%") && svg.contains("3d6, 10: 12.500%"));
+        let bad_view = parsed(&compute_json("dist", &requests, r#"{"measures": ["up"]}"#));
         assert_eq!(bad_view["error"]["kind"], "bad_request");
     }
 

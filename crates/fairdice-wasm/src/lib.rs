@@ -25,6 +25,7 @@
 
 mod charts;
 mod compute;
+mod extras;
 mod panic;
 mod progress;
 
@@ -42,7 +43,7 @@ pub fn run(use_case: &str, request: &str) -> String {
 }
 
 /// Runs a use case on each of `requests` (JSON documents) and draws the charts of
-/// their reports as `view` (JSON: `{"measure": "at_least", "width": 360}`) asks.
+/// their reports as `view` (JSON: `{"measures": ["at_least"], "width": 360}`) asks.
 /// `progress`, when given, is called with `{"index", "stage", "done", "total"}`
 /// at most every 100 ms.
 ///
