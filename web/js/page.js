@@ -128,7 +128,7 @@ export function startPage(page) {
   });
   // A choice recomputes at once, and the page stays where it is: arrow keys move
   // between radio buttons without a reload or a lost focus.
-  for (const radio of page.form.querySelectorAll('input[type="radio"], select')) {
+  for (const radio of page.form.querySelectorAll('input[type="radio"]')) {
     radio.addEventListener("change", () => page.form.requestSubmit());
   }
   window.addEventListener("popstate", () => show(new URLSearchParams(location.search)));
