@@ -4,14 +4,25 @@
 // (a panic of fairdice, memory exhausted) with its message instead of dying
 // silently. The page terminates this worker to cancel, and starts a fresh one.
 
-import init, { compute, panic_message } from "../wasm/fairdice_wasm.js";
+import init, { compute, panic_message, run } from "../wasm/fairdice_wasm.js";
+
+/**
+ * A request run once when the worker starts: V8 compiles a WebAssembly function
+ * when it is first called, and this compiles what every request uses (the
+ * parser, the pool evaluator, big counts, the report) before the first real one
+ * (benches/wasm/README.md: 100d10kh10's first call 29 ms without it, 3 ms with).
+ */
+export const WARM_UP = "20d6kh3+30d8";
 
 let ready = null;
 
 self.onmessage = async ({ data }) => {
   if (data.type === "init") {
     ready = init({ module_or_path: data.module }).then(
-      () => self.postMessage({ type: "ready" }),
+      () => {
+        run("dist", JSON.stringify({ expression: WARM_UP }));
+        self.postMessage({ type: "ready" });
+      },
       (error) => self.postMessage({ type: "failed", message: String(error) }),
     );
     return;
