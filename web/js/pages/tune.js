@@ -136,12 +136,12 @@ function render(state, outcomes, results) {
   const report = result.report;
   const fixedLength = typeof report.samples === "number";
   const samples = fixedLength ? `${report.samples} samples` : `${report.samples.distribution} samples (expected over the match lengths)`;
-  const outcomes = report.values !== undefined ? `${report.values} outcomes` : `outcomes of ${report.base}`;
+  const what = report.values !== undefined ? `${report.values} outcomes` : `outcomes of ${report.base}`;
   const longest = fixedLength ? report.samples : Math.max(...report.samples.lengths.map((l) => l.samples));
   results.append(
     dataTable({
       id: "tune-results",
-      caption: `${outcomes}, ${samples}, mean entropy ≥ ${report.min_entropy}`,
+      caption: `${what}, ${samples}, mean entropy ≥ ${report.min_entropy}`,
       columns: [
         { name: "system" },
         { name: "best parameters", class: "params" },
