@@ -7,6 +7,9 @@
 //! of N more calls, default 20), `bytes=…` (the document's length) and, for `dist`,
 //! the [`Fingerprint`](fairdice_bench::fingerprint::Fingerprint) of its outcomes.
 
+// The use-case layer's `Error` is returned by value (see fairdice-api).
+#![allow(clippy::result_large_err)]
+
 use std::process::ExitCode;
 use std::time::Instant;
 

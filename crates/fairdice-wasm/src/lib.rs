@@ -23,6 +23,10 @@
 //!   request is priced against the command line's budget, so a request too large
 //!   here is too large there, with the same suggestion.
 
+// The use-case layer's `Error` is passed by value, as that crate does: it is built
+// once per failed request and written out as its document.
+#![allow(clippy::result_large_err)]
+
 mod charts;
 mod compute;
 mod extras;
