@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use fairdice::dice::report::DistributionReport;
 
-use crate::error::{Suggestion, shell_quote};
+use crate::error::{Suggestion, nice_runs, shell_quote};
 use crate::{DEFAULT_SEED, Error, UseCase};
 
 /// Budget steps one rolled die costs a Monte Carlo estimate (a roll is a few
@@ -288,20 +288,6 @@ pub fn dice_per_roll(expr: &Expr, options: &Options, seed: u64) -> Result<u64, N
         most = most.max(dice as u64);
     }
     Ok(most)
-}
-
-/// `n` rounded down to 1, 2 or 5 times a power of ten, at most 1,000,000.
-fn nice_runs(n: u64) -> u64 {
-    let n = n.min(1_000_000);
-    let mut power = 1;
-    while power * 10 <= n {
-        power *= 10;
-    }
-    [5, 2, 1]
-        .into_iter()
-        .map(|m| m * power)
-        .find(|&r| r <= n)
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -109,6 +109,18 @@ impl Error {
         }
     }
 
+    /// A contest pool's error in `source`, with its caret rendering.
+    pub fn from_pool(error: &fairdice::contest::written::PoolTextError, source: &str) -> Error {
+        use fairdice::Failure as _;
+        let kind = error.kind();
+        Error {
+            rendered: error.render(source),
+            span: error.span(),
+            expression: Some(source.to_string()),
+            ..Error::new(kind, code_of(kind), error.to_string())
+        }
+    }
+
     /// This error with `hint` as its advice.
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
@@ -187,6 +199,21 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// `n` rounded down to 1, 2 or 5 times a power of ten, at most 1,000,000: a
+/// number of Monte Carlo runs to suggest.
+pub(crate) fn nice_runs(n: u64) -> u64 {
+    let n = n.min(1_000_000);
+    let mut power = 1;
+    while power * 10 <= n {
+        power *= 10;
+    }
+    [5, 2, 1]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&r| r <= n)
+        .unwrap_or(0)
+}
 
 /// `'text'` quoted for a POSIX shell.
 pub fn shell_quote(text: &str) -> String {

@@ -37,12 +37,16 @@
 // read plain fields; it is built once per failed request, far from any hot path.
 #![allow(clippy::result_large_err)]
 
+pub mod analyze;
+pub mod contest;
 pub mod dist;
 pub mod error;
 pub mod explain;
 pub mod prd;
 pub mod randomizer;
+pub mod risk;
 pub mod roll;
+pub mod tune;
 
 use fairdice::Control;
 use serde::Serialize;
@@ -75,6 +79,11 @@ pub trait UseCase: Serialize + DeserializeOwned {
 pub const USE_CASES: &[&str] = &[
     dist::DistRequest::NAME,
     roll::RollRequest::NAME,
+    contest::ContestRequest::NAME,
+    risk::RiskRequest::NAME,
+    analyze::AnalyzeRequest::NAME,
+    analyze::DroughtsRequest::NAME,
+    tune::TuneRequest::NAME,
     randomizer::SampleRequest::NAME,
     randomizer::NextRequest::NAME,
     randomizer::StateRequest::NAME,
@@ -97,6 +106,11 @@ pub fn run_json(name: &str, request: &str, control: &Control) -> Result<String, 
     match name {
         dist::DistRequest::NAME => run::<dist::DistRequest>(request, control),
         roll::RollRequest::NAME => run::<roll::RollRequest>(request, control),
+        contest::ContestRequest::NAME => run::<contest::ContestRequest>(request, control),
+        risk::RiskRequest::NAME => run::<risk::RiskRequest>(request, control),
+        analyze::AnalyzeRequest::NAME => run::<analyze::AnalyzeRequest>(request, control),
+        analyze::DroughtsRequest::NAME => run::<analyze::DroughtsRequest>(request, control),
+        tune::TuneRequest::NAME => run::<tune::TuneRequest>(request, control),
         randomizer::SampleRequest::NAME => run::<randomizer::SampleRequest>(request, control),
         randomizer::NextRequest::NAME => run::<randomizer::NextRequest>(request, control),
         randomizer::StateRequest::NAME => run::<randomizer::StateRequest>(request, control),

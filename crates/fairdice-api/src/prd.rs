@@ -10,6 +10,9 @@ use crate::{Error, UseCase};
 /// The most attempts one request tabulates (`p = 0.000001` allows 6.4·10¹¹).
 pub const MAX_LIMIT: u64 = 1_000_000;
 
+/// About how many bytes one tabulated attempt takes until it is reported.
+pub const BYTES_PER_ATTEMPT: u64 = 64;
+
 /// The PRD of a nominal chance.
 ///
 /// As JSON: `{"p": 0.25, "limit": 100}`.
@@ -73,6 +76,13 @@ impl UseCase for PrdRequest {
         let prd = Prd::new(self.p).map_err(|e| Error::from_failure(&e))?;
         control.check().map_err(|stop| Error::from_failure(&stop))?;
         let shown = prd.max_attempts().min(self.limit);
+        let bytes = shown.saturating_mul(BYTES_PER_ATTEMPT);
+        if control.afford(shown as f64).is_err() || control.reserve(bytes).is_err() {
+            return Err(Error::too_big(format!(
+                "a table of {shown} attempts (about {}) is more than the budget allows; ask for fewer",
+                fairdice::control::bytes(bytes)
+            )));
+        }
         let mut attempts = Vec::with_capacity(shown as usize);
         let mut survival = 1.0;
         for attempt in 1..=shown {

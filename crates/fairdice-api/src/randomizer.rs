@@ -16,6 +16,13 @@ use crate::{DEFAULT_SEED, Error, UseCase};
 /// The most outcomes one sample request draws (they are all returned).
 pub const MAX_COUNT: u64 = 10_000_000;
 
+/// Budget steps one draw costs (a draw takes a few nanoseconds).
+pub const STEPS_PER_DRAW: u64 = 4;
+
+/// About how many bytes one draw takes until it is reported (its index and its
+/// place in the report).
+pub const BYTES_PER_DRAW: u64 = 16;
+
 /// Where a randomizer comes from: a spec, or a saved session to continue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -31,9 +38,9 @@ impl Source {
     ///
     /// # Errors
     /// The spec's or the saved session's error, saying what is accepted.
-    fn open(&self) -> Result<Opened, Error> {
+    fn open(&self, control: &Control) -> Result<Opened, Error> {
         match self {
-            Source::Spec(spec) => Spec::build(spec)
+            Source::Spec(spec) => Spec::build_with(spec, control)
                 .map(Opened::Fresh)
                 .map_err(|e| Error::from_failure(&e)),
             Source::Session(text) => {
@@ -43,7 +50,7 @@ impl Source {
                         text.len()
                     )));
                 }
-                Session::from_json(text)
+                Session::from_json_with(text, control)
                     .map(Opened::Saved)
                     .map_err(|e| Error::from_failure(&e))
             }
@@ -112,13 +119,22 @@ impl UseCase for SampleRequest {
                 self.count
             )));
         }
-        let (mut session, seed) = match self.source.open()? {
+        let (mut session, seed) = match self.source.open(control)? {
             Opened::Fresh(randomizer) => (
                 Session::new(randomizer, rng::seeded(self.seed)),
                 Some(self.seed),
             ),
             Opened::Saved(session) => (session, None),
         };
+        let steps = self.count.saturating_mul(STEPS_PER_DRAW);
+        let bytes = self.count.saturating_mul(BYTES_PER_DRAW);
+        if control.afford(steps as f64).is_err() || control.reserve(bytes).is_err() {
+            return Err(Error::too_big(format!(
+                "{} draws (about {} of memory) are more than the budget allows; ask for fewer",
+                self.count,
+                fairdice::control::bytes(bytes)
+            )));
+        }
         control.stage("drawing", self.count);
         let mut indices = Vec::with_capacity(self.count.min(1 << 20) as usize);
         for drawn in 0..self.count {
@@ -159,7 +175,7 @@ impl UseCase for NextRequest {
     type Report = NextReport;
 
     fn run(&self, control: &Control) -> Result<NextReport, Error> {
-        let mut randomizer = match self.source.open()? {
+        let mut randomizer = match self.source.open(control)? {
             Opened::Fresh(randomizer) => randomizer,
             Opened::Saved(session) => session.randomizer().clone(),
         };
@@ -207,8 +223,8 @@ impl UseCase for StateRequest {
     const NAME: &'static str = "state";
     type Report = StateReport;
 
-    fn run(&self, _control: &Control) -> Result<StateReport, Error> {
-        let Opened::Saved(session) = Source::Session(self.session.clone()).open()? else {
+    fn run(&self, control: &Control) -> Result<StateReport, Error> {
+        let Opened::Saved(session) = Source::Session(self.session.clone()).open(control)? else {
             unreachable!("a session source opens a session");
         };
         let randomizer = session.randomizer();

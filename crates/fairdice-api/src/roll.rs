@@ -6,12 +6,16 @@ use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::rng;
 use serde::{Deserialize, Serialize};
 
-use crate::dist::DistRequest;
+use crate::dist::{DistRequest, STEPS_PER_ROLLED_DIE, dice_per_roll};
 use crate::{Error, UseCase};
 
 /// Most rolls one request may ask for (more is almost certainly a typo; a
 /// distribution is [`DistRequest`] with `runs`).
 pub const MAX_TIMES: u64 = 1_000_000;
+
+/// About how many bytes one shown die takes in a report (its value, its rolls,
+/// whether it counts).
+pub const BYTES_PER_SHOWN_DIE: u64 = 64;
 
 /// Rolls of one dice expression.
 ///
@@ -128,6 +132,20 @@ impl UseCase for RollRequest {
         };
         let expr = dist.parse()?;
         let options = dist.options();
+        // Every die of every roll is shown: priced in steps and in memory first.
+        let dice = dice_per_roll(&expr, &options, self.seed)
+            .map_err(|e| Error::notation(&e, &self.expression))?;
+        let shown = dice.saturating_mul(self.times);
+        let steps = shown as f64 * STEPS_PER_ROLLED_DIE as f64;
+        let bytes = shown.saturating_mul(BYTES_PER_SHOWN_DIE);
+        if control.afford(steps).is_err() || control.reserve(bytes).is_err() {
+            return Err(Error::too_big(format!(
+                "{} rolls of about {dice} dice each would show {shown} dice (about {} of memory), more than the budget allows; ask for fewer rolls, or for the distribution: `{}`",
+                self.times,
+                fairdice::control::bytes(bytes),
+                DistRequest::new(self.expression.clone()).command()
+            )));
+        }
         let mut generator = rng::seeded(self.seed);
         let mut rolls = Vec::new();
         control.stage("rolling", self.times);

@@ -7,8 +7,7 @@
 use std::fmt::Write as _;
 
 use fairdice::analysis::AnalysisReport;
-use fairdice::tune::report::Parameters;
-use fairdice::tune::{TuneResult, Tuning};
+use fairdice::tune::TuneReport;
 
 use crate::{LineChart, LineSeries, Stack, ValueFormat};
 
@@ -140,24 +139,25 @@ impl CurvesFigure {
     }
 
     /// The curves of each system's winner in a search, over the longest match.
-    pub fn tuning(tuning: &Tuning, result: &TuneResult) -> CurvesFigure {
-        let lines = result
+    pub fn tuning(report: &TuneReport) -> CurvesFigure {
+        let lines = report
             .systems
             .iter()
             .filter_map(|s| {
-                s.best().map(|b| {
-                    (
-                        format!("{} ({})", s.system, Parameters::of(b)),
-                        &b.curves.entropy[..],
-                        &b.curves.outcome_variance[..],
-                    )
-                })
+                let (params, curves) = (s.params.as_ref()?, s.curves.as_ref()?);
+                Some((
+                    format!("{} ({params})", s.system),
+                    &curves.entropy[..],
+                    &curves.outcome_variance[..],
+                ))
             })
             .collect();
         CurvesFigure::entropy_and_variance(
             format!(
                 "Best systems, {}, {} samples, mean entropy ≥ {}",
-                tuning.outcomes, tuning.samples, tuning.min_entropy
+                report.outcomes_text(),
+                report.samples_text(),
+                report.min_entropy
             ),
             lines,
         )

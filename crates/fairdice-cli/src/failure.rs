@@ -31,14 +31,6 @@ impl UserError {
             status: 2,
         })
     }
-
-    /// Over the computation budget: exit status 3.
-    pub fn too_big(message: impl Into<String>) -> anyhow::Error {
-        anyhow::Error::new(UserError {
-            message: message.into(),
-            status: 3,
-        })
-    }
 }
 
 impl UserError {

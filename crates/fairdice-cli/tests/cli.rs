@@ -234,12 +234,12 @@ fn risk_refuses_what_it_cannot_hold_instead_of_crashing() {
         (
             &["risk", "5", "5", "--attacker-dice", "200", "--per-roll"][..],
             2,
-            "--per-roll",
+            "one-roll tables",
         ),
         (
             &["risk", "100", "100", "--simulate", "100000000000"][..],
             3,
-            "a simulation may",
+            "simulate fewer battles",
         ),
     ] {
         let output = fairdice(args);

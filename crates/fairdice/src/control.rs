@@ -434,8 +434,6 @@ macro_rules! invalid_input {
 }
 
 invalid_input!(
-    crate::randomizer::SpecError,
-    crate::randomizer::StateError,
     crate::randomizer::PrdError,
     crate::randomizer::ObserveError,
     crate::randomizer::RestoreError,

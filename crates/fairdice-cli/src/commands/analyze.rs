@@ -7,14 +7,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
-use fairdice::analysis::{
-    self, Analysis, AnalysisOptions, AnalysisReport, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, Method,
-    MethodChoice, shown_gaps,
-};
-use fairdice::randomizer::{AnyRandomizer, Randomizer};
+use fairdice::analysis::{self, Method, shown_gaps};
+use fairdice_api::UseCase;
+use fairdice_api::analyze::{AnalysisReport, AnalyzeRequest};
 use fairdice_charts::CurvesFigure;
 
-use super::state::build;
 use crate::failure::UserError;
 use crate::output::{Table, bar, progress, shown_on, spinner};
 use crate::plot;
@@ -67,69 +64,36 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let randomizer = build(&args.spec)?;
-    let method = method_choice(args.exact, args.runs, args.seed, args.budget)?;
-    let options = AnalysisOptions {
+    let request = AnalyzeRequest {
+        spec: args.spec.clone(),
         samples: args.samples,
-        method,
+        exact: args.exact,
+        runs: args.runs,
+        seed: args.seed,
+        budget: args.budget,
         droughts: !args.no_droughts,
     };
     // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
     // sweeps, perhaps a fallback) is not known in advance.
-    let bar = match method {
-        MethodChoice::MonteCarlo { runs, .. } => progress(runs, "simulating"),
-        _ => spinner("analyzing"),
+    let bar = match args.runs {
+        Some(runs) => progress(runs, "simulating"),
+        None => spinner("analyzing"),
     };
-    let control = shown_on(Control::new(), &bar);
-    let result = analysis::analyze(&randomizer, &options, &control);
+    let report = request.run(&shown_on(Control::new(), &bar));
     bar.finish_and_clear();
-    let result = result.map_err(|e| match e {
-        analysis::AnalysisError::Exact(_) => UserError::too_big(format!(
-            "{e}\nhint: estimate it instead, e.g. `fairdice analyze '{}' --samples {} --runs 100000`",
-            args.spec, args.samples
-        )),
-        other => UserError::input(other.to_string()),
-    })?;
-    let report = AnalysisReport::new(&randomizer, &result);
+    let report = report.map_err(UserError::from_api)?;
     if let Some(path) = &args.plot {
         plot::write(path, &CurvesFigure::analysis(&report))?;
     }
     let text = if args.json {
         report.to_json() + "\n"
     } else {
-        render(&randomizer, &result, args.every)
+        render(&report, args.every)
     };
     std::io::stdout()
         .lock()
         .write_all(text.as_bytes())
         .context("could not write the output")
-}
-
-/// The method the flags ask for.
-pub fn method_choice(
-    exact: bool,
-    runs: Option<u64>,
-    seed: u64,
-    budget: Option<usize>,
-) -> anyhow::Result<MethodChoice> {
-    if let Some(b) = budget
-        && (b == 0 || b > HARD_STATE_CAP)
-    {
-        return Err(UserError::input(format!(
-            "--budget must be in 1..={HARD_STATE_CAP} states, got {b}"
-        )));
-    }
-    Ok(match (exact, runs) {
-        (_, Some(runs)) => MethodChoice::MonteCarlo { runs, seed },
-        (true, None) => MethodChoice::Exact {
-            cap: budget.unwrap_or(HARD_STATE_CAP),
-        },
-        (false, None) => MethodChoice::Auto {
-            budget: budget.unwrap_or(DEFAULT_STATE_BUDGET),
-            runs: analysis::DEFAULT_RUNS,
-            seed,
-        },
-    })
 }
 
 /// `exact (at most N states per step)` or `Monte Carlo (N runs, seed S)`.
@@ -150,33 +114,33 @@ fn with_error(value: f64, error: Option<f64>) -> String {
     }
 }
 
-fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -> String {
+fn render(report: &AnalysisReport, every: Option<usize>) -> String {
     let mut out = String::new();
-    let n = randomizer.outcomes().len();
-    let t = result.samples;
-    let _ = writeln!(out, "{}", result.spec);
+    let n = report.outcomes;
+    let t = report.samples;
+    let _ = writeln!(out, "{}", report.spec);
     let _ = writeln!(
         out,
         "{t} samples, {n} outcomes; method: {}",
-        describe(&result.method)
+        describe(&report.method)
     );
-    let errors = result.errors;
+    let errors = report.errors;
     let _ = writeln!(
         out,
         "mean entropy      {}  (fraction of a fair die's; 1 = unpredictable)",
-        with_error(result.mean_entropy, errors.map(|e| e[0]))
+        with_error(report.mean_entropy, errors.map(|e| e.mean_entropy))
     );
     let _ = writeln!(
         out,
         "outcome variance  {}  (after sample {t}; 0 = every outcome equally often)",
-        with_error(result.outcome_variance, errors.map(|e| e[1]))
+        with_error(report.outcome_variance, errors.map(|e| e.outcome_variance))
     );
     let _ = writeln!(
         out,
         "repeat rate       {}  (samples equal to the one before)",
-        with_error(result.repeat_rate, errors.map(|e| e[2]))
+        with_error(report.repeat_rate, errors.map(|e| e.repeat_rate))
     );
-    if let Some(droughts) = &result.droughts {
+    if let Some(droughts) = &report.droughts {
         out.push('\n');
         let longest = droughts
             .outcomes
@@ -193,7 +157,7 @@ fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -
         let same = droughts
             .outcomes
             .windows(2)
-            .all(|w| w[0].longest_gap == w[1].longest_gap && w[0].exceeds == w[1].exceeds);
+            .all(|w| w[0].longest_gap == w[1].longest_gap && w[0].gap_exceeds == w[1].gap_exceeds);
         let shown = if same {
             &droughts.outcomes[..1]
         } else {
@@ -204,11 +168,11 @@ fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -
                 if same {
                     "each".to_string()
                 } else {
-                    randomizer.label(o.outcome)
+                    o.outcome.to_string()
                 },
                 format!("{:.3}", o.longest_gap),
             ];
-            row.extend(ks.iter().map(|&k| format!("{:.4}", o.exceeds[k])));
+            row.extend(ks.iter().map(|&k| format!("{:.4}", o.gap_exceeds[k])));
             table.row(row);
         }
         let _ = writeln!(
@@ -226,18 +190,21 @@ fn render(randomizer: &AnyRandomizer, result: &Analysis, every: Option<usize>) -
         &["step", "entropy", "outcome variance", ""],
         &[true, true, true, false],
     );
-    let top = result
-        .curves
-        .outcome_variance
+    let top = report
+        .steps
         .iter()
-        .copied()
+        .map(|s| s.outcome_variance)
         .fold(0.0, f64::max)
         .max(1e-12);
-    for step in (1..=t).filter(|s| s % every == 0 || *s == 1 || *s == t) {
-        let v = result.curves.outcome_variance[step - 1];
+    for step in report
+        .steps
+        .iter()
+        .filter(|s| s.step % every == 0 || s.step == 1 || s.step == t)
+    {
+        let v = step.outcome_variance;
         table.row(vec![
-            step.to_string(),
-            format!("{:.4}", result.curves.entropy[step - 1]),
+            step.step.to_string(),
+            format!("{:.4}", step.entropy),
             format!("{v:.4}"),
             bar(v / top, 30),
         ]);

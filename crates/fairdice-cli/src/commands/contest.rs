@@ -4,19 +4,16 @@
 use std::io::Write;
 
 use anyhow::Context;
-use clap::ValueEnum;
 use fairdice::Control;
 use fairdice::contest::report::{ContestMethod, ContestReport};
-use fairdice::contest::written::{PoolTextError, parse_pool};
-use fairdice::contest::{Contest, ContestError, Pairing, TieRule};
+use fairdice::contest::{Pairing, TieRule};
 use fairdice::dice::notation::options::DEFAULT_MAX_STEPS;
-use fairdice::dice::notation::{NotationError, Options};
-use fairdice::{Die, DieError};
+use fairdice::dice::report::{fraction, percent};
+use fairdice_api::UseCase;
+use fairdice_api::contest::ContestRequest;
 use num_rational::BigRational;
 
-use super::notation_failure;
 use crate::failure::UserError;
-use fairdice::dice::report::{fraction, percent};
 
 use crate::output::{Table, bar, progress, shown_on};
 
@@ -92,39 +89,33 @@ Measures (Isaksen et al., 2016):
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = Options::default();
+    let request = ContestRequest {
+        a: args.a.clone(),
+        b: args.b.clone(),
+        pairing: match args.pairing {
+            PairingArg::Sorted => Pairing::Sorted,
+            PairingArg::Unsorted => Pairing::Unsorted,
+        },
+        ties: match args.ties {
+            TiesArg::Stand => TieRule::Stand,
+            TiesArg::AWins => TieRule::AWins,
+            TiesArg::BWins => TieRule::BWins,
+            TiesArg::Reroll => TieRule::Reroll,
+        },
+        runs: args.runs,
+        seed: args.seed,
+    };
     let control = Control::new().with_max_steps(args.max_steps);
-    let a = pool("A", &args.a, &options, &control)?;
-    let b = pool("B", &args.b, &options, &control)?;
-    let pairing = match args.pairing {
-        PairingArg::Sorted => Pairing::Sorted,
-        PairingArg::Unsorted => Pairing::Unsorted,
-    };
-    let ties = match args.ties {
-        TiesArg::Stand => TieRule::Stand,
-        TiesArg::AWins => TieRule::AWins,
-        TiesArg::BWins => TieRule::BWins,
-        TiesArg::Reroll => TieRule::Reroll,
-    };
-    let contest = Contest::from_dice(a, b)
-        .map_err(|e| contest_failure(e, &args))?
-        .pairing(pairing)
-        .ties(ties);
     let report = match args.runs {
-        None => {
-            let result = contest
-                .evaluate(&control)
-                .map_err(|e| contest_failure(e, &args))?;
-            ContestReport::new(&args.a, &args.b, &contest, &result)
-        }
+        None => request.run(&control),
         Some(runs) => {
             let bar = progress(runs, "rolling");
-            let estimate = contest.monte_carlo(runs, args.seed, &shown_on(control, &bar));
+            let report = request.run(&shown_on(control, &bar));
             bar.finish_and_clear();
-            let estimate = estimate.map_err(|e| contest_failure(e, &args))?;
-            ContestReport::estimated(&args.a, &args.b, &contest, &estimate)
+            report
         }
-    };
+    }
+    .map_err(UserError::from_api)?;
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
         writeln!(out, "{}", report.to_json())
@@ -132,57 +123,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         write!(out, "{}", text(&report))
     };
     printed.context("could not write the output")
-}
-
-/// A pool's dice, or the error with the pool on its own line and a caret under the
-/// part at fault.
-fn pool(
-    side: &str,
-    text: &str,
-    options: &Options,
-    control: &Control,
-) -> anyhow::Result<Vec<(Die, u64)>> {
-    parse_pool(text, options, control).map_err(|error| match error {
-        PoolTextError::Notation(e @ NotationError::TooBig(_)) => notation_failure(e, text),
-        error => UserError::input(format!("in pool {side}:\n{}", error.render(text))),
-    })
-}
-
-/// The user-facing error of a contest that cannot be computed.
-fn contest_failure(error: ContestError, args: &Args) -> anyhow::Error {
-    match error {
-        ContestError::TooBig(_) => {
-            let cheaper = match args.pairing {
-                PairingArg::Sorted => {
-                    "fewer dice, fewer kinds of dice per side, or --pairing unsorted are cheaper"
-                }
-                PairingArg::Unsorted => "fewer dice or smaller dice are cheaper",
-            };
-            // The same contest by Monte Carlo: the rules as given, defaults left out.
-            let mut rules = String::new();
-            if args.pairing != PairingArg::Sorted {
-                rules.push_str(&format!(" --pairing {}", flag_name(args.pairing)));
-            }
-            if args.ties != TiesArg::Stand {
-                rules.push_str(&format!(" --ties {}", flag_name(args.ties)));
-            }
-            UserError::too_big(format!(
-                "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice contest '{}' '{}'{rules} --runs 1000000`; {cheaper}",
-                args.a, args.b
-            ))
-        }
-        ContestError::TooManyRolls { .. } => UserError::too_big(error.to_string()),
-        ContestError::Die(DieError::Stopped(_)) => UserError::too_big(error.to_string()),
-        error => UserError::input(error.to_string()),
-    }
-}
-
-/// How a value of a flag is written on the command line.
-fn flag_name(value: impl ValueEnum) -> String {
-    value
-        .to_possible_value()
-        .map(|v| v.get_name().to_owned())
-        .unwrap_or_default()
 }
 
 /// The report as text: the odds, the measures and the net score table.

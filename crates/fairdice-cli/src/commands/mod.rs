@@ -12,21 +12,6 @@ pub mod serve;
 pub mod state;
 pub mod tune;
 
-use fairdice::dice::notation::NotationError;
-
-use crate::failure::UserError;
-
-/// Turns a notation error into the user-facing error, with the expression and a
-/// caret under the part at fault, and a hint where one helps.
-pub fn notation_failure(error: NotationError, source: &str) -> anyhow::Error {
-    match error {
-        NotationError::TooBig(_) => UserError::too_big(format!(
-            "{error}\nhint: estimate it by Monte Carlo instead, e.g. `fairdice dist '{source}' --runs 1000000`"
-        )),
-        _ => UserError::input(error.render(source)),
-    }
-}
-
 /// Every randomizer family with its usage and what it is, from the library's one
 /// catalogue: the `--help` of the commands that take a spec.
 pub fn spec_help() -> String {

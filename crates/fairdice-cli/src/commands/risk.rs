@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
-use fairdice::battle::report::{
-    BattleReport, Precision, RollTable, SimulationReport, Survivors, per_roll,
-};
-use fairdice::battle::{self, BattleError, Rule, Rules};
+use fairdice::battle::report::{BattleReport, RollTable, Survivors};
+use fairdice::battle::{Rule, Rules};
 use fairdice::dice::report::{fraction, percent};
+use fairdice_api::UseCase;
+use fairdice_api::risk::RiskRequest;
 use fairdice_charts::win_grid_chart;
 
 use crate::failure::UserError;
@@ -68,12 +68,8 @@ Rules:
 Each roll sorts both sides' dice from highest to lowest and compares them in pairs;
 ties go to the defender.";
 
-/// The most one-roll tables `--per-roll` prints (attacker dice × defender dice).
-const MAX_PER_ROLL_TABLES: u32 = 100;
 /// The grid a `--plot` draws when `--table` does not say.
 const DEFAULT_PLOT_GRID: u32 = 20;
-/// The largest grid `--table` computes.
-const MAX_GRID: u32 = 2000;
 
 /// Longest exact fraction printed in the report (JSON always has it whole).
 const MAX_FRACTION_CHARS: usize = 60;
@@ -84,66 +80,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .rule
         .parse()
         .map_err(|e| UserError::input(format!("{e}")))?;
-    let rules = Rules {
-        rule,
-        faces: args.faces,
-        attacker_dice: args.attacker_dice,
-        defender_dice: args.defender_dice,
+    // A plot without --table draws the default grid, which the report then omits.
+    let grid = args.table.or(args.plot.as_ref().map(|_| DEFAULT_PLOT_GRID));
+    let request = RiskRequest {
+        per_roll: args.per_roll,
+        table: grid,
+        float: args.float,
+        simulate: args.simulate,
+        seed: args.seed,
+        ..RiskRequest::new(args.attacker, args.defender).with_rules(Rules {
+            rule,
+            faces: args.faces,
+            attacker_dice: args.attacker_dice,
+            defender_dice: args.defender_dice,
+        })
     };
-    rules
-        .check(args.attacker, args.defender)
-        .map_err(|e| UserError::input(e.to_string()))?;
-    let precision = if args.float {
-        Precision::Float
-    } else {
-        Precision::for_battle(args.attacker, args.defender, &rules)
-    };
-    let mut report = BattleReport::solve(
-        args.attacker,
-        args.defender,
-        &rules,
-        precision,
-        &Control::new(),
-    )
-    .map_err(failure)?;
-    if let Some(runs) = args.simulate {
-        let bar = progress(runs, "fighting");
-        let sim = battle::simulate(
-            args.attacker,
-            args.defender,
-            &rules,
-            runs,
-            args.seed,
-            &shown_on(Control::new(), &bar),
-        )
-        .map_err(failure)?;
-        bar.finish_and_clear();
-        report.simulation = Some(SimulationReport::new(&sim, args.seed));
-    }
-    if args.per_roll && rules.attacker_dice * rules.defender_dice > MAX_PER_ROLL_TABLES {
-        return Err(UserError::input(format!(
-            "--per-roll prints a table for every pair of dice counts, at most {MAX_PER_ROLL_TABLES}; {} × {} dice would be {}",
-            rules.attacker_dice,
-            rules.defender_dice,
-            rules.attacker_dice * rules.defender_dice
-        )));
-    }
-    let grid_size = args.table.or(args.plot.as_ref().map(|_| DEFAULT_PLOT_GRID));
-    let table = match grid_size {
-        Some(n) if n > MAX_GRID => {
-            return Err(UserError::input(format!(
-                "--table {n} is larger than the {MAX_GRID} rows a grid may have"
-            )));
+    let rules = request.rules();
+    let mut report = match args.simulate {
+        None => request.run(&Control::new()),
+        Some(runs) => {
+            let bar = progress(runs, "fighting");
+            let report = request.run(&shown_on(Control::new(), &bar));
+            bar.finish_and_clear();
+            report
         }
-        Some(n) => Some(battle::win_table(n, &rules, &Control::new()).map_err(failure)?),
-        None => None,
-    };
-    if let (Some(path), Some(grid)) = (&args.plot, &table) {
+    }
+    .map_err(UserError::from_api)?;
+    if let (Some(path), Some(grid)) = (&args.plot, &report.table) {
         write_plot(path, &win_grid_chart(grid, &rules))?;
     }
-    report.table = table.filter(|_| args.table.is_some());
-    if args.per_roll {
-        report.per_roll = Some(per_roll(&rules, &Control::new())?);
+    if args.table.is_none() {
+        report.table = None;
     }
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -173,17 +140,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text.push_str(&table_text(t, &rules));
     }
     write!(out, "{text}").context("could not write the output")
-}
-
-/// A battle that cannot be solved: bad input (status 2) or too large (status 3).
-fn failure(error: BattleError) -> anyhow::Error {
-    if error.is_too_large() {
-        UserError::too_big(format!(
-            "{error}\nhint: fewer armies, fewer dice per roll, a smaller die, or fewer --simulate runs"
-        ))
-    } else {
-        UserError::input(error.to_string())
-    }
 }
 
 fn report_text(report: &BattleReport) -> String {

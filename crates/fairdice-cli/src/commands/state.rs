@@ -79,8 +79,3 @@ pub fn print_distribution(outcomes: &[NextOutcome]) -> anyhow::Result<()> {
     }
     Ok(())
 }
-
-/// Builds a randomizer from a spec string; a bad spec is the user's to fix.
-pub fn build(spec: &str) -> anyhow::Result<fairdice::randomizer::AnyRandomizer> {
-    fairdice::randomizer::Spec::build(spec).map_err(|e| UserError::input(e.to_string()))
-}

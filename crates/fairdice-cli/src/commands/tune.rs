@@ -7,14 +7,14 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
-use fairdice::analysis::{self, MethodChoice};
-use fairdice::tune::report::Parameters;
-use fairdice::tune::{
-    self, CandidateResult, Grid, MatchLength, Outcomes, TuneReport, TuneResult, Tuning,
-};
+use fairdice::analysis;
+use fairdice::tune::Grid;
+use fairdice::tune::report::SamplesReport;
+use fairdice_api::UseCase;
+use fairdice_api::tune::{TuneReport, TuneRequest};
 use fairdice_charts::CurvesFigure;
 
-use super::analyze::{describe, method_choice};
+use super::analyze::describe;
 use crate::failure::UserError;
 use crate::output::{Table, progress, shown_on};
 use crate::plot;
@@ -57,9 +57,10 @@ pub struct Args {
     /// Samples per match: `25`, `20..40` (uniform) or `20:1,30:2,40:1` (weighted).
     #[arg(long, short = 'T', value_name = "T")]
     pub samples: String,
-    /// The least mean entropy (fraction of a fair die's) a candidate must keep.
-    #[arg(long, default_value_t = 0.9, value_name = "FRACTION")]
-    pub min_entropy: f64,
+    /// The least mean entropy a candidate must keep: a fraction of a fair die's
+    /// (0.9) or a percentage (90%).
+    #[arg(long, default_value = "0.9", value_name = "FRACTION")]
+    pub min_entropy: Fraction,
     /// Systems to search, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "deck,dynamic")]
     pub systems: Vec<String>,
@@ -93,29 +94,32 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let tuning = configure(&args)?;
+    let request = TuneRequest {
+        values: args.values,
+        base: args.base.clone(),
+        samples: args.samples.clone(),
+        min_entropy: args.min_entropy.0,
+        systems: args.systems.clone(),
+        grids: args.grid.clone(),
+        exact: args.exact,
+        runs: args.runs,
+        seed: args.seed,
+        budget: args.budget,
+        all: args.all,
+    };
+    let tuning = request.tuning().map_err(UserError::from_api)?;
     let total: usize = tuning.grids.iter().map(Grid::len).sum();
     let bar = progress(total as u64, "tuning");
-    let result = tune::tune(&tuning, &shown_on(Control::new(), &bar));
+    let report = request.run(&shown_on(Control::new(), &bar));
     bar.finish_and_clear();
-    let result = result.map_err(|e| match e {
-        tune::TuneError::Analysis {
-            source: analysis::AnalysisError::Exact(_),
-            ..
-        } => UserError::too_big(format!("{e}\nhint: drop --exact, or pass --runs N")),
-        tune::TuneError::TooBig { .. } => UserError::too_big(e.to_string()),
-        other => UserError::input(other.to_string()),
-    })?;
-    let baseline = tuning
-        .plain_dice_variance()
-        .map_err(|e| UserError::input(format!("--base: {e}")))?;
+    let report = report.map_err(UserError::from_api)?;
     if let Some(path) = &args.plot {
-        plot::write(path, &CurvesFigure::tuning(&tuning, &result))?;
+        plot::write(path, &CurvesFigure::tuning(&report))?;
     }
     let text = if args.json {
-        TuneReport::new(&tuning, &result, baseline, args.all).to_json() + "\n"
+        report.to_json() + "\n"
     } else {
-        render(&tuning, &result, baseline, args.all)
+        render(&report)
     };
     std::io::stdout()
         .lock()
@@ -123,80 +127,49 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("could not write the output")
 }
 
-/// Validates the flags into a [`Tuning`].
-fn configure(args: &Args) -> anyhow::Result<Tuning> {
-    let outcomes = match (&args.values, &args.base) {
-        (Some(0), _) => return Err(UserError::input("--values must be at least 1")),
-        (Some(n), _) => Outcomes::Values(*n),
-        (None, Some(expr)) => Outcomes::Base(expr.clone()),
-        (None, None) => return Err(UserError::input("give --values N or --base EXPR")),
-    };
-    let samples: MatchLength = args
-        .samples
-        .parse()
-        .map_err(|e| UserError::input(format!("--samples {}: {e}", args.samples)))?;
-    if !(0.0..=1.0).contains(&args.min_entropy) {
-        return Err(UserError::input(format!(
-            "--min-entropy must be in [0, 1] (a fraction of a fair die's entropy), got {}",
-            args.min_entropy
-        )));
+/// A least mean entropy: a fraction (`0.9`) or a percentage (`90%`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fraction(pub f64);
+
+impl std::str::FromStr for Fraction {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Fraction, String> {
+        let text = text.trim();
+        let (number, scale) = match text.strip_suffix('%') {
+            Some(percent) => (percent.trim(), 100.0),
+            None => (text, 1.0),
+        };
+        number
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .map(|x| Fraction(x / scale))
+            .ok_or_else(|| {
+                format!("expected a fraction such as 0.9 or a percentage such as 90%, not `{text}`")
+            })
     }
-    let mut grids: Vec<Grid> = Vec::new();
-    for name in args
-        .systems
-        .iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-    {
-        let grid = Grid::default_for(name)
-            .map_err(|e| UserError::input(format!("--systems {name}: {e}")))?;
-        if !grids.iter().any(|g| g.family() == grid.family()) {
-            grids.push(grid);
-        }
-    }
-    for text in &args.grid {
-        let grid =
-            Grid::parse(text).map_err(|e| UserError::input(format!("--grid {text}: {e}")))?;
-        match grids.iter_mut().find(|g| g.family() == grid.family()) {
-            Some(slot) => *slot = grid,
-            None => grids.push(grid),
-        }
-    }
-    let method = match method_choice(args.exact, args.runs, args.seed, args.budget)? {
-        MethodChoice::Auto { seed, .. } => MethodChoice::Auto {
-            budget: args.budget.unwrap_or(tune::STATE_BUDGET),
-            runs: tune::FALLBACK_RUNS,
-            seed,
-        },
-        other => other,
-    };
-    Ok(Tuning {
-        outcomes,
-        samples,
-        min_entropy: args.min_entropy,
-        grids,
-        method,
-    })
 }
 
-fn params_text(c: &CandidateResult) -> String {
-    Parameters::of(c).to_string()
+impl std::fmt::Display for Fraction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }
 
-fn render(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> String {
+fn render(report: &TuneReport) -> String {
     let mut out = String::new();
-    let samples = if tuning.samples.is_fixed() {
-        format!("{} samples", tuning.samples.max())
-    } else {
-        format!(
-            "{} samples (expected over the match lengths)",
-            tuning.samples
-        )
+    let samples = match &report.samples {
+        SamplesReport::Fixed(n) => format!("{n} samples"),
+        SamplesReport::Distribution { distribution, .. } => {
+            format!("{distribution} samples (expected over the match lengths)")
+        }
     };
     let _ = writeln!(
         out,
         "{}, {samples}, mean entropy ≥ {}\n",
-        tuning.outcomes, tuning.min_entropy
+        report.outcomes_text(),
+        report.min_entropy
     );
     let mut table = Table::new(
         &[
@@ -208,17 +181,17 @@ fn render(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> Str
         ],
         &[false, false, true, true, true],
     );
-    for system in &result.systems {
-        let qualified = format!("{}/{}", system.qualified(), system.candidates.len());
-        match system.best() {
-            Some(best) => table.row(vec![
+    for system in &report.systems {
+        let qualified = format!("{}/{}", system.qualified, system.candidates_tried);
+        match (&system.params, system.mean_entropy, system.outcome_variance) {
+            (Some(params), Some(entropy), Some(variance)) => table.row(vec![
                 system.system.to_string(),
-                params_text(best),
-                format!("{:.4}", best.mean_entropy),
-                format!("{:.4}", best.outcome_variance),
+                params.to_string(),
+                format!("{entropy:.4}"),
+                format!("{variance:.4}"),
                 qualified,
             ]),
-            None => table.row(vec![
+            _ => table.row(vec![
                 system.system.to_string(),
                 "none qualifies".to_string(),
                 "-".to_string(),
@@ -229,56 +202,60 @@ fn render(tuning: &Tuning, result: &TuneResult, baseline: f64, all: bool) -> Str
     }
     out.push_str(&table.render());
     out.push('\n');
-    let methods: Vec<String> = result
+    let methods: Vec<String> = report
         .systems
         .iter()
-        .filter_map(|s| {
-            s.best()
-                .map(|b| format!("{}: {}", s.system, describe(&b.method)))
-        })
+        .filter_map(|s| s.method.map(|m| format!("{}: {}", s.system, describe(&m))))
         .collect();
     let _ = writeln!(out, "method: {}", methods.join("; "));
-    if let Some(fairest) = result
-        .fairest()
-        .and_then(|s| s.best().map(|b| (s.system, b)))
-    {
-        let (system, best) = fairest;
-        let _ = writeln!(
-            out,
-            "fairest: {system} ({}), outcome variance {:.2} (plain dice: {baseline:.2})",
-            params_text(best),
-            best.outcome_variance
-        );
-        let _ = writeln!(out, "spec: {}", best.spec);
-    } else {
-        let _ = writeln!(
-            out,
-            "no candidate keeps a mean entropy of {}; lower --min-entropy",
-            tuning.min_entropy
-        );
-    }
-    if all {
-        for system in &result.systems {
-            let _ = writeln!(out, "\n{}:", system.system);
-            let mut table = Table::new(
-                &[
-                    "parameters",
-                    "mean entropy",
-                    "outcome variance",
-                    "qualifies",
-                ],
-                &[false, true, true, false],
+    match report.fairest_system() {
+        Some(best) => {
+            let _ = writeln!(
+                out,
+                "fairest: {} ({}), outcome variance {:.2} (plain dice: {:.2})",
+                best.system,
+                best.params
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
+                best.outcome_variance.unwrap_or(f64::NAN),
+                report.plain_dice_outcome_variance
             );
-            for c in &system.candidates {
-                table.row(vec![
-                    params_text(c),
-                    format!("{:.4}", c.mean_entropy),
-                    format!("{:.4}", c.outcome_variance),
-                    if c.qualifies { "yes" } else { "no" }.to_string(),
-                ]);
+            if let Some(spec) = &best.spec {
+                let _ = writeln!(out, "spec: {spec}");
             }
-            out.push_str(&table.render());
         }
+        None => {
+            let _ = writeln!(
+                out,
+                "no candidate keeps a mean entropy of {}; lower --min-entropy",
+                report.min_entropy
+            );
+        }
+    }
+    for system in &report.systems {
+        let Some(candidates) = &system.candidates else {
+            continue;
+        };
+        let _ = writeln!(out, "\n{}:", system.system);
+        let mut table = Table::new(
+            &[
+                "parameters",
+                "mean entropy",
+                "outcome variance",
+                "qualifies",
+            ],
+            &[false, true, true, false],
+        );
+        for c in candidates {
+            table.row(vec![
+                c.params.to_string(),
+                format!("{:.4}", c.mean_entropy),
+                format!("{:.4}", c.outcome_variance),
+                if c.qualifies { "yes" } else { "no" }.to_string(),
+            ]);
+        }
+        out.push_str(&table.render());
     }
     out
 }

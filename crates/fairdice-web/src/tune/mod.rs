@@ -302,9 +302,10 @@ fn search(request: &TuneRequest, control: &Control, limits: &Limits) -> Result<S
     let baseline = tuning
         .plain_dice_variance()
         .map_err(|e| Problem::Input(e.to_string()))?;
+    let report = TuneReport::new(&tuning, &result, baseline, request.all);
     Ok(Searched {
-        report: TuneReport::new(&tuning, &result, baseline, request.all),
-        figure: CurvesFigure::tuning(&tuning, &result),
+        figure: CurvesFigure::tuning(&report),
+        report,
     })
 }
 

@@ -15,6 +15,11 @@ use crate::control::{Control, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 use crate::rng;
 
+/// Budget steps one sample of a run costs, per outcome of the randomizer: each
+/// sample weighs the whole next-sample distribution for its entropy (about 2 ns
+/// an outcome).
+pub const STEPS_PER_DRAWN_OUTCOME: u64 = 2;
+
 /// Runs per chunk (the unit of parallel work and of progress reports).
 pub const CHUNK: u64 = 1024;
 
@@ -93,9 +98,14 @@ fn run_chunk(
     let mut counts = vec![0u64; n];
     let mut last_seen = vec![0usize; n];
     let mut longest = vec![0usize; n];
+    let mut meter = control.meter();
+    let per_run = (samples as u64)
+        .saturating_mul(n as u64)
+        .saturating_mul(STEPS_PER_DRAWN_OUTCOME);
     for _ in 0..count {
         // One look per run: a chunk of long runs takes long enough to matter.
         control.check()?;
+        meter.charge(per_run)?;
         r.reset();
         counts.fill(0);
         last_seen.fill(0);

@@ -23,7 +23,7 @@
 //! ```
 
 use super::{Analysis, Droughts, Method};
-use crate::randomizer::{AnyRandomizer, OutcomeName};
+use crate::randomizer::{AnyRandomizer, OutcomeName, Randomizer};
 
 /// The numbers of one analysis, ready to print, serve or chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +33,8 @@ pub struct AnalysisReport {
     pub spec: String,
     /// Samples in the match (`T`).
     pub samples: usize,
+    /// How many outcomes the randomizer draws from.
+    pub outcomes: usize,
     /// How the curves were obtained.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub method: Method,
@@ -157,6 +159,7 @@ impl AnalysisReport {
         AnalysisReport {
             spec: analysis.spec.clone(),
             samples: analysis.samples,
+            outcomes: randomizer.outcomes().len(),
             method: analysis.method,
             mean_entropy: analysis.mean_entropy,
             outcome_variance: analysis.outcome_variance,

@@ -7,6 +7,11 @@ use thiserror::Error;
 
 /// The two ways players count the attacker's armies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Rule {
     /// The attacker counts only attacking armies: rolls `min(3, A)` dice and is
     /// beaten at `A = 0` (the rule of the classic "100 against 100" simulation).

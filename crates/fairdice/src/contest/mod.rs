@@ -73,6 +73,11 @@ pub use wins::PairWins;
 
 /// How the dice of the two sides are paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Pairing {
     /// Highest with highest, second highest with second highest, and so on.
     #[default]
@@ -83,6 +88,11 @@ pub enum Pairing {
 
 /// What happens to a pair whose dice show the same number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum TieRule {
     /// The pair scores 0.
     #[default]

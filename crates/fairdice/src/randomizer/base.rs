@@ -7,8 +7,9 @@
 use num_traits::ToPrimitive;
 use thiserror::Error;
 
+use crate::control::{Control, Failure, FailureKind};
 use crate::dice::die::{Die, Outcome};
-use crate::dice::notation::{self, NotationError};
+use crate::dice::notation::{self, NotationError, Options};
 
 /// The most outcomes a randomizer may have (a randomizer keeps per-outcome state).
 pub const MAX_OUTCOMES: usize = 1 << 20;
@@ -45,6 +46,26 @@ pub enum BaseError {
         /// The evaluator's message.
         message: String,
     },
+    /// The dice expression is too large to evaluate within the budget, or its
+    /// evaluation was cancelled.
+    #[error("base={text}: {message}")]
+    Stopped {
+        /// The expression text.
+        text: String,
+        /// The evaluator's message (its estimate, or why it stopped).
+        message: String,
+        /// Too large, or cancelled.
+        kind: FailureKind,
+    },
+}
+
+impl Failure for BaseError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            BaseError::Stopped { kind, .. } => *kind,
+            _ => FailureKind::Invalid,
+        }
+    }
 }
 
 /// Where a base came from, so a spec can be written back.
@@ -120,11 +141,29 @@ impl Base {
     /// [`BaseError::Expression`] if the evaluator rejects it;
     /// [`BaseError::TooManyOutcomes`] past [`MAX_OUTCOMES`].
     pub fn expression(text: &str) -> Result<Base, BaseError> {
+        Base::expression_with(text, &Control::new())
+    }
+
+    /// [`Base::expression`] evaluated under `control`'s budget and cancel switch.
+    ///
+    /// # Errors
+    /// As [`Base::expression`]; [`BaseError::Stopped`] when the expression is too
+    /// large for the budget or the control cancels it.
+    pub fn expression_with(text: &str, control: &Control) -> Result<Base, BaseError> {
         check_text(text.trim())?;
-        let die = notation::evaluate(text).map_err(|e: NotationError| BaseError::Expression {
-            text: text.trim().to_string(),
-            message: e.to_string(),
-        })?;
+        let die = notation::evaluate_with(text, &Options::default(), control).map_err(
+            |e: NotationError| match e.kind() {
+                FailureKind::Invalid | FailureKind::Internal => BaseError::Expression {
+                    text: text.trim().to_string(),
+                    message: e.to_string(),
+                },
+                kind => BaseError::Stopped {
+                    text: text.trim().to_string(),
+                    message: e.to_string(),
+                    kind,
+                },
+            },
+        )?;
         Base::from_die(&die, text.trim())
     }
 

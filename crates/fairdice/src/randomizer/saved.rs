@@ -9,6 +9,7 @@ use super::state::{
     CHECK_ALGORITHM, FORMAT, GENERATOR_ALGORITHM, MAX_DRAWS, Session, StateError, VERSION,
 };
 use super::{MAX_OUTCOMES, Randomizer, Spec};
+use crate::control::Control;
 use crate::rng::Generator;
 
 /// A saved session as written: every field, checked only when turned into a
@@ -83,7 +84,7 @@ impl Document {
 
     /// Every check the loader runs, cheapest first; nothing is sized from a field
     /// before its range is checked.
-    fn into_session(self) -> Result<Session, StateError> {
+    fn into_session(self, control: &Control) -> Result<Session, StateError> {
         if self.format != FORMAT {
             return Err(StateError::WrongFormat { found: self.format });
         }
@@ -125,7 +126,7 @@ impl Document {
             });
         }
         let generator = generator(&self.generator)?;
-        let mut randomizer = Spec::build(&self.spec)?;
+        let mut randomizer = Spec::build_with(&self.spec, control)?;
         randomizer.load_state(&self.state)?;
         Ok(Session {
             randomizer,
@@ -192,6 +193,15 @@ impl Session {
     /// does not match the content, a number out of range, a spec that does not
     /// build, a state the spec cannot be in, an unusable generator.
     pub fn from_json(text: &str) -> Result<Session, StateError> {
+        Session::from_json_with(text, &Control::new())
+    }
+
+    /// [`Session::from_json`] with the spec's `base=EXPR` evaluated under
+    /// `control` (its budget and cancel switch).
+    ///
+    /// # Errors
+    /// As [`Session::from_json`]; a base too large for the budget, or cancelled.
+    pub fn from_json_with(text: &str, control: &Control) -> Result<Session, StateError> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| StateError::Malformed(e.to_string()))?;
         let Some(object) = value.as_object() else {
@@ -223,7 +233,7 @@ impl Session {
         }
         let document: Document =
             serde_json::from_value(value).map_err(|e| StateError::Malformed(e.to_string()))?;
-        document.into_session()
+        document.into_session(control)
     }
 }
 
@@ -238,7 +248,7 @@ impl Serialize for Session {
 impl<'de> Deserialize<'de> for Session {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Session, D::Error> {
         Document::deserialize(deserializer)?
-            .into_session()
+            .into_session(&Control::new())
             .map_err(D::Error::custom)
     }
 }

@@ -18,7 +18,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::{AnyRandomizer, Base};
+use super::{AnyRandomizer, Base, BaseError};
+use crate::control::{Control, Failure, FailureKind};
 
 /// The longest spec string accepted, in bytes. Every randomizer's own spec
 /// ([`Randomizer::spec`](super::Randomizer::spec)) is shorter (its base expression
@@ -109,6 +110,23 @@ pub enum SpecError {
         /// The randomizer's own error message, naming the accepted range.
         message: String,
     },
+    /// The base expression is too large for the budget, or was cancelled.
+    #[error("{name}: {source}")]
+    Base {
+        /// The randomizer.
+        name: String,
+        /// Why the base stopped.
+        source: Box<BaseError>,
+    },
+}
+
+impl Failure for SpecError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            SpecError::Base { source, .. } => source.kind(),
+            _ => FailureKind::Invalid,
+        }
+    }
 }
 
 /// A parsed spec: a randomizer name and its `key=value` arguments, not yet checked
@@ -138,6 +156,16 @@ impl Spec {
     /// Any [`SpecError`].
     pub fn build(text: &str) -> Result<AnyRandomizer, SpecError> {
         Spec::parse(text)?.to_randomizer()
+    }
+
+    /// Parses and builds under `control`: a `base=EXPR` is evaluated within its
+    /// budget and stops when it is cancelled.
+    ///
+    /// # Errors
+    /// Any [`SpecError`]; [`SpecError::Base`] when the base is too large or
+    /// cancelled.
+    pub fn build_with(text: &str, control: &Control) -> Result<AnyRandomizer, SpecError> {
+        Spec::parse(text)?.to_randomizer_with(control)
     }
 
     /// Reads a spec string (names and keys lowercased, `-` in keys read as `_`).
@@ -227,13 +255,22 @@ impl Spec {
     /// [`SpecError::DuplicateKey`], [`SpecError::Keys`], [`SpecError::BadValue`],
     /// [`SpecError::Invalid`]; every message lists what is accepted.
     pub fn to_randomizer(&self) -> Result<AnyRandomizer, SpecError> {
+        self.to_randomizer_with(&Control::new())
+    }
+
+    /// [`Spec::to_randomizer`] with a `base=EXPR` evaluated under `control`.
+    ///
+    /// # Errors
+    /// As [`Spec::to_randomizer`]; [`SpecError::Base`] when the base is too large
+    /// or cancelled.
+    pub fn to_randomizer_with(&self, control: &Control) -> Result<AnyRandomizer, SpecError> {
         let Some(family) = family::find(&self.name) else {
             return Err(SpecError::UnknownName {
                 name: self.name.clone(),
                 accepted: usage_list(),
             });
         };
-        (family.build)(&Args::check(family, &self.args)?)
+        (family.build)(&Args::check(family, &self.args, control)?)
     }
 }
 
@@ -281,6 +318,8 @@ pub(crate) struct Args<'a> {
     name: &'static str,
     usage: &'static str,
     args: &'a [(String, String)],
+    /// The budget and cancel switch a base expression is evaluated under.
+    control: &'a Control,
 }
 
 impl<'a> Args<'a> {
@@ -288,6 +327,7 @@ impl<'a> Args<'a> {
     fn check(
         family: &'static family::Family,
         args: &'a [(String, String)],
+        control: &'a Control,
     ) -> Result<Args<'a>, SpecError> {
         let (name, usage) = (family.name, family.usage);
         let keys: Vec<&str> = family.keys().collect();
@@ -311,7 +351,12 @@ impl<'a> Args<'a> {
                 });
             }
         }
-        Ok(Args { name, usage, args })
+        Ok(Args {
+            name,
+            usage,
+            args,
+            control,
+        })
     }
 
     /// The value given for `key`, as written.
@@ -354,9 +399,15 @@ impl<'a> Args<'a> {
 
     /// `values=N` or `base=EXPR`, exactly one.
     pub(crate) fn base(&self) -> Result<Base, SpecError> {
-        let invalid = |e: super::BaseError| SpecError::Invalid {
-            name: self.name.to_string(),
-            message: e.to_string(),
+        let invalid = |e: BaseError| match e {
+            BaseError::Stopped { .. } => SpecError::Base {
+                name: self.name.to_string(),
+                source: Box::new(e),
+            },
+            e => SpecError::Invalid {
+                name: self.name.to_string(),
+                message: e.to_string(),
+            },
         };
         match (self.get("values"), self.get("base")) {
             (Some(_), Some(_)) => Err(self.missing("give values=N or base=EXPR, not both")),
@@ -364,7 +415,9 @@ impl<'a> Args<'a> {
                 Err(self.missing("needs values=N (faces 1..N) or base=EXPR (e.g. base=2d6)"))
             }
             (Some(_), None) => Base::values(self.number("values", 0)?).map_err(invalid),
-            (None, Some(expression)) => Base::expression(expression).map_err(invalid),
+            (None, Some(expression)) => {
+                Base::expression_with(expression, self.control).map_err(invalid)
+            }
         }
     }
 

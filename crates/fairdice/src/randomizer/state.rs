@@ -135,6 +135,15 @@ pub enum StateError {
     Generator(String),
 }
 
+impl crate::control::Failure for StateError {
+    fn kind(&self) -> crate::control::FailureKind {
+        match self {
+            StateError::Spec(error) => error.kind(),
+            _ => crate::control::FailureKind::Invalid,
+        }
+    }
+}
+
 /// A randomizer together with the generator it draws with: everything needed to
 /// continue a seeded game.
 ///

@@ -6,7 +6,8 @@
 //! With the `serde` feature it serializes to `{"values" | "base", "samples",
 //! "min_entropy", "systems": [{"system", "params", "spec", "mean_entropy",
 //! "outcome_variance", "method", …, "qualified", "candidates_tried",
-//! "candidates"?}], "fairest", "plain_dice_outcome_variance"}`; a system with no
+//! "candidates"?, "curves"?: {"entropy", "outcome_variance"}}], "fairest",
+//! "plain_dice_outcome_variance"}`; a system with no
 //! qualifying candidate has `null` parameters and measures, and `samples` is a
 //! number for a fixed match length or `{"distribution", "lengths": [{"samples",
 //! "weight"}]}` for an uncertain one.
@@ -103,6 +104,21 @@ pub struct SystemReport {
     /// Every candidate, when asked for.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub candidates: Option<Vec<CandidateReport>>,
+    /// The winner's expected entropy and outcome variance at every step of the
+    /// longest match (what a chart of the winners draws).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub curves: Option<WinnerCurves>,
+}
+
+/// A winner's curves, one entry per step.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct WinnerCurves {
+    /// Entropy of the next-sample distribution before each sample (fraction of a
+    /// fair die's).
+    pub entropy: Vec<f64>,
+    /// Outcome variance after each sample.
+    pub outcome_variance: Vec<f64>,
 }
 
 /// One measured candidate.
@@ -208,6 +224,10 @@ impl SystemReport {
             qualified: system.qualified(),
             candidates_tried: system.candidates.len(),
             candidates: all.then(|| system.candidates.iter().map(CandidateReport::new).collect()),
+            curves: best.map(|b| WinnerCurves {
+                entropy: b.curves.entropy.clone(),
+                outcome_variance: b.curves.outcome_variance.clone(),
+            }),
         }
     }
 }
@@ -232,6 +252,23 @@ impl TuneReport {
                 .collect(),
             fairest: result.fairest().map(|s| s.system),
             plain_dice_outcome_variance: plain_dice,
+        }
+    }
+
+    /// The searched outcomes as written: `6 outcomes` or `base 2d6`.
+    pub fn outcomes_text(&self) -> String {
+        match (&self.values, &self.base) {
+            (Some(n), _) => Outcomes::Values(*n).to_string(),
+            (None, Some(base)) => Outcomes::Base(base.clone()).to_string(),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The match length as written: `25` or `20..40`.
+    pub fn samples_text(&self) -> String {
+        match &self.samples {
+            SamplesReport::Fixed(n) => n.to_string(),
+            SamplesReport::Distribution { distribution, .. } => distribution.clone(),
         }
     }
 

@@ -1,0 +1,85 @@
+//! Every use case stops through its `Control`: a cancelled control stops it with
+//! the cancelled kind, and a budget too small for the request refuses it as too
+//! large, never running past it.
+
+use fairdice::{Control, FailureKind};
+use fairdice_api::{USE_CASES, run_json};
+
+/// A request of each use case big enough to need the budget (a few steps are
+/// not enough), as its JSON document.
+fn request(use_case: &str) -> String {
+    let text = match use_case {
+        "dist" => r#"{"expression": "60d20kh30"}"#,
+        "roll" => r#"{"expression": "1000d6", "times": 1000, "seed": 1}"#,
+        "contest" => r#"{"a": "40d6", "b": "40d6"}"#,
+        "risk" => r#"{"attacker": 200, "defender": 200, "simulate": 100000}"#,
+        "sample" => r#"{"source": {"spec": "deck(values=6)"}, "count": 1000000}"#,
+        "next" => r#"{"source": {"spec": "fair(base=60d20, tightness=1)"}, "history": ["600"]}"#,
+        "state" => return state_request(),
+        "prd" => r#"{"p": 0.000001, "limit": 1000000}"#,
+        "analyze" => r#"{"spec": "dynamic(values=6, decrease=0.5)", "samples": 60}"#,
+        "droughts" => r#"{"spec": "deck(values=6, copies=3)", "samples": 60}"#,
+        "tune" => r#"{"values": 6, "samples": "25"}"#,
+        other => panic!("no test request for the use case `{other}`: add one"),
+    };
+    text.to_string()
+}
+
+/// A saved session whose randomizer's base is a large expression: loading it
+/// evaluates the base again.
+fn state_request() -> String {
+    let sample = run_json(
+        "sample",
+        r#"{"source": {"spec": "dynamic(base=60d20kh30, decrease=0.5)"}, "count": 3, "save": true}"#,
+        &Control::new(),
+    )
+    .expect("a session");
+    let sample: serde_json::Value = serde_json::from_str(&sample).expect("JSON");
+    serde_json::json!({ "session": sample["session"] }).to_string()
+}
+
+fn kind_of(use_case: &str, control: &Control) -> Option<FailureKind> {
+    run_json(use_case, &request(use_case), control)
+        .err()
+        .map(|error| error.kind)
+}
+
+#[test]
+fn every_use_case_has_a_request_that_runs_to_its_end() {
+    for &use_case in USE_CASES {
+        if let Err(error) = run_json(use_case, &request(use_case), &Control::new()) {
+            panic!("{use_case}: {}", error.full_text());
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_control_stops_every_use_case() {
+    let control = Control::new();
+    control.cancel();
+    for &use_case in USE_CASES {
+        assert_eq!(
+            kind_of(use_case, &control),
+            Some(FailureKind::Cancelled),
+            "{use_case}"
+        );
+    }
+}
+
+#[test]
+fn a_budget_too_small_refuses_every_use_case() {
+    let control = Control::new().with_max_steps(1_000);
+    for &use_case in USE_CASES {
+        assert_eq!(
+            kind_of(use_case, &control),
+            Some(FailureKind::TooLarge),
+            "{use_case}"
+        );
+        // Refused before or while running, never past the budget's slack.
+        assert!(
+            control.steps_used() < 1_000_000,
+            "{use_case}: {}",
+            control.steps_used()
+        );
+    }
+}
