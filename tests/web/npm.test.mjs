@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cliError, cliJson } from "./support.mjs";
+import { cliError, cliJson, differences } from "./support.mjs";
 
 const PACKAGE = process.env.FAIRDICE_PACKAGE;
 /** The dice benchmark cases (benches/cases/dice.tsv). */
@@ -74,6 +74,37 @@ test("randomizers: seeded samples, saved sessions continued, next and PRD as the
   assert.deepEqual(next, cliJson("next", fair, "--history", "2,4,7,7"));
   assert.equal(next.outcomes.find((o) => o.outcome === 7).probability.toFixed(5), "0.05965");
   assert.deepEqual(fairdice.prd(0.25), cliJson("prd", "0.25"));
+});
+
+test("contests, Risk battles, analyses and searches equal the command line's documents", () => {
+  assert.deepEqual(fairdice.contest("5d6", "4d6+1d8", { ties: "a-wins" }), cliJson("contest", "5d6", "4d6+1d8", "--ties", "a-wins"));
+  assert.deepEqual(
+    fairdice.contest("30d6", "30d6", { pairing: "unsorted", runs: 20000, seed: 3 }),
+    cliJson("contest", "30d6", "30d6", "--pairing", "unsorted", "--runs", "20000", "--seed", "3"),
+  );
+  assert.deepEqual(
+    fairdice.risk(10, 10, { rule: "official", per_roll: true, table: 8, simulate: 5000, seed: 7 }),
+    cliJson("risk", "10", "10", "--rule", "official", "--per-roll", "--table", "8", "--simulate", "5000", "--seed", "7"),
+  );
+  assert.deepEqual(fairdice.risk(1000, 1000), cliJson("risk", "1000", "1000"));
+  // Analyses and searches take logarithms: equal to 1e-9 (see `differences` in support.mjs).
+  const close = { relative: 1e-9 };
+  assert.deepEqual(differences(fairdice.tune({ values: 6, samples: "25" }), cliJson("tune", "--values", "6", "--samples", "25"), close), []);
+  assert.deepEqual(
+    differences(
+      fairdice.tune({ values: 4, samples: "20:1,30:2,40:1", systems: ["deck", "dynamic", "bag"], all: true }),
+      cliJson("tune", "--values", "4", "--samples", "20:1,30:2,40:1", "--systems", "deck,dynamic,bag", "--all"),
+      close,
+    ),
+    [],
+  );
+  assert.deepEqual(differences(fairdice.analyze("tgm2", 12), cliJson("analyze", "tgm2", "--samples", "12"), close), []);
+  assert.deepEqual(
+    differences(fairdice.analyze("prd(p=0.25)", 10, { runs: 3000, seed: 4 }), cliJson("analyze", "prd(p=0.25)", "--samples", "10", "--runs", "3000", "--seed", "4"), close),
+    [],
+  );
+  const deck = "deck(values=6, copies=1, refill_below=6)";
+  assert.deepEqual(differences(fairdice.analyze(deck, 25), cliJson("analyze", deck, "--samples", "25"), close), []);
 });
 
 test("refusals throw the use-case layer's error document with the command line's rendering", () => {

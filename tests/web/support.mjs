@@ -139,3 +139,25 @@ export async function screenshot(page, name, height = 1320) {
 export async function barTips(page, figure = "#chart") {
   return page.$$eval(`${figure} svg rect > title`, (ts) => ts.map((t) => t.textContent));
 }
+
+/**
+ * The places where two documents differ, `path: a ≠ b`. With `relative`, numbers
+ * within that relative distance, or zeros of either sign, count as equal: the
+ * analysis of a randomizer takes logarithms, which WebAssembly computes with Rust's
+ * own libm and Linux with glibc's (they differ in the last bit now and then, and a
+ * standard error computed from nearly equal sums magnifies that to about 1e-11),
+ * and `f64::max(-0.0, 0.0)` is either zero (IEEE 754 leaves the sign open; x86 and
+ * WebAssembly pick differently).
+ */
+export function differences(a, b, { relative = 0 } = {}, path = "") {
+  if (typeof a === "number" && typeof b === "number") {
+    if (Object.is(a, b)) return [];
+    const close = relative > 0 && Math.abs(a - b) <= relative * Math.max(Math.abs(a), Math.abs(b));
+    return close ? [] : [`${path}: ${a} ≠ ${b}`];
+  }
+  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) {
+    return Object.is(a, b) ? [] : [`${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`];
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((key) => differences(a[key], b[key], { relative }, `${path}.${key}`));
+}

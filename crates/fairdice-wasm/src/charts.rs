@@ -3,9 +3,16 @@
 //! has for them: a narrow screen gets a narrower chart with the same outcomes and
 //! legible labels, not a wide one shrunk.
 
+use fairdice::analysis::AnalysisReport;
+use fairdice::battle::report::BattleReport;
+use fairdice::contest::report::ContestReport;
 use fairdice::dice::report::DistributionReport;
+use fairdice::tune::TuneReport;
 use fairdice_api::Error;
-use fairdice_charts::{Chart, distribution_chart};
+use fairdice_charts::{
+    Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, distribution_chart,
+    net_score_chart, survivors_chart, win_grid_chart,
+};
 use serde::Serialize;
 
 use crate::compute::View;
@@ -52,4 +59,102 @@ pub fn distribution(reports: &[DistributionReport], view: &View) -> Result<Vec<D
                 .to_svg(),
         })
         .collect())
+}
+
+/// The Contest page's chart: the net score of the (one) contest.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn contest(reports: &[ContestReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "net_score",
+            svg: net_score_chart(report).size(width, height).to_svg(),
+        })
+        .collect())
+}
+
+/// The Risk page's charts: the armies left when the battle ends, and the heat map
+/// of P(attacker wins) when the report has its table. The heat map is square-ish:
+/// as tall as it is wide on a phone.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn battle(reports: &[BattleReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    let mut drawn = Vec::new();
+    if let Some(report) = reports.first() {
+        drawn.push(Drawn {
+            name: "survivors",
+            svg: survivors_chart(report).size(width, height).to_svg(),
+        });
+        if let Some(table) = &report.table {
+            let side = height.max(width.min(fairdice_charts::DEFAULT_HEIGHT as u32));
+            drawn.push(Drawn {
+                name: "heat_map",
+                svg: win_grid_chart(table, &report.rules())
+                    .size(width, side)
+                    .to_svg(),
+            });
+        }
+    }
+    Ok(drawn)
+}
+
+/// The Randomizers page's chart: the entropy and outcome-variance curves.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn analysis(reports: &[AnalysisReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "curves",
+            svg: curves(&CurvesFigure::analysis(report), view).to_svg(),
+        })
+        .collect())
+}
+
+/// The Tuner page's chart: the curves of each system's winner.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn tuning(reports: &[TuneReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "curves",
+            svg: curves(&CurvesFigure::tuning(report), view).to_svg(),
+        })
+        .collect())
+}
+
+/// The figure's panels stacked as [`CurvesFigure::to_chart`] stacks them, each
+/// drawn at the view's size.
+fn curves(figure: &CurvesFigure, view: &View) -> Stack {
+    let (width, height) = size(view);
+    figure
+        .panels
+        .iter()
+        .fold(Stack::new(figure.title.clone()), |stack, panel| {
+            let chart = panel.series.iter().fold(
+                LineChart::new(panel.title.clone())
+                    .x_label(figure.x_label.clone())
+                    .y_label(panel.y_label.clone())
+                    .format(ValueFormat::Number)
+                    .size(width, height),
+                |chart, series| {
+                    chart.series(LineSeries::new(
+                        series.name.clone(),
+                        series.points.iter().map(|&(_, y)| y),
+                    ))
+                },
+            );
+            stack.chart(chart)
+        })
 }

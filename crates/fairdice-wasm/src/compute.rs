@@ -4,10 +4,14 @@
 
 use fairdice::Control;
 use fairdice::dice::report::{Measure, UnknownMeasure};
+use fairdice_api::analyze::{AnalyzeRequest, DroughtsRequest};
+use fairdice_api::contest::ContestRequest;
 use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
 use fairdice_api::prd::PrdRequest;
 use fairdice_api::randomizer::{NextRequest, SampleRequest, StateRequest};
+use fairdice_api::risk::RiskRequest;
 use fairdice_api::roll::RollRequest;
+use fairdice_api::tune::TuneRequest;
 use fairdice_api::{Error, UseCase};
 use serde::Deserialize;
 
@@ -140,6 +144,29 @@ fn dispatch(use_case: &str, handler: impl Handler) -> String {
             extras: extras::distribution,
         }),
         RollRequest::NAME => handler.handle::<RollRequest>(plain()),
+        ContestRequest::NAME => handler.handle::<ContestRequest>(Case {
+            draw: charts::contest,
+            extras: extras::contest,
+            ..plain()
+        }),
+        RiskRequest::NAME => handler.handle::<RiskRequest>(Case {
+            draw: charts::battle,
+            extras: extras::battle,
+            ..plain()
+        }),
+        AnalyzeRequest::NAME => handler.handle::<AnalyzeRequest>(Case {
+            draw: charts::analysis,
+            extras: extras::analysis,
+            ..plain()
+        }),
+        DroughtsRequest::NAME => handler.handle::<DroughtsRequest>(Case {
+            extras: extras::droughts,
+            ..plain()
+        }),
+        TuneRequest::NAME => handler.handle::<TuneRequest>(Case {
+            draw: charts::tuning,
+            ..plain()
+        }),
         SampleRequest::NAME => handler.handle::<SampleRequest>(plain()),
         NextRequest::NAME => handler.handle::<NextRequest>(plain()),
         StateRequest::NAME => handler.handle::<StateRequest>(plain()),

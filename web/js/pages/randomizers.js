@@ -76,7 +76,11 @@ function fill(state) {
   form.querySelector("#droughts").checked = state.droughts;
 }
 
-/** The sample, then the next-sample distribution, then the analysis (the slowest). */
+/**
+ * The sample, the next-sample distribution, the analysis's summary and curves,
+ * then its droughts (the costliest part of an exact analysis, a use case of their
+ * own so the curves show while they are computed).
+ */
 function jobs(state, width) {
   const source = { spec: state.spec };
   const list = [];
@@ -86,10 +90,13 @@ function jobs(state, width) {
   if (state.history) {
     list.push({ kind: "next", useCase: "next", requests: [requestJson({ source, history: state.history })] });
   }
-  const analysis = { spec: state.spec, samples: state.samples, seed: state.seed, droughts: state.droughts };
+  const analysis = { spec: state.spec, samples: state.samples, seed: state.seed, droughts: false };
   if (state.method === "exact") analysis.exact = true;
   if (state.runs !== null || state.method === "monte_carlo") analysis.runs = state.runs ?? DEFAULT_RUNS;
   list.push({ kind: "analyze", useCase: "analyze", requests: [requestJson(analysis)], view: { width } });
+  if (state.droughts) {
+    list.push({ kind: "droughts", useCase: "droughts", requests: [requestJson({ ...analysis, droughts: true })] });
+  }
   return list;
 }
 
@@ -111,27 +118,34 @@ function examples() {
 function render(state, outcomes, results, { go }) {
   const list = jobs(state, 0);
   const shown = new Set();
-  list.forEach((job, i) => {
-    const outcome = outcomes[i];
-    if (!outcome) return;
-    if (outcome.stopped) return results.append(stoppedNode(outcome.stopped));
-    const answer = outcome.answer;
-    const result = answer.error ? answer : answer.results[0];
-    if (result.error) {
-      // One spec error would repeat for each job: show each once.
-      const key = result.error.rendered;
-      if (shown.has(key)) return;
-      shown.add(key);
-      const offer = (suggestion) =>
-        suggestion.use_case === "analyze"
-          ? () => go({ ...state, method: "auto", runs: suggestion.request.runs, seed: BigInt(suggestion.request.seed ?? 1) })
-          : null;
-      return results.append(problemNode(result.error, ["Could not compute ", code(state.spec)], { offer }));
+  const done = Object.fromEntries(list.map((job, i) => [job.kind, outcomes[i]]));
+  const resultOf = (outcome) => (outcome?.answer?.error ? outcome.answer : outcome?.answer?.results[0]);
+  const offer = (suggestion) =>
+    suggestion.use_case === "analyze"
+      ? () => go({ ...state, method: "auto", runs: suggestion.request.runs, seed: BigInt(suggestion.request.seed ?? 1) })
+      : null;
+  // One spec error would repeat for each job: show each once.
+  const problem = (error, heading = ["Could not compute ", code(state.spec)]) => {
+    if (shown.has(error.rendered)) return null;
+    shown.add(error.rendered);
+    return problemNode(error, heading, { offer });
+  };
+  for (const kind of ["sample", "next", "analyze"]) {
+    const outcome = done[kind];
+    if (!outcome) continue;
+    if (outcome.stopped) {
+      results.append(stoppedNode(outcome.stopped));
+      return;
     }
-    if (job.kind === "sample") results.append(sampleBlock(state, result.report, go));
-    else if (job.kind === "next") results.append(nextBlock(result.report));
-    else analysisBlocks(result, answer.charts, results);
-  });
+    const result = resultOf(outcome);
+    if (result.error) {
+      results.append(problem(result.error) ?? "");
+      continue;
+    }
+    if (kind === "sample") results.append(sampleBlock(state, result.report));
+    else if (kind === "next") results.append(nextBlock(result.report));
+    else analysisBlocks(result.report, outcome.answer.charts, resultOf(done.droughts), done.droughts, state, results);
+  }
 }
 
 /** The seeded sequence, with the command that draws the same one. */
@@ -186,8 +200,11 @@ function withError(value, error) {
   return error === undefined ? fixed(value, 4) : `${fixed(value, 4)} ± ${fixed(error, 4)}`;
 }
 
-/** The summary, the curves, the droughts and every step. */
-function analysisBlocks({ report, extras }, charts, results) {
+/**
+ * The summary, the curves, the droughts (when asked for: computed after the
+ * curves, so they may still be running, stopped or refused) and every step.
+ */
+function analysisBlocks(report, charts, droughts, droughtsOutcome, state, results) {
   const errors = report.errors ?? {};
   results.append(
     dataTable({
@@ -213,15 +230,38 @@ function analysisBlocks({ report, extras }, charts, results) {
       `Mean entropy: of the next-sample distribution before each sample, as a fraction of a fair die's (1 = unpredictable), averaged over the match. Outcome variance: of the outcome counts after sample ${report.samples} (0 = every outcome equally often). Repeat rate: samples equal to the one before.`,
     ),
   );
+  // The JSON is `fairdice analyze --json`'s document: with its droughts once they are in.
+  const whole = droughts?.report ? { ...report, droughts: droughts.report } : report;
   results.append(
     figure({
       id: "chart",
       chart: charts.find((c) => c.name === "curves"),
       file: "fairdice-analysis",
-      documents: [{ label: "JSON", name: "fairdice-analysis.json", json: prettyJson(report) }],
+      documents: [{ label: "JSON", name: "fairdice-analysis.json", json: prettyJson(whole) }],
     }),
   );
-  if (report.droughts) results.append(droughtsTable(report.droughts, extras.shown_gaps));
+  if (state.droughts) {
+    const skip = `?${toParams({ ...state, droughts: false })}`;
+    if (droughts?.report) results.append(droughtsTable(droughts.report, droughts.extras.shown_gaps));
+    else if (droughtsOutcome?.stopped || droughts?.error) {
+      const stopped = droughtsOutcome?.stopped;
+      const why = !stopped
+        ? droughts.error.message
+        : stopped.reason === "cancelled"
+          ? "Cancelled while computing them."
+          : `fairdice failed while computing them: ${stopped.message}.`;
+      results.append(
+        el(
+          "div",
+          { class: "problem", id: "droughts-problem", attrs: { role: "status" }, dataset: { kind: droughts?.error?.kind ?? "cancelled" } },
+          el("h3", {}, "Droughts not computed"),
+          el("p", {}, `${why} The summary and curves above are complete; `, el("a", { href: skip }, "leave droughts out"), ", or run ", code("fairdice analyze"), " on the command line."),
+        ),
+      );
+    } else {
+      results.append(el("p", { class: "hint", id: "droughts-pending" }, "Droughts: computing… (the costliest part of an exact analysis; Cancel keeps the curves)"));
+    }
+  }
   results.append(stepsTable(report));
 }
 

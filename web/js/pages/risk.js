@@ -79,9 +79,10 @@ function fill(state) {
 }
 
 function jobs(state, width) {
+  // Armies left out are left out of the request, which then says what is missing.
   const request = {
-    attacker: state.attacker,
-    defender: state.defender,
+    ...(state.attacker === null ? {} : { attacker: state.attacker }),
+    ...(state.defender === null ? {} : { defender: state.defender }),
     rule: state.rule,
     faces: state.faces,
     attacker_dice: state.attacker_dice,
