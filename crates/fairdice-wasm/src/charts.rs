@@ -31,14 +31,17 @@ pub struct Drawn {
     pub svg: String,
 }
 
+/// The least height a chart is drawn at: a narrow chart keeps a plot tall enough
+/// for its axis title and legend.
+pub const LOWEST: f64 = 340.0;
+
 /// The width and height to draw at for `view`: its width within
-/// [`NARROWEST`]..=[`WIDE`], and the native height scaled with it, but never
-/// below three fifths of it (a narrow chart is taller than its scale, so its
-/// bars keep their height).
+/// [`NARROWEST`]..=[`WIDE`], and the native height scaled with it, but never below
+/// [`LOWEST`].
 pub fn size(view: &View) -> (u32, u32) {
     let width = view.width.clamp(NARROWEST, WIDE as u32);
     let native = fairdice_charts::DEFAULT_HEIGHT;
-    let height = (native * f64::from(width) / WIDE).max(native * 0.6);
+    let height = (native * f64::from(width) / WIDE).max(LOWEST);
     (width, height.round() as u32)
 }
 
