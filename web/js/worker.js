@@ -41,6 +41,9 @@ self.onmessage = async ({ data }) => {
     } catch {
       // The instance is past reading: the trap's own message has to do.
     }
-    self.postMessage({ type: "crashed", id, message: message ?? String(error) });
+    // A trap without a panic message is the allocator giving up: WebAssembly
+    // stops that way when the module's memory cannot grow any further.
+    const why = message ?? `${error} (no panic: WebAssembly stops like this when its memory runs out)`;
+    self.postMessage({ type: "crashed", id, message: why });
   }
 };
