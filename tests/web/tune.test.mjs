@@ -3,7 +3,7 @@
 // verdict, and bad match lengths and grids refused while the next search runs.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cliJson, differences, downloadedJson, launch, screenshot, submit, typeInto } from "./support.mjs";
+import { cliJson, differences, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
 
 /** Searches agree with the command line's to 1e-9, relatively (see `differences`). */
 const SEARCH = { relative: 1e-9 };
@@ -61,7 +61,12 @@ test("an uncertain match length: 4 outcomes over 20..40 samples", async () => {
   assert.equal((await row(page, "deck")).params, "copies=8, refill_below=1");
   assert.match(await page.textContent("#fairest"), /Fairest: deck/);
   await typeInto(page, "#samples", "20..40");
-  await submit(page);
+  // Seconds of work: the busy state names the stage and shows how far it is.
+  await page.click('form.query button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector("#busy progress:not([hidden])")?.value > 0);
+  assert.match(await page.textContent("#busy"), /Computing \(measuring candidates\)… \d+\.\d s/);
+  assert.equal(await page.getAttribute("#busy progress", "max"), "200");
+  await settled(page);
   assert.match(await page.textContent("#tune-results caption"), /20\.\.40 samples \(expected/);
   assert.match(await page.textContent("#fairest"), /Fairest: dynamic/);
   assert.deepEqual(differences(await downloadedJson(page), cliJson("tune", "--values", "4", "--samples", "20..40"), SEARCH), []);
