@@ -29,9 +29,9 @@ pub const SUGGESTED_DRAWS: u64 = 20_000_000;
 /// A randomizer and the match to measure it over.
 ///
 /// As JSON: `{"spec": "deck(values=6)", "samples": 25, "exact": false, "runs":
-/// null, "seed": 1, "budget": null, "droughts": true}` (only `spec` and `samples`
+/// null, "seed": 1, "max_states": null, "droughts": true}` (only `spec` and `samples`
 /// are required). `exact` refuses to fall back to Monte Carlo; `runs` asks for
-/// Monte Carlo; `budget` is the merged states one step of the exact sweep may hold.
+/// Monte Carlo; `max_states` is the merged states one step of the exact sweep may hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeRequest {
@@ -49,8 +49,8 @@ pub struct AnalyzeRequest {
     #[serde(default = "default_seed")]
     pub seed: u64,
     /// Merged states one step of the exact sweep may hold.
-    #[serde(default)]
-    pub budget: Option<usize>,
+    #[serde(default, alias = "budget")]
+    pub max_states: Option<usize>,
     /// Also measure the droughts (the costliest part of an exact analysis).
     #[serde(default = "yes")]
     pub droughts: bool,
@@ -73,7 +73,7 @@ impl AnalyzeRequest {
             exact: false,
             runs: None,
             seed: DEFAULT_SEED,
-            budget: None,
+            max_states: None,
             droughts: true,
         }
     }
@@ -95,7 +95,7 @@ impl AnalyzeRequest {
             self.exact,
             self.runs,
             self.seed,
-            self.budget,
+            self.max_states,
             DEFAULT_STATE_BUDGET,
         )
     }
@@ -116,8 +116,8 @@ impl AnalyzeRequest {
         if self.seed != DEFAULT_SEED {
             command.push_str(&format!(" --seed {}", self.seed));
         }
-        if let Some(budget) = self.budget {
-            command.push_str(&format!(" --budget {budget}"));
+        if let Some(states) = self.max_states {
+            command.push_str(&format!(" --max-states {states}"));
         }
         if !self.droughts {
             command.push_str(" --no-droughts");
@@ -186,7 +186,7 @@ impl AnalyzeRequest {
         }
         let request = AnalyzeRequest {
             exact: false,
-            budget: None,
+            max_states: None,
             ..self.clone().estimated(runs, self.seed)
         };
         Some(Suggestion {
@@ -349,7 +349,7 @@ mod tests {
     fn a_forced_exact_sweep_too_large_suggests_an_estimate() {
         let request = AnalyzeRequest {
             exact: true,
-            budget: Some(10),
+            max_states: Some(10),
             ..AnalyzeRequest::new("dynamic(values=6, decrease=0.9)", 25)
         };
         let error = request.run(&Control::new()).unwrap_err();
@@ -363,7 +363,7 @@ mod tests {
             AnalyzeRequest::new("dek(values=6)", 25),
             AnalyzeRequest::new("deck(values=6)", 0),
             AnalyzeRequest {
-                budget: Some(0),
+                max_states: Some(0),
                 ..AnalyzeRequest::new("deck(values=6)", 25)
             },
             AnalyzeRequest {

@@ -66,7 +66,7 @@ enum Opened {
 
 /// Draws from a randomizer.
 ///
-/// As JSON: `{"source": {"spec": "deck(values=6)"}, "count": 12, "seed": 7,
+/// As JSON: `{"source": {"spec": "deck(values=6)"}, "samples": 12, "seed": 7,
 /// "save": false}`; with `"source": {"session": "…"}` the saved game continues
 /// (its own generator; `seed` is ignored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,9 +74,9 @@ enum Opened {
 pub struct SampleRequest {
     /// The randomizer.
     pub source: Source,
-    /// How many outcomes to draw.
-    #[serde(default = "ten")]
-    pub count: u64,
+    /// How many outcomes to draw (`count` is read too, its earlier name).
+    #[serde(default = "ten", alias = "count")]
+    pub samples: u64,
     /// The seed of a fresh randomizer's generator.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -113,10 +113,10 @@ impl UseCase for SampleRequest {
     type Report = SampleAnswer;
 
     fn run(&self, control: &Control) -> Result<SampleAnswer, Error> {
-        if self.count > MAX_COUNT {
+        if self.samples > MAX_COUNT {
             return Err(Error::invalid_input(format!(
                 "{} draws is more than the {MAX_COUNT} one request returns",
-                self.count
+                self.samples
             )));
         }
         let (mut session, seed) = match self.source.open(control)? {
@@ -126,18 +126,18 @@ impl UseCase for SampleRequest {
             ),
             Opened::Saved(session) => (session, None),
         };
-        let steps = self.count.saturating_mul(STEPS_PER_DRAW);
-        let bytes = self.count.saturating_mul(BYTES_PER_DRAW);
+        let steps = self.samples.saturating_mul(STEPS_PER_DRAW);
+        let bytes = self.samples.saturating_mul(BYTES_PER_DRAW);
         if control.afford(steps as f64).is_err() || control.reserve(bytes).is_err() {
             return Err(Error::too_big(format!(
                 "{} draws (about {} of memory) are more than the budget allows; ask for fewer",
-                self.count,
+                self.samples,
                 fairdice::control::bytes(bytes)
             )));
         }
-        control.stage("drawing", self.count);
-        let mut indices = Vec::with_capacity(self.count.min(1 << 20) as usize);
-        for drawn in 0..self.count {
+        control.stage("drawing", self.samples);
+        let mut indices = Vec::with_capacity(self.samples.min(1 << 20) as usize);
+        for drawn in 0..self.samples {
             // A draw costs nanoseconds: look at the switch every 65,536 draws.
             if drawn % 65_536 == 0 {
                 control.check().map_err(|stop| Error::from_failure(&stop))?;
@@ -244,7 +244,7 @@ mod tests {
     fn sample(spec: &str, count: u64, seed: u64) -> SampleAnswer {
         SampleRequest {
             source: Source::Spec(spec.into()),
-            count,
+            samples: count,
             seed,
             save: true,
         }
@@ -258,7 +258,7 @@ mod tests {
         let first = sample("deck(values=6, refill_below=2)", 8, 7);
         let rest = SampleRequest {
             source: Source::Session(first.session.clone().expect("saved")),
-            count: 12,
+            samples: 12,
             seed: 999,
             save: false,
         }
@@ -315,7 +315,7 @@ mod tests {
         control.cancel();
         let error = SampleRequest {
             source: Source::Spec("dice(values=6)".into()),
-            count: 1_000_000,
+            samples: 1_000_000,
             seed: 1,
             save: false,
         }

@@ -23,7 +23,7 @@ pub const MAX_TABLE: u32 = 2000;
 ///
 /// As JSON: `{"attacker": 10, "defender": 8, "rule": "official", "faces": 6,
 /// "attacker_dice": 3, "defender_dice": 2, "per_roll": false, "table": null,
-/// "float": false, "simulate": null, "seed": 1}` (only the armies are required).
+/// "float": false, "runs": null, "seed": 1}` (only the armies are required).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RiskRequest {
@@ -52,9 +52,10 @@ pub struct RiskRequest {
     /// Solve in floating point even when an exact answer is affordable.
     #[serde(default)]
     pub float: bool,
-    /// Also fight this many battles by seeded Monte Carlo.
-    #[serde(default)]
-    pub simulate: Option<u64>,
+    /// Also fight this many battles by seeded Monte Carlo (`simulate` is read
+    /// too, its earlier name).
+    #[serde(default, alias = "simulate")]
+    pub runs: Option<u64>,
     /// The simulation's seed.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -94,7 +95,7 @@ impl RiskRequest {
             per_roll: false,
             table: None,
             float: false,
-            simulate: None,
+            runs: None,
             seed: DEFAULT_SEED,
         }
     }
@@ -148,8 +149,8 @@ impl RiskRequest {
         if self.float {
             command.push_str(" --float");
         }
-        if let Some(runs) = self.simulate {
-            command.push_str(&format!(" --simulate {runs}"));
+        if let Some(runs) = self.runs {
+            command.push_str(&format!(" --runs {runs}"));
             if self.seed != DEFAULT_SEED {
                 command.push_str(&format!(" --seed {}", self.seed));
             }
@@ -178,7 +179,7 @@ impl RiskRequest {
                 "the grid of P(attacker wins) covers 1 to N armies a side, N from 1 to {MAX_TABLE}; got {n}"
             )));
         }
-        if let Some(runs) = self.simulate {
+        if let Some(runs) = self.runs {
             if runs == 0 {
                 return Err(Error::invalid_input(
                     "simulate at least 1 battle (the number of battles to fight)",
@@ -230,7 +231,7 @@ impl UseCase for RiskRequest {
         if self.per_roll {
             report.per_roll = Some(per_roll(&rules, control).map_err(|e| Error::from_failure(&e))?);
         }
-        if let Some(runs) = self.simulate {
+        if let Some(runs) = self.runs {
             let fought = simulate(
                 self.attacker,
                 self.defender,
@@ -299,7 +300,7 @@ mod tests {
                 ..RiskRequest::new(3, 2)
             },
             RiskRequest {
-                simulate: Some(0),
+                runs: Some(0),
                 ..RiskRequest::new(3, 2)
             },
             RiskRequest {
@@ -313,7 +314,7 @@ mod tests {
             assert_eq!(error.exit_status(), 2, "{request:?}");
         }
         let runaway = RiskRequest {
-            simulate: Some(1_000_000_000_000),
+            runs: Some(1_000_000_000_000),
             ..RiskRequest::new(100, 100)
         };
         assert_eq!(runaway.run(&Control::new()).unwrap_err().exit_status(), 3);
@@ -325,7 +326,7 @@ mod tests {
     #[test]
     fn a_simulation_is_seeded() {
         let request = RiskRequest {
-            simulate: Some(2_000),
+            runs: Some(2_000),
             seed: 7,
             ..RiskRequest::new(5, 5)
         };

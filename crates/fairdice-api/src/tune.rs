@@ -20,7 +20,7 @@ pub const DEFAULT_SYSTEMS: [&str; 2] = ["deck", "dynamic"];
 ///
 /// As JSON: `{"values": 6, "base": null, "samples": "25", "min_entropy": 0.9,
 /// "systems": ["deck", "dynamic"], "grids": [], "exact": false, "runs": null,
-/// "seed": 1, "budget": null, "all": false}` (`values` or `base` is required;
+/// "seed": 1, "max_states": null, "all": false}` (`values` or `base` is required;
 /// `samples` is `25`, `20..40` or `20:1,30:2,40:1`; a grid such as
 /// `dynamic(decrease=0.30..0.50 step 0.005)` replaces its system's default grid or
 /// adds the system).
@@ -57,8 +57,8 @@ pub struct TuneRequest {
     pub seed: u64,
     /// Merged states one step of a candidate's exact sweep may hold before the
     /// candidate is estimated by Monte Carlo.
-    #[serde(default)]
-    pub budget: Option<usize>,
+    #[serde(default, alias = "budget")]
+    pub max_states: Option<usize>,
     /// List every candidate, not only each system's best.
     #[serde(default)]
     pub all: bool,
@@ -94,7 +94,7 @@ impl TuneRequest {
             exact: false,
             runs: None,
             seed: DEFAULT_SEED,
-            budget: None,
+            max_states: None,
             all: false,
         }
     }
@@ -164,7 +164,7 @@ impl TuneRequest {
             self.exact,
             self.runs,
             self.seed,
-            self.budget,
+            self.max_states,
             tune::STATE_BUDGET,
         )? {
             MethodChoice::Auto { budget, seed, .. } => MethodChoice::Auto {
@@ -214,8 +214,8 @@ impl TuneRequest {
         if self.seed != DEFAULT_SEED {
             command.push_str(&format!(" --seed {}", self.seed));
         }
-        if let Some(budget) = self.budget {
-            command.push_str(&format!(" --budget {budget}"));
+        if let Some(states) = self.max_states {
+            command.push_str(&format!(" --max-states {states}"));
         }
         command
     }

@@ -386,6 +386,57 @@ fn risk_battles_follow_from_pair_wins() {
     assert_eq!(wins.ties().outcomes(), &[0]);
 }
 
+/// A pool written as separate dice of one kind: `d6+d6+d6`.
+fn spelled_out(die: &Die, n: u64) -> Vec<(Die, u64)> {
+    (0..n).map(|_| (die.clone(), 1)).collect()
+}
+
+#[test]
+fn dice_of_one_kind_written_apart_are_one_pool() {
+    // `d6+d6+d6` against `3d6`, `7d6+1d6` against `6d10`: rerolled ties need one
+    // kind per side, and the answers equal the merged spellings.
+    let cases = [
+        (
+            spelled_out(&d(6), 3),
+            vec![(d(6), 3)],
+            vec![(d(6), 3)],
+            vec![(d(6), 3)],
+        ),
+        (
+            vec![(d(10), 6)],
+            vec![(d(6), 7), (d(6), 1)],
+            vec![(d(10), 6)],
+            vec![(d(6), 8)],
+        ),
+    ];
+    for (a, b, merged_a, merged_b) in cases {
+        for pairing in [Pairing::Sorted, Pairing::Unsorted] {
+            for rule in [TieRule::Stand, TieRule::Reroll] {
+                let written = Contest::from_dice(a.clone(), b.clone())
+                    .unwrap()
+                    .pairing(pairing)
+                    .ties(rule)
+                    .evaluate(&Control::new())
+                    .unwrap();
+                let merged = Contest::from_dice(merged_a.clone(), merged_b.clone())
+                    .unwrap()
+                    .pairing(pairing)
+                    .ties(rule)
+                    .evaluate(&Control::new())
+                    .unwrap();
+                assert_eq!(written.net(), merged.net(), "{pairing:?} {rule:?}");
+            }
+        }
+    }
+    // Really mixed pools count their kinds, not their runs: d6+d8+d6 has two.
+    let error = Contest::from_dice(vec![(d(6), 1), (d(8), 1), (d(6), 1)], vec![(d(6), 3)])
+        .unwrap()
+        .ties(TieRule::Reroll)
+        .evaluate(&Control::new())
+        .unwrap_err();
+    assert_eq!(error, ContestError::MixedReroll(Side::A, 2));
+}
+
 #[test]
 fn impossible_and_oversized_contests_are_refused() {
     let d1 = d(1);
@@ -397,7 +448,7 @@ fn impossible_and_oversized_contests_are_refused() {
             .ties(TieRule::Reroll)
             .evaluate(&Control::new())
             .unwrap_err();
-        assert_eq!(error, ContestError::Die(DieError::RerollsEverything));
+        assert_eq!(error, ContestError::TiesForever);
     }
     let empty = Pool::new(&d(6), 0).unwrap();
     assert_eq!(

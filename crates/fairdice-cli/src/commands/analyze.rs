@@ -27,7 +27,7 @@ Measures, over a match of T samples, in expectation over all runs:
   repeat rate       fraction of samples equal to the one before
   longest gap       per outcome, the longest run of samples without it, and P(gap > k)
 
-Exact by default (a sweep over the randomizer's states); past --budget states per step
+Exact by default (a sweep over the randomizer's states); past --max-states states per step
 it falls back to Monte Carlo. Example: fairdice analyze 'dynamic(values=6, decrease=0.355)' --samples 25")]
 pub struct Args {
     /// The randomizer spec, e.g. `deck(values=6, copies=1, refill_below=6)`.
@@ -35,7 +35,7 @@ pub struct Args {
     /// Samples in the match (T).
     #[arg(long, short = 'T', value_name = "T")]
     pub samples: usize,
-    /// Compute exactly, or fail (exit 3) if a step needs more than --budget states.
+    /// Compute exactly, or fail (exit 3) if a step needs more than --max-states states.
     #[arg(long, conflicts_with = "runs")]
     pub exact: bool,
     /// Estimate by Monte Carlo with this many runs instead.
@@ -46,8 +46,12 @@ pub struct Args {
     pub seed: u64,
     /// Merged states one step of the exact sweep may hold (default 2,000,000; with
     /// --exact up to 20,000,000).
-    #[arg(long, value_name = "STATES")]
-    pub budget: Option<usize>,
+    #[arg(long, alias = "budget", value_name = "STATES")]
+    pub max_states: Option<usize>,
+    /// Refuse or stop work past this many steps (Monte Carlo runs and exact sweeps
+    /// are priced in steps).
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    pub max_steps: u64,
     /// Skip the droughts (they cost the most to compute exactly).
     #[arg(long)]
     pub no_droughts: bool,
@@ -70,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         exact: args.exact,
         runs: args.runs,
         seed: args.seed,
-        budget: args.budget,
+        max_states: args.max_states,
         droughts: !args.no_droughts,
     };
     // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
@@ -79,14 +83,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(runs) => progress(runs, "simulating"),
         None => spinner("analyzing"),
     };
-    let report = request.run(&shown_on(Control::new(), &bar));
+    let report = request.run(&shown_on(
+        Control::new().with_max_steps(args.max_steps),
+        &bar,
+    ));
     bar.finish_and_clear();
     let report = report.map_err(UserError::from_api)?;
     if let Some(path) = &args.plot {
         plot::write(path, &CurvesFigure::analysis(&report))?;
     }
     let text = if args.json {
-        report.to_json() + "\n"
+        crate::output::json(&report)?
     } else {
         render(&report, args.every)
     };

@@ -45,15 +45,18 @@ pub struct Args {
     /// Draw the grid of --table N (default 20) as a heat map: FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Also fight RUNS battles by Monte Carlo and compare.
-    #[arg(long, value_name = "RUNS")]
-    pub simulate: Option<u64>,
-    /// Seed for --simulate.
+    /// Also fight RUNS battles by Monte Carlo and compare (`--simulate` is read too).
+    #[arg(long, alias = "simulate", value_name = "RUNS")]
+    pub runs: Option<u64>,
+    /// Seed for --runs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solve in floating point even when an exact answer is affordable.
     #[arg(long)]
     pub float: bool,
+    /// Refuse or stop work past this many steps.
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    pub max_steps: u64,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -86,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         per_roll: args.per_roll,
         table: grid,
         float: args.float,
-        simulate: args.simulate,
+        runs: args.runs,
         seed: args.seed,
         ..RiskRequest::new(args.attacker, args.defender).with_rules(Rules {
             rule,
@@ -96,11 +99,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })
     };
     let rules = request.rules();
-    let mut report = match args.simulate {
-        None => request.run(&Control::new()),
+    let control = Control::new().with_max_steps(args.max_steps);
+    let mut report = match args.runs {
+        None => request.run(&control),
         Some(runs) => {
             let bar = progress(runs, "fighting");
-            let report = request.run(&shown_on(Control::new(), &bar));
+            let report = request.run(&shown_on(control, &bar));
             bar.finish_and_clear();
             report
         }
@@ -114,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", report.to_json()).context("could not write the output")?;
+        write!(out, "{}", crate::output::json(&report)?).context("could not write the output")?;
         return Ok(());
     }
     let mut text = report_text(&report);

@@ -12,7 +12,7 @@ use crate::session_file::{failure, save, source};
 
 /// How a game is saved and continued, under `--help`.
 const SAVE_HELP: &str = "Save and continue a game: `fairdice sample 'deck(values=6)' --seed 1 \
---count 5 --save game.json`, then `fairdice sample --resume game.json --count 5 --save game.json` \
+--samples 5 --save game.json`, then `fairdice sample --resume game.json --samples 5 --save game.json` \
 draws exactly what an uninterrupted run of 10 would have drawn next.";
 
 /// Flags of `fairdice sample`.
@@ -23,8 +23,14 @@ pub struct Args {
     #[arg(required_unless_present = "resume", conflicts_with = "resume")]
     pub spec: Option<String>,
     /// How many outcomes to draw.
-    #[arg(long, short = 'n', default_value_t = 10)]
-    pub count: u64,
+    #[arg(
+        long,
+        short = 'T',
+        alias = "count",
+        short_alias = 'n',
+        default_value_t = 10
+    )]
+    pub samples: u64,
     /// Seed of the xoshiro256++ generator (default: from the clock; printed with --json).
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
@@ -55,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let request = SampleRequest {
         source,
-        count: args.count,
+        samples: args.samples,
         seed,
         save: false,
     };
@@ -63,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
-        outln!("{}", answer.report.to_json());
+        outln!("{}", crate::output::json(&answer.report)?.trim_end());
     } else {
         outln!("{}", answer.report.shown().join(" "));
     }

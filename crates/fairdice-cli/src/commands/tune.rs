@@ -34,7 +34,7 @@ A grid: family(key=values, ...) with values `a..b` (inclusive, integers), `a..b 
 `a|b|c`; keys left out keep the default, e.g. --grid 'dynamic(decrease=0.30..0.50 step 0.005)'.
 
 --samples takes a fixed length (25), a uniform range (20..40, inclusive) or weights
-(20:1,30:2,40:1). Candidates whose exact sweep needs more than --budget states in a step (250,000 by
+(20:1,30:2,40:1). Candidates whose exact sweep needs more than --max-states states in a step (250,000 by
 default) are estimated from 20,000 seeded runs each (or pass --runs N for all). With an uncertain length the search minimizes the expected outcome
 variance at the match's end, with the threshold on the expected mean entropy of a match.
 
@@ -67,7 +67,7 @@ pub struct Args {
     /// A custom grid for one system (repeatable); adds the system if not listed.
     #[arg(long, value_name = "GRID")]
     pub grid: Vec<String>,
-    /// Measure every candidate exactly, or fail (exit 3) past --budget states.
+    /// Measure every candidate exactly, or fail (exit 3) past --max-states states.
     #[arg(long, conflicts_with = "runs")]
     pub exact: bool,
     /// Measure every candidate by Monte Carlo with this many runs.
@@ -78,8 +78,12 @@ pub struct Args {
     pub seed: u64,
     /// Merged states one step of a candidate's exact sweep may hold (default 250,000;
     /// past it the candidate is estimated by Monte Carlo, unless --exact).
-    #[arg(long, value_name = "STATES")]
-    pub budget: Option<usize>,
+    #[arg(long, alias = "budget", value_name = "STATES")]
+    pub max_states: Option<usize>,
+    /// Refuse or stop work past this many steps (Monte Carlo runs and exact sweeps
+    /// are priced in steps).
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    pub max_steps: u64,
     /// List every candidate, not only each system's best.
     #[arg(long)]
     pub all: bool,
@@ -104,20 +108,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         exact: args.exact,
         runs: args.runs,
         seed: args.seed,
-        budget: args.budget,
+        max_states: args.max_states,
         all: args.all,
     };
     let tuning = request.tuning().map_err(UserError::from_api)?;
     let total: usize = tuning.grids.iter().map(Grid::len).sum();
     let bar = progress(total as u64, "tuning");
-    let report = request.run(&shown_on(Control::new(), &bar));
+    let report = request.run(&shown_on(
+        Control::new().with_max_steps(args.max_steps),
+        &bar,
+    ));
     bar.finish_and_clear();
     let report = report.map_err(UserError::from_api)?;
     if let Some(path) = &args.plot {
         plot::write(path, &CurvesFigure::tuning(&report))?;
     }
     let text = if args.json {
-        report.to_json() + "\n"
+        crate::output::json(&report)?
     } else {
         render(&report)
     };

@@ -166,10 +166,26 @@ pub enum ContestError {
         /// [`MAX_ROLLED_DICE`].
         limit: f64,
     },
-    /// The dice or the computation failed (e.g. ties are certain and rerolled forever,
-    /// the budget ran out, or the computation was cancelled).
+    /// Ties are rerolled, but some pair can only tie (both dice show one and the
+    /// same number), so the rerolling never ends.
+    #[error(
+        "rerolling ties would never end: some pair of dice can only tie (each shows one and the same number); use another tie rule"
+    )]
+    TiesForever,
+    /// The dice or the computation failed (the budget ran out, or the computation
+    /// was cancelled).
     #[error(transparent)]
-    Die(#[from] DieError),
+    Die(DieError),
+}
+
+impl From<DieError> for ContestError {
+    fn from(error: DieError) -> ContestError {
+        match error {
+            // In a contest only rerolled ties are rerolled.
+            DieError::RerollsEverything => ContestError::TiesForever,
+            error => ContestError::Die(error),
+        }
+    }
 }
 
 impl Failure for ContestError {
@@ -180,6 +196,19 @@ impl Failure for ContestError {
             _ => FailureKind::Invalid,
         }
     }
+}
+
+/// `runs` with neighbouring runs of the same die joined (`d6+d6+d6` is `3d6`): the
+/// order written is kept, so an unsorted contest pairs the same dice.
+fn merge_adjacent(runs: Vec<(Die, u32)>) -> Vec<(Die, u32)> {
+    let mut merged: Vec<(Die, u32)> = Vec::with_capacity(runs.len());
+    for (die, n) in runs {
+        match merged.last_mut() {
+            Some((last, count)) if *last == die => *count += n,
+            _ => merged.push((die, n)),
+        }
+    }
+    merged
 }
 
 /// A contest between two pools, configured step by step and then evaluated.
@@ -253,8 +282,8 @@ impl Contest {
             }
         }
         Ok(Contest {
-            a,
-            b,
+            a: merge_adjacent(a),
+            b: merge_adjacent(b),
             pairing: Pairing::default(),
             ties: TieRule::default(),
         })
@@ -312,7 +341,7 @@ impl Contest {
     /// # Errors
     /// [`ContestError::TooBig`] when the estimate exceeds the budget;
     /// [`ContestError::MixedReroll`] for rerolled ties in a sorted contest of mixed
-    /// dice; [`DieError::RerollsEverything`] when rerolled pairs can never differ;
+    /// dice; [`ContestError::TiesForever`] when rerolled pairs can never differ;
     /// [`DieError::Stopped`] if `control` stops it.
     pub fn evaluate(&self, control: &Control) -> Result<ContestResult, ContestError> {
         self.check(false, control)?;
@@ -352,7 +381,12 @@ impl Contest {
     fn check(&self, joint: bool, control: &Control) -> Result<(), ContestError> {
         if self.pairing == Pairing::Sorted && self.ties == TieRule::Reroll {
             for side in [Side::A, Side::B] {
-                let kinds = self.dice(side).len();
+                let dice = self.dice(side);
+                let kinds = dice
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, (die, _))| dice[..*i].iter().all(|(seen, _)| seen != die))
+                    .count();
                 if kinds > 1 {
                     return Err(ContestError::MixedReroll(side, kinds));
                 }

@@ -119,7 +119,7 @@ impl Contest {
     ///
     /// # Errors
     /// [`ContestError::MixedReroll`] as for [`evaluate`](Self::evaluate);
-    /// [`DieError::RerollsEverything`] when rerolled pairs can never differ;
+    /// [`ContestError::TiesForever`] when rerolled pairs can never differ;
     /// [`ContestError::TooManyRolls`] past [`MAX_ROLLED_DICE`];
     /// [`DieError::Stopped`] once `control` is cancelled.
     pub fn monte_carlo(
@@ -371,7 +371,7 @@ mod tests {
         let one_sided = contest(&[(1, 2)], &[(1, 2)]).ties(TieRule::Reroll);
         assert!(matches!(
             one_sided.monte_carlo(10, 1, &Control::new()),
-            Err(ContestError::Die(DieError::RerollsEverything))
+            Err(ContestError::TiesForever)
         ));
         let mixed = contest(&[(6, 1), (8, 1)], &[(6, 2)]).ties(TieRule::Reroll);
         assert!(matches!(
