@@ -141,8 +141,8 @@ export interface RiskOptions {
   table?: number | null;
   /** Solve in floating point even where exact fractions are affordable. */
   float?: boolean;
-  /** Also fight this many battles by seeded Monte Carlo. */
-  simulate?: number | null;
+  /** Also fight this many battles by seeded Monte Carlo (`simulate` is read as this too). */
+  runs?: number | null;
   seed?: Seed;
 }
 
@@ -177,8 +177,8 @@ export interface BattleReport {
 export type Source = string | { spec: string } | { session: string };
 
 export interface SampleOptions {
-  /** Outcomes to draw (default 10). */
-  count?: number;
+  /** Outcomes to draw (default 10; `count` is read as this too). */
+  samples?: number;
   seed?: Seed;
   /** Also return the session after the draws (`session`), to continue later. */
   save?: boolean;
@@ -232,8 +232,8 @@ export interface AnalyzeOptions {
   /** Estimate by Monte Carlo with this many runs. */
   runs?: number | null;
   seed?: Seed;
-  /** Merged states one step of the exact sweep may hold. */
-  budget?: number | null;
+  /** Merged states one step of the exact sweep may hold (`budget` is read as this too). */
+  max_states?: number | null;
   /** Also measure droughts (default true). */
   droughts?: boolean;
 }
@@ -270,7 +270,8 @@ export interface TuneOptions {
   exact?: boolean;
   runs?: number | null;
   seed?: Seed;
-  budget?: number | null;
+  /** Merged states one step of a candidate's exact sweep may hold (`budget` is read as this too). */
+  max_states?: number | null;
   /** List every candidate, not only each system's best. */
   all?: boolean;
 }

@@ -10,7 +10,7 @@ const PHONE = { width: 375, height: 812 };
 const PAGES = [
   ["dice", "dice.html?expr=4d6kh3&expr=3d6&expr=100d6&mode=at_least"],
   ["contest", "contest.html?a=5d6&b=3d6%2B1d8%2B1d10&pairing=unsorted&ties=a-wins"],
-  ["risk", "risk.html?attacker=10&defender=10&rule=official&simulate=20000&seed=7"],
+  ["risk", "risk.html?attacker=10&defender=10&rule=official&runs=20000&seed=7"],
   ["randomizers", "randomizers.html?spec=deck(values%3D6%2C+copies%3D1%2C+refill_below%3D6)&samples=25&sample=1&history=1,2"],
   ["tune", "tune.html?values=6&samples=20..40&min_entropy=0.9"],
 ];

@@ -53,21 +53,21 @@ test("roll shows every die as `fairdice roll --json` does", () => {
 });
 
 test("randomizers: seeded samples, saved sessions continued, next and PRD as the command line", () => {
-  assert.deepEqual(fairdice.sample("tgm2", { count: 25, seed: 1 }), cliJson("sample", "tgm2", "--count", "25", "--seed", "1"));
+  assert.deepEqual(fairdice.sample("tgm2", { samples: 25, seed: 1 }), cliJson("sample", "tgm2", "--samples", "25", "--seed", "1"));
   const spec = "deck(values=6, copies=2, refill_below=3)";
-  assert.deepEqual(fairdice.sample(spec, { count: 12, seed: 7 }), cliJson("sample", spec, "--count", "12", "--seed", "7"));
+  assert.deepEqual(fairdice.sample(spec, { samples: 12, seed: 7 }), cliJson("sample", spec, "--samples", "12", "--seed", "7"));
   // A 64-bit seed past 2^53 stays exact.
   const big = "18446744073709551615";
-  assert.deepEqual(fairdice.sample("tgm2", { count: 5, seed: big }).labels, cliJson("sample", "tgm2", "--count", "5", "--seed", big).labels);
+  assert.deepEqual(fairdice.sample("tgm2", { samples: 5, seed: big }).labels, cliJson("sample", "tgm2", "--samples", "5", "--seed", big).labels);
 
   // Save after 5 draws, continue for 7: the same 12 draws as one sample of 12.
-  const first = fairdice.sample(spec, { count: 5, seed: 7, save: true });
-  const rest = fairdice.sample({ session: first.session }, { count: 7 });
-  assert.deepEqual([...first.samples, ...rest.samples], fairdice.sample(spec, { count: 12, seed: 7 }).samples);
+  const first = fairdice.sample(spec, { samples: 5, seed: 7, save: true });
+  const rest = fairdice.sample({ session: first.session }, { samples: 7 });
+  assert.deepEqual([...first.samples, ...rest.samples], fairdice.sample(spec, { samples: 12, seed: 7 }).samples);
   const saved = join(mkdtempSync(join(tmpdir(), "fairdice-session-")), "game.json");
   writeFileSync(saved, first.session);
   assert.deepEqual(fairdice.state(first.session), cliJson("state", "show", saved));
-  assert.deepEqual(fairdice.sample({ session: readFileSync(saved, "utf8") }, { count: 7 }).samples, cliJson("sample", "--resume", saved, "--count", "7").samples);
+  assert.deepEqual(fairdice.sample({ session: readFileSync(saved, "utf8") }, { samples: 7 }).samples, cliJson("sample", "--resume", saved, "--samples", "7").samples);
 
   const fair = "fair(base=2d6, tightness=1)";
   const next = fairdice.next(fair, ["2", "4", "7", "7"]);
@@ -83,8 +83,8 @@ test("contests, Risk battles, analyses and searches equal the command line's doc
     cliJson("contest", "30d6", "30d6", "--pairing", "unsorted", "--runs", "20000", "--seed", "3"),
   );
   assert.deepEqual(
-    fairdice.risk(10, 10, { rule: "official", per_roll: true, table: 8, simulate: 5000, seed: 7 }),
-    cliJson("risk", "10", "10", "--rule", "official", "--per-roll", "--table", "8", "--simulate", "5000", "--seed", "7"),
+    fairdice.risk(10, 10, { rule: "official", per_roll: true, table: 8, runs: 5000, seed: 7 }),
+    cliJson("risk", "10", "10", "--rule", "official", "--per-roll", "--table", "8", "--runs", "5000", "--seed", "7"),
   );
   assert.deepEqual(fairdice.risk(1000, 1000), cliJson("risk", "1000", "1000"));
   // Analyses and searches take logarithms: equal to 1e-9 (see `differences` in support.mjs).

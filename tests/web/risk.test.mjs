@@ -54,18 +54,22 @@ test("100 against 100: the 879-character fraction is folded, one click from whol
   await page.close();
 });
 
-test("a seeded Monte Carlo beside the exact odds, as `fairdice risk --simulate --seed`", async () => {
+test("a seeded Monte Carlo beside the exact odds, as `fairdice risk --runs --seed`; old links' `simulate` still read", async () => {
   const page = await browser.page("risk.html");
-  await typeInto(page, "#simulate", "20000");
+  await typeInto(page, "#runs", "20000");
   await typeInto(page, "#seed", "7");
   await fight(page, 10, 10);
   const url = new URL(page.url());
-  assert.equal(url.searchParams.get("simulate"), "20000");
+  assert.equal(url.searchParams.get("runs"), "20000");
   assert.equal(url.searchParams.get("seed"), "7");
-  const printed = cliJson("risk", "10", "10", "--simulate", "20000", "--seed", "7", "--per-roll", "--table", "20");
+  const printed = cliJson("risk", "10", "10", "--runs", "20000", "--seed", "7", "--per-roll", "--table", "20");
   assert.deepEqual(await downloadedJson(page), printed);
   const sentence = await page.textContent("#simulation");
   assert.ok(sentence.includes(`the attacker won ${printed.simulation.attacker_wins} = ${printed.simulation.p_attacker_wins.toFixed(6)}`), sentence);
+  await page.goto(`${url.origin}${url.pathname}?attacker=10&defender=10&simulate=20000&seed=7`);
+  await settled(page);
+  assert.equal(await page.textContent("#simulation"), sentence);
+  assert.equal(await page.inputValue("#runs"), "20000");
   await page.close();
 });
 

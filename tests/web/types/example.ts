@@ -20,11 +20,11 @@ const kept: boolean = rolled.rolls[0].terms[0].dice[0].counted;
 
 const contest = fairdice.contest("5d6", "4d6+1d8", { pairing: "sorted", ties: "a-wins" });
 const bias: number = contest.win_bias;
-const battle: BattleReport = fairdice.risk(10, 10, { rule: "official", per_roll: true, table: 5 });
+const battle: BattleReport = fairdice.risk(10, 10, { rule: "official", per_roll: true, table: 5, runs: 100 });
 const exact: string | null = battle.p_attacker_wins_exact;
 
-const drawn = fairdice.sample("deck(values=6)", { count: 12, seed: 1, save: true });
-const resumed = fairdice.sample({ session: drawn.session ?? "" }, { count: 3 });
+const drawn = fairdice.sample("deck(values=6)", { samples: 12, seed: 1, save: true });
+const resumed = fairdice.sample({ session: drawn.session ?? "" }, { samples: 3 });
 const next = fairdice.next({ spec: "fair(base=2d6, tightness=1)" }, ["2", "4", "7", "7"]);
 const state = fairdice.state(drawn.session ?? "");
 const prd = fairdice.prd(0.25, { limit: 10 });

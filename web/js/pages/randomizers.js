@@ -85,7 +85,7 @@ function jobs(state, width) {
   const source = { spec: state.spec };
   const list = [];
   if (state.sample) {
-    list.push({ kind: "sample", useCase: "sample", requests: [requestJson({ source, count: state.samples, seed: state.seed })] });
+    list.push({ kind: "sample", useCase: "sample", requests: [requestJson({ source, samples: state.samples, seed: state.seed })] });
   }
   if (state.history) {
     list.push({ kind: "next", useCase: "next", requests: [requestJson({ source, history: state.history })] });

@@ -3,7 +3,8 @@
 // losses, the one-roll tables, the heat map of P(attacker wins) over starting
 // armies, and on request a seeded Monte Carlo beside the exact answer. Inputs
 // live in the URL: `risk.html?attacker=10&defender=10&rule=simple&faces=6&
-// attacker_dice=3&defender_dice=2&grid=20[&simulate=N&seed=S&float=1]`.
+// attacker_dice=3&defender_dice=2&grid=20[&runs=N&seed=S&float=1]` (`simulate=N`,
+// the name links used before, is read as `runs`).
 
 import { el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
@@ -50,7 +51,7 @@ function fromParams(params) {
     attacker_dice: number("attacker_dice", 3),
     defender_dice: number("defender_dice", 2),
     grid,
-    simulate: number("simulate", null),
+    runs: number("runs", number("simulate", null)),
     seed: seed === undefined ? 1n : u64(seed, "seed"),
     float: flag(params, "float"),
   };
@@ -61,8 +62,8 @@ function toParams(state) {
   if (state.attacker !== null) params.set("attacker", state.attacker);
   if (state.defender !== null) params.set("defender", state.defender);
   for (const key of ["rule", "faces", "attacker_dice", "defender_dice", "grid"]) params.set(key, state[key]);
-  if (state.simulate !== null) {
-    params.set("simulate", state.simulate);
+  if (state.runs !== null) {
+    params.set("runs", state.runs);
     params.set("seed", String(state.seed));
   }
   if (state.float) params.set("float", "1");
@@ -70,7 +71,7 @@ function toParams(state) {
 }
 
 function fill(state) {
-  for (const key of ["attacker", "defender", "faces", "attacker_dice", "defender_dice", "grid", "simulate"]) {
+  for (const key of ["attacker", "defender", "faces", "attacker_dice", "defender_dice", "grid", "runs"]) {
     form.querySelector(`#${key}`).value = state[key] ?? "";
   }
   form.querySelector("#seed").value = String(state.seed);
@@ -90,7 +91,7 @@ function jobs(state, width) {
     per_roll: true,
     table: state.grid,
     float: state.float,
-    simulate: state.simulate,
+    runs: state.runs,
     seed: state.seed,
   };
   return [{ useCase: "risk", requests: [requestJson(request)], view: { width } }];
