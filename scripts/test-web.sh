@@ -64,7 +64,28 @@ done
 echo "test-web: testing the static build at http://127.0.0.1:$port/"
 
 cd tests/web
-FAIRDICE_SITE_URL="http://127.0.0.1:$port" FAIRDICE_BIN="$root/target/release/fairdice" \
-  FAIRDICE_PACKAGE="$root/packages/fairdice" CHROMIUM="$chromium" \
-  SCREENSHOT_DIR="$root/docs/screenshots/static" \
+export FAIRDICE_BIN="$root/target/release/fairdice" FAIRDICE_PACKAGE="$root/packages/fairdice" CHROMIUM="$chromium"
+FAIRDICE_SITE_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/docs/screenshots/static" \
   node --test --test-concurrency=1 --test-reporter=spec "${@:-.}"
+
+# The same pages served by `fairdice serve --site` (its headers, its paths): the
+# browser tests again, screenshots thrown away.
+if [ $# -eq 0 ]; then
+  serve_log="$(mktemp)"
+  "$root/target/release/fairdice" serve --site "$root/target/site" --port 0 >"$serve_log" 2>&1 &
+  serve=$!
+  trap 'cleanup; kill "$serve" 2>/dev/null || true; wait "$serve" 2>/dev/null || true; rm -f "$serve_log"' EXIT
+  url=""
+  for _ in $(seq 1 100); do
+    url="$(grep -o 'http://[^ ]*' "$serve_log" | head -n 1 || true)"
+    [ -n "$url" ] && break
+    kill -0 "$serve" 2>/dev/null || { cat "$serve_log" >&2; echo "test-web: fairdice serve exited" >&2; exit 1; }
+    sleep 0.1
+  done
+  [ -n "$url" ] || { echo "test-web: fairdice serve printed no address" >&2; exit 1; }
+  echo "test-web: testing the same pages served by fairdice serve at $url"
+  shots="$(mktemp -d)"
+  FAIRDICE_SERVE=1 FAIRDICE_SITE_URL="$url" SCREENSHOT_DIR="$shots" node --test --test-concurrency=1 --test-reporter=spec \
+    dice.test.mjs contest.test.mjs risk.test.mjs randomizers.test.mjs tune.test.mjs mobile.test.mjs serve.test.mjs
+  rm -rf "$shots"
+fi

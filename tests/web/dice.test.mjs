@@ -4,6 +4,7 @@
 // survive hostile input.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { barTips, cliError, cliJson, downloadedCsv, downloadedJson, launch, screenshot, settled, SITE_URL, submit, typeInto } from "./support.mjs";
 
 let browser;
@@ -41,6 +42,14 @@ test("4d6kh3: the numbers of `fairdice dist --json`, a chart and the table", asy
   assert.deepEqual(csv[0], ["outcome", "count", "probability", "at most", "at least"]);
   assert.deepEqual(csv.slice(1).map((r) => r[1]), printed.outcomes.map((o) => o.count));
   assert.equal(new URL(page.url()).searchParams.get("expr"), "4d6kh3");
+  // The chart downloads as the SVG the charts crate drew, and as a PNG of it.
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click('figcaption button:text-is("SVG")')]);
+  const drawn = readFileSync(await svg.path(), "utf8");
+  assert.ok(drawn.startsWith("<svg") && drawn.includes("<title>4d6kh3, 12: 12.886%</title>"), drawn.slice(0, 200));
+  const [png] = await Promise.all([page.waitForEvent("download"), page.click('figcaption button:text-is("PNG")')]);
+  const bytes = readFileSync(await png.path());
+  assert.deepEqual([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join(""), "PNG");
+  assert.ok(bytes.length > 5000, `a PNG of ${bytes.length} bytes`);
   assert.deepEqual(page.errors, []);
   await screenshot(page, "dice");
   await page.close();
