@@ -57,19 +57,30 @@ function toParams(state) {
   return params;
 }
 
+/** The label of the `i`-th expression box. */
+function labelOf(i, value) {
+  return i === 0 ? "Expression" : value === "" ? "Compare with (optional)" : "Compare with";
+}
+
 /** One box per expression, one empty box to add a comparison, never fewer than two. */
 function fill(state) {
   const wanted = Math.min(Math.max(state.expressions.length + 1, 2), MAX_EXPRESSIONS);
   const values = [...state.expressions];
   while (values.length < wanted) values.push("");
-  boxes.replaceChildren(
+  const inputs = boxes.querySelectorAll("input");
+  if (inputs.length === values.length) {
+    // The same boxes: keep them (and the focus of the one typed in).
+    inputs.forEach((input, i) => {
+      input.value = values[i];
+      input.labels[0].textContent = labelOf(i, values[i]);
+    });
+  } else boxes.replaceChildren(
     ...values.map((value, i) => {
       const id = `expr-${i + 1}`;
-      const label = i === 0 ? "Expression" : value === "" ? "Compare with (optional)" : "Compare with";
       return el(
         "div",
         { class: "field" },
-        el("label", { htmlFor: id }, label),
+        el("label", { htmlFor: id }, labelOf(i, value)),
         el("input", {
           id,
           name: "expr",
