@@ -64,6 +64,8 @@ for (const [name, path] of PAGES) {
       assert.ok(chart.shown / chart.drawn > 0.9, `a chart drawn ${chart.drawn} px wide is shown ${chart.shown} px wide`);
     }
     assert.deepEqual(await misaligned(page), []);
+    const ids = await page.$$eval("[id]", (nodes) => nodes.map((n) => n.id));
+    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], "ids are unique");
     assert.deepEqual(page.errors, []);
     await screenshot(page, `${name}-375`, 2400);
     await page.close();

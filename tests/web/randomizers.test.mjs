@@ -88,7 +88,7 @@ test("the sample button draws what `fairdice sample` draws; the fair roller's ch
   await fillSpec(page, "fair(base=2d6, tightness=1)", 10);
   await typeInto(page, "#history", "2,4,7,7");
   // (Its exact droughts take about a minute natively: not here.)
-  await page.uncheck("#droughts");
+  await page.uncheck("#with-droughts");
   await submit(page, "#analyze-button");
   const printed = cliJson("next", "fair(base=2d6, tightness=1)", "--history", "2,4,7,7");
   const rows = await page.$$eval("#next tbody tr", (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
@@ -119,6 +119,19 @@ test("a slow analysis is cancelled; hostile specs are refused; the next analysis
   assert.match(await page.textContent("#droughts-problem"), /Cancelled while computing them\. The summary and curves above are complete/);
   assert.equal(await page.locator("#chart > svg").count(), 1);
   assert.ok(await page.isHidden("#busy"));
+
+  // Exact only, past the budget: refused, with a Monte Carlo estimate that finishes.
+  await fillSpec(page, "dynamic(values=6, decrease=0.9)", 1000);
+  await page.selectOption("#method", "exact");
+  await submit(page, "#analyze-button");
+  assert.match(await page.textContent('.problem[data-kind="too_big"] pre'), /the exact sweep would take about 2\.0e9 steps/);
+  await page.click("text=Estimate with 20,000 runs");
+  await settled(page);
+  assert.equal(new URL(page.url()).searchParams.get("runs"), "20000");
+  assert.equal(await page.getAttribute("#summary .method", "data-method"), "monte_carlo");
+  assert.equal(await page.locator("table#droughts").count(), 1);
+  await page.selectOption("#method", "auto");
+  await typeInto(page, "#runs", "");
 
   // A base too large to evaluate, and more outcomes than a randomizer takes.
   await fillSpec(page, "dice(base=1000000d1000000)", 10);

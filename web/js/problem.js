@@ -8,9 +8,10 @@ import { thousands } from "./format.js";
 /**
  * The alert for `error` (the use-case layer's error document) under `heading`
  * (text or nodes). `offer(suggestion)` returns the action of the suggested
- * request's button, or null when this page does not offer it.
+ * request's button, or null when this page does not offer it; `unit` names what
+ * its `runs` count (`rolls`, `runs`).
  */
-export function problemNode(error, heading, { hint, offer } = {}) {
+export function problemNode(error, heading, { hint, offer, unit = "rolls" } = {}) {
   const advice = hint ?? error.hint;
   const action = error.suggestion && offer ? offer(error.suggestion) : null;
   const runs = error.suggestion?.request?.runs;
@@ -24,7 +25,7 @@ export function problemNode(error, heading, { hint, offer } = {}) {
       ? el(
           "p",
           { class: "offer" },
-          button(runs ? `Estimate with ${thousands(runs)} rolls` : "Run the suggested estimate", action, {
+          button(runs ? `Estimate with ${thousands(runs)} ${unit}` : "Run the suggested estimate", action, {
             class: "offer-button",
             title: error.suggestion.command,
           }),

@@ -73,7 +73,7 @@ function fill(state) {
   form.querySelector("#runs").value = state.runs ?? "";
   form.querySelector("#seed").value = String(state.seed);
   form.querySelector("#history").value = state.history?.join(",") ?? "";
-  form.querySelector("#droughts").checked = state.droughts;
+  form.querySelector("#with-droughts").checked = state.droughts;
 }
 
 /**
@@ -128,7 +128,7 @@ function render(state, outcomes, results, { go }) {
   const problem = (error, heading = ["Could not compute ", code(state.spec)]) => {
     if (shown.has(error.rendered)) return null;
     shown.add(error.rendered);
-    return problemNode(error, heading, { offer });
+    return problemNode(error, heading, { offer, unit: "runs" });
   };
   for (const kind of ["sample", "next", "analyze"]) {
     const outcome = done[kind];
