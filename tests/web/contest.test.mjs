@@ -4,7 +4,7 @@
 // hostile pools refused with the command line's message.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { barTips, cliError, cliJson, downloadedCsv, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
+import { barTips, cancelAfter, cliError, cliJson, downloadedCsv, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
 
 let browser;
 before(async () => {
@@ -90,9 +90,13 @@ test("hostile pools are refused with the command line's message; the estimate of
   assert.match(await page.textContent("#win-bias"), /^-?\d+\.\d\d ± \d+\.\d\d$/);
   assert.deepEqual(await downloadedJson(page), cliJson("contest", "30d6+30d8", "30d6+30d8", "--runs", runs));
 
-  // Back to exact computing, for the next contest.
+  // Back to exact computing: a contest of seconds (6.6 s natively) is cancelled at once.
   await page.click("#exact-instead");
   await settled(page);
+  await typeInto(page, "#pool-a", "10d20+10d12");
+  await typeInto(page, "#pool-b", "10d20+10d12");
+  await cancelAfter(page);
+
   assert.equal(new URL(page.url()).searchParams.get("runs"), null);
   await contest(page, "3d6", "3d6", "sorted", "stand");
   assert.equal(await page.locator(".problem").count(), 0);

@@ -4,7 +4,7 @@
 // fraction folded, and a battle too large refused while the next one is fought.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { barTips, cliJson, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
+import { barTips, cancelAfter, cliJson, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
 
 let browser;
 before(async () => {
@@ -78,6 +78,11 @@ test("1000 against 1000 in floating point, and a battle too large refused; the n
   await settled(page);
   assert.equal(await page.textContent("#p-attacker"), cliJson("risk", "1000", "1000").p_attacker_wins.toFixed(6));
   assert.match(await page.textContent("#odds"), /solved in floating point: an exact answer needs more than 90000 states/);
+
+  // 5000 against 5000 in floating point: seconds of work (2.6 s natively), cancelled at once.
+  await typeInto(page, "#attacker", "5000");
+  await typeInto(page, "#defender", "5000");
+  await cancelAfter(page, 400);
 
   await fight(page, 100000, 100000);
   const refused = await page.textContent(".problem");

@@ -92,6 +92,22 @@ export async function settled(page, timeout = 60_000) {
   );
 }
 
+/**
+ * Starts the form's computation, lets it run `ms`, presses Cancel, and checks
+ * that the page says so at once and is idle again.
+ */
+export async function cancelAfter(page, ms = 600, button = 'button[type="submit"]') {
+  await page.click(`form.query ${button}`);
+  await page.waitForSelector("#busy:not([hidden])");
+  await page.waitForTimeout(ms);
+  if (await page.isHidden("#busy")) throw new Error("the computation finished before it could be cancelled");
+  const started = Date.now();
+  await page.click("#cancel");
+  await page.waitForSelector('.problem[data-kind="cancelled"]', { timeout: 2000 });
+  if (Date.now() - started > 2000) throw new Error("the cancel took more than two seconds");
+  if (!(await page.isHidden("#busy"))) throw new Error("the busy state stayed after the cancel");
+}
+
 /** Types `text` into `selector`, replacing what it held. */
 export async function typeInto(page, selector, text) {
   await page.fill(selector, "");

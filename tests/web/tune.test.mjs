@@ -3,7 +3,7 @@
 // verdict, and bad match lengths and grids refused while the next search runs.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cliJson, differences, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
+import { cancelAfter, cliJson, differences, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
 
 /** Searches agree with the command line's to 1e-9, relatively (see `differences`). */
 const SEARCH = { relative: 1e-9 };
@@ -83,6 +83,12 @@ test("a bad match length and an unknown grid are refused; the next search runs",
   await typeInto(page, "#grid", "dynamo(decrease=0.3)");
   await submit(page);
   assert.match(await page.textContent(".problem"), /dynamo/);
+  // A search of minutes (matches of 100 samples) is cancelled at once.
+  await typeInto(page, "#grid", "");
+  await typeInto(page, "#samples", "100");
+  await cancelAfter(page);
+  await typeInto(page, "#samples", "25");
+
   await typeInto(page, "#grid", "dynamic(decrease=0.30..0.40 step 0.005)");
   await submit(page);
   assert.equal(await page.locator(".problem").count(), 0);
