@@ -4,6 +4,7 @@
 // with standard errors, a slow analysis cancelled, and hostile specs refused.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { cli, cliJson, differences, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
 
 /** Analyses agree with the command line's to 1e-9, relatively (see `differences`). */
@@ -79,6 +80,8 @@ test("the sample button draws what `fairdice sample` draws; the fair roller's ch
   const drawn = await page.$$eval("#sample ol.sequence li", (lis) => lis.map((l) => l.textContent));
   assert.deepEqual(drawn, cli("sample", spec, "--count", "12", "--seed", "7").trim().split(" "));
   assert.deepEqual(drawn, ["1", "6", "3", "2", "4", "5", "6", "4", "3", "5", "2", "1"]);
+  const [saved] = await Promise.all([page.waitForEvent("download"), page.click('#sample button:text-is("JSON")')]);
+  assert.deepEqual(JSON.parse(readFileSync(await saved.path(), "utf8")), cliJson("sample", spec, "--samples", "12", "--seed", "7"));
   await page.goto(`${url.origin}${url.pathname}?spec=tgm2&samples=10&seed=1&sample=1`);
   await settled(page);
   const pieces = await page.$$eval("#sample ol.sequence li", (lis) => lis.map((l) => l.textContent));

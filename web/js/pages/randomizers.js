@@ -4,7 +4,7 @@
 // history. Inputs live in the URL: `randomizers.html?spec=tgm2&samples=25
 // [&method=auto|exact|monte_carlo&runs=N&seed=S&droughts=off&sample=1&history=…]`.
 
-import { code, el } from "../dom.js";
+import { button, code, download, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed } from "../format.js";
 import { startPage, stoppedNode } from "../page.js";
@@ -164,6 +164,8 @@ function sampleBlock(state, report, go) {
       code(`fairdice sample '${report.spec}' --count ${shown.length} --seed ${state.seed}`),
       " · ",
       el("a", { href: `?${toParams({ ...state, seed: next }, true)}` }, `Draw another (seed ${next})`),
+      " · ",
+      button("JSON", () => download("fairdice-sample.json", prettyJson(report), "application/json"), { class: "link" }),
     ),
   );
 }
