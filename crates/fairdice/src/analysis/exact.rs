@@ -373,8 +373,14 @@ pub fn curves(
     let n = scratch.outcomes().len();
     let merge = options.merge && scratch.exchangeable();
     // Expanding one merged state records a relabeling of every outcome per edge.
-    let one_state = if merge { n * n * 4 } else { n * 16 };
-    check_memory(1, one_state.saturating_add(n * 32), control)?;
+    // Saturating: on a 32-bit target (WebAssembly) a million outcomes squared
+    // overflows `usize`, and a wrapped estimate would pass.
+    let one_state = if merge {
+        n.saturating_mul(n).saturating_mul(4)
+    } else {
+        n.saturating_mul(16)
+    };
+    check_memory(1, one_state.saturating_add(n.saturating_mul(32)), control)?;
     let mut canonical = Canonical::new(n, merge);
     let raw = scratch.state_key();
     let mut graph = {
