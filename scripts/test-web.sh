@@ -6,7 +6,7 @@
 # --release`), the site and the package, serves target/site with a plain static
 # file server, and runs tests/web with node's test runner: the package in Node,
 # in a Vite bundle and under TypeScript, and every page in headless Chromium
-# (screenshots in docs/screenshots/static/).
+# (screenshots in docs/screenshots/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -65,7 +65,7 @@ echo "test-web: testing the static build at http://127.0.0.1:$port/"
 
 cd tests/web
 export FAIRDICE_BIN="$root/target/release/fairdice" FAIRDICE_PACKAGE="$root/packages/fairdice" CHROMIUM="$chromium"
-FAIRDICE_SITE_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/docs/screenshots/static" \
+FAIRDICE_SITE_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/docs/screenshots" \
   node --test --test-concurrency=1 --test-reporter=spec "${@:-.}"
 
 # The same pages served by `fairdice serve --site` (its headers, its paths): the

@@ -13,7 +13,7 @@ export const SITE_URL = required("FAIRDICE_SITE_URL").replace(/\/$/, "");
 /** The native `fairdice` binary, whose `--json` documents the pages must show. */
 export const FAIRDICE_BIN = required("FAIRDICE_BIN");
 /** Where page screenshots are saved. */
-export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? "../../docs/screenshots/static";
+export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? "../../docs/screenshots";
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 function required(name) {
