@@ -119,7 +119,9 @@ impl Work {
     pub(crate) fn new(control: &Control) -> Work {
         Work {
             meter: control.meter(),
-            done: 0,
+            // Work done before this sweep under the same control (the droughts of
+            // the outcomes followed before) counts against the same budget.
+            done: control.steps_used(),
             limit: control.max_steps(),
         }
     }
