@@ -27,12 +27,12 @@ test("huge and malformed expressions show errors; the next request succeeds", as
   assert.match(await page.textContent("#results"), /Monte Carlo/);
   await page.goto(`${BASE_URL}/dice`);
 
-  await typeInto(page, "#expr-1", "4d6kh3x");
+  await typeInto(page, "#expr-1", "4d6kh3y");
   await submit(page);
   const rendered = await page.textContent('.problem[data-kind="parse"] pre');
   assert.equal(
     rendered,
-    "4d6kh3x\n      ^ unexpected `x`; expected a modifier, an operator or end of input",
+    "4d6kh3y\n      ^ unexpected `y`; expected a modifier, an operator or end of input",
   );
   await screenshot(page, "dice-error", 760);
 

@@ -282,6 +282,7 @@ pub fn dice_per_roll(expr: &Expr, options: &Options, seed: u64) -> Result<u64, N
         let dice: usize = roll
             .pools
             .iter()
+            .filter(|p| p.kind == notation::PoolKind::Dice)
             .flat_map(|p| &p.dice)
             .map(|d| d.rolls.len())
             .sum();

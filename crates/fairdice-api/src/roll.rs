@@ -1,7 +1,7 @@
 //! `roll`: roll a dice expression, every die shown, with a seed that repeats it.
 
 use fairdice::Control;
-use fairdice::dice::notation::{self, Roll};
+use fairdice::dice::notation::{self, PoolKind, Roll};
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::rng;
 use serde::{Deserialize, Serialize};
@@ -56,35 +56,54 @@ pub struct RollReport {
     pub rolls: Vec<RollShown>,
 }
 
-/// One roll: its value and every dice term with its dice.
+/// One roll: its value, every pool with its dice, and the value of every name.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RollShown {
     /// The value of the expression.
     pub value: i64,
-    /// Every dice term rolled, in the order rolled.
+    /// Every pool rolled (dice terms, groups, repetitions), in the order finished:
+    /// the terms inside a group or a repetition come before it.
     pub terms: Vec<TermShown>,
+    /// Every binding rolled (`[r = d20] …`), in the order rolled.
+    pub names: Vec<NameShown>,
 }
 
-/// One dice term of a roll.
+/// One pool of a roll: a dice term, a group or a repetition.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TermShown {
-    /// The term as written, e.g. `4d6kh3`.
+    /// The term as written, e.g. `4d6kh3`, `{d8!, d6!}kh1`, `6#(4d6kh3)`.
     pub term: String,
+    /// `dice`, `group` or `repeat`.
+    pub kind: &'static str,
     /// Its value.
     pub value: i64,
-    /// Each die: its final value, every roll made for it, whether it counts.
+    /// Each die (each value, for a group or a repetition): its final value,
+    /// every roll made for it, whether it counts, whether an explosion added it.
     pub dice: Vec<DieShown>,
 }
 
 /// One die of a term.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DieShown {
-    /// Its final value (explosions added up).
+    /// Its final value (compounded explosions added up, clamps applied).
     pub value: i64,
     /// Every roll made for it, rerolled ones included.
     pub rolls: Vec<i64>,
     /// Whether it counts after keep/drop.
     pub counted: bool,
+    /// Whether an explosion added it (`!`, `!p`, `x`: each extra roll is a die).
+    pub extra: bool,
+}
+
+/// The value a bound name stood for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NameShown {
+    /// The name.
+    pub name: String,
+    /// The binding as written, e.g. `r = d20`.
+    pub binding: String,
+    /// The value rolled for it.
+    pub value: i64,
 }
 
 impl RollShown {
@@ -96,6 +115,11 @@ impl RollShown {
                 .iter()
                 .map(|p| TermShown {
                     term: text.get(p.span.clone()).unwrap_or_default().to_string(),
+                    kind: match p.kind {
+                        PoolKind::Dice => "dice",
+                        PoolKind::Group => "group",
+                        PoolKind::Repeat => "repeat",
+                    },
                     value: p.value,
                     dice: p
                         .dice
@@ -104,8 +128,18 @@ impl RollShown {
                             value: d.value,
                             rolls: d.rolls.clone(),
                             counted: d.counted,
+                            extra: d.extra,
                         })
                         .collect(),
+                })
+                .collect(),
+            names: roll
+                .bindings
+                .iter()
+                .map(|b| NameShown {
+                    name: b.name.clone(),
+                    binding: text.get(b.span.clone()).unwrap_or_default().to_string(),
+                    value: b.value,
                 })
                 .collect(),
         }

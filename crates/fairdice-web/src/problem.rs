@@ -278,14 +278,14 @@ mod tests {
 
     #[test]
     fn parse_errors_keep_the_command_lines_caret() {
-        let p = notation("4d6kh3x");
+        let p = notation("4d6kh3y");
         assert_eq!(p.kind(), "parse");
         assert_eq!(p.status(), StatusCode::BAD_REQUEST);
-        assert!(p.rendered().starts_with("4d6kh3x\n      ^ unexpected `x`"));
+        assert!(p.rendered().starts_with("4d6kh3y\n      ^ unexpected `y`"));
         assert_eq!(p.span(), Some(6..7));
         assert!(
-            p.to_html(Some("4d6kh3x"))
-                .contains("      ^ unexpected `x`")
+            p.to_html(Some("4d6kh3y"))
+                .contains("      ^ unexpected `y`")
         );
     }
 

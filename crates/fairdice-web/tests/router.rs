@@ -40,13 +40,13 @@ async fn the_api_estimates_by_monte_carlo_when_asked() {
 #[tokio::test]
 async fn api_errors_carry_the_command_lines_caret_and_span() {
     let app = app();
-    let reply = get(&app, "/api/dist?expr=4d6kh3x").await;
+    let reply = get(&app, "/api/dist?expr=4d6kh3y").await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     let error = &reply.json()["error"];
     assert_eq!(error["kind"], "parse");
     assert_eq!(
         error["rendered"],
-        "4d6kh3x\n      ^ unexpected `x`; expected a modifier, an operator or end of input"
+        "4d6kh3y\n      ^ unexpected `y`; expected a modifier, an operator or end of input"
     );
     assert_eq!(error["span"]["start"], 6);
 
@@ -100,10 +100,10 @@ async fn the_dice_page_compares_expressions_on_one_chart() {
 
 #[tokio::test]
 async fn the_dice_page_shows_errors_and_keeps_the_good_results() {
-    let page = get(&app(), "/dice?expr=4d6kh3x&expr=1000000d1000000&expr=3d6")
+    let page = get(&app(), "/dice?expr=4d6kh3y&expr=1000000d1000000&expr=3d6")
         .await
         .text();
-    assert!(page.contains("4d6kh3x\n      ^ unexpected `x`"));
+    assert!(page.contains("4d6kh3y\n      ^ unexpected `y`"));
     assert!(page.contains(r#"data-kind="too_big""#));
     assert!(page.contains("too large to compute exactly"));
     // Sized to finish: a million dice a roll, twenty rolls.

@@ -87,7 +87,7 @@ impl From<DefaultExpected<'_, char>> for Label {
     fn from(expected: DefaultExpected<'_, char>) -> Label {
         match expected {
             DefaultExpected::Token(c) => match *c {
-                c @ (')' | '}' | ',') => Label::Shown(Expected::Closing(c)),
+                c @ (')' | '}' | ',' | ']' | ':') => Label::Shown(Expected::Closing(c)),
                 c => Label::Shown(Expected::Symbol(c)),
             },
             DefaultExpected::EndOfInput => Label::Shown(Expected::EndOfInput),
