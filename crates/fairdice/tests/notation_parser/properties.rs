@@ -52,10 +52,6 @@ enum Written {
 }
 
 impl Written {
-    fn is_explosion(&self) -> bool {
-        matches!(self, Written::Explode(..) | Written::ExplodeX(..))
-    }
-
     fn is_pool(&self) -> bool {
         matches!(
             self,
@@ -132,13 +128,6 @@ fn explode_condition() -> impl Strategy<Value = Condition> {
 }
 
 fn written() -> impl Strategy<Value = Written> {
-    let count = prop_oneof![4 => 0u64..6, 1 => any::<u64>()];
-    let keep = (0..4u8, count).prop_map(|(kind, n)| match kind {
-        0 => Keep::Highest(n),
-        1 => Keep::Lowest(n),
-        2 => Keep::DropHighest(n),
-        _ => Keep::DropLowest(n),
-    });
     let kind = prop_oneof![
         Just(ExplodeKind::Dice),
         Just(ExplodeKind::Compound),
@@ -435,10 +424,7 @@ impl Writer {
 
     /// Space before an operator: a modifier would swallow a `>=5` or `!=5`.
     fn separate(&mut self) {
-        if self
-            .out
-            .ends_with(|c: char| c == '!' || c == 'x' || c == 'o' || c == 'p')
-        {
+        if self.out.ends_with(['!', 'x', 'o', 'p']) {
             self.out.push(' ');
         }
         self.space();
@@ -470,7 +456,7 @@ impl Writer {
                 self.out.push(' ');
             }
             // `xo` then `odd` would read `o` twice; `x` then `o…` as `xo`.
-            if self.out.ends_with(|c: char| c == 'x' || c == 'o') && text.starts_with('o') {
+            if self.out.ends_with(['x', 'o']) && text.starts_with('o') {
                 self.out.push(' ');
             }
             self.out.push_str(&text);

@@ -39,7 +39,8 @@ pub struct ParseError {
     span: Span,
     found: Found,
     expected: Vec<Expected>,
-    problem: Option<Problem>,
+    /// Boxed: a problem is rare, and errors travel inside larger error types.
+    problem: Option<Box<Problem>>,
 }
 
 impl ParseError {
@@ -58,7 +59,7 @@ impl ParseError {
             span,
             found,
             expected,
-            problem,
+            problem: problem.map(Box::new),
         }
     }
 
@@ -86,7 +87,7 @@ impl ParseError {
 
     /// The specific explanation, when there is one.
     pub fn problem(&self) -> Option<&Problem> {
-        self.problem.as_ref()
+        self.problem.as_deref()
     }
 
     /// The one-line message: the specific explanation if there is one, otherwise

@@ -179,10 +179,12 @@ impl Kinds {
     fn merge(&self, terms: Vec<([u32; 4], BigUint)>) -> Vec<([u32; 4], BigUint)> {
         let mut merged: HashMap<[u32; 4], BigUint> = HashMap::new();
         'terms: for (mut sizes, weight) in terms {
-            for kind in 0..4 {
-                if sizes[kind] > 0 && self.dice[kind].is_none() {
-                    continue 'terms;
-                }
+            if sizes
+                .iter()
+                .zip(&self.dice)
+                .any(|(&n, die)| n > 0 && die.is_none())
+            {
+                continue 'terms;
             }
             for later in 1..4 {
                 if let Some(same) = (0..later).find(|&k| self.dice[k] == self.dice[later]) {
@@ -193,7 +195,7 @@ impl Kinds {
             *merged.entry(sizes).or_default() += weight;
         }
         let mut terms: Vec<_> = merged.into_iter().collect();
-        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        terms.sort_unstable_by_key(|term| term.0);
         terms
     }
 
@@ -248,7 +250,7 @@ fn multiply(
         }
     }
     let mut terms: Vec<_> = product.into_iter().collect();
-    terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    terms.sort_unstable_by_key(|term| term.0);
     Ok(terms)
 }
 

@@ -154,6 +154,9 @@ fn conditional(first: Expr, rest: Vec<(Expr, Expr)>) -> Expr {
 /// A binding as read: the name, its span, the value and where the `[` is.
 type Binding = (String, Span, Expr, usize);
 
+/// A name, its span and its value, as read inside `[…]`.
+type NamedValue = ((String, SimpleSpan), Expr);
+
 /// `[name = value, name = value]` before an expression.
 fn bindings<'src>(
     expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
@@ -168,17 +171,15 @@ fn bindings<'src>(
         .ignore_then(just('[').to_span())
         .then(one.separated_by(just(',')).at_least(1).collect::<Vec<_>>())
         .then_ignore(just(']'))
-        .map(
-            |(open, list): (SimpleSpan, Vec<((String, SimpleSpan), Expr)>)| {
-                list.into_iter()
-                    .enumerate()
-                    .map(|(i, ((name, name_span), value))| {
-                        let start = if i == 0 { open.start } else { name_span.start };
-                        (name, name_span.into_range(), value, start)
-                    })
-                    .collect()
-            },
-        )
+        .map(|(open, list): (SimpleSpan, Vec<NamedValue>)| {
+            list.into_iter()
+                .enumerate()
+                .map(|(i, ((name, name_span), value))| {
+                    let start = if i == 0 { open.start } else { name_span.start };
+                    (name, name_span.into_range(), value, start)
+                })
+                .collect()
+        })
 }
 
 /// Unary minus over an operand, each `-` optionally preceded by whitespace.
