@@ -141,6 +141,9 @@ impl Die {
                 return die;
             }
         }
+        if matches!(op, BinaryOp::Max | BinaryOp::Min) {
+            return with_count_type!(ty, C => self.extreme::<C>(other, op == BinaryOp::Max, meter));
+        }
         with_count_type!(ty, C => self.pairwise::<C>(other, op, meter))
     }
 
@@ -289,6 +292,67 @@ impl Die {
         let a = dense::<C>(self, span_a);
         let b = dense::<C>(other, span_b);
         Some(convolve(&a, &b, meter).and_then(|counts| Die::from_dense(low, counts)))
+    }
+
+    /// `max(X, Y)` (or `min`) from the cumulative counts, one pass over both dice:
+    /// `#{max <= x} = #{X <= x} · #{Y <= x}`, and `min` the same from above.
+    fn extreme<C: Count>(
+        &self,
+        other: &Die,
+        highest: bool,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
+        meter.charge((self.len() + other.len()) as u64)?;
+        let (a, b): (Vec<C>, Vec<C>) = (self.generic_counts(), other.generic_counts());
+        // Walk the union of outcomes from the end whose cumulative count grows.
+        let mut points: Vec<Outcome> = self
+            .outcomes()
+            .iter()
+            .chain(other.outcomes())
+            .copied()
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        if !highest {
+            points.reverse();
+        }
+        let cumulate = |die: &Die, counts: &[C]| -> Vec<C> {
+            let mut sums = Vec::with_capacity(points.len());
+            let mut acc = C::zero();
+            let (outcomes, mut i) = (die.outcomes(), 0usize);
+            let ordered = |k: usize| if highest { k } else { outcomes.len() - 1 - k };
+            for &x in &points {
+                while i < outcomes.len() {
+                    let k = ordered(i);
+                    let reached = if highest {
+                        outcomes[k] <= x
+                    } else {
+                        outcomes[k] >= x
+                    };
+                    if !reached {
+                        break;
+                    }
+                    acc.add_assign(&counts[k]);
+                    i += 1;
+                }
+                sums.push(acc.clone());
+            }
+            sums
+        };
+        let (sa, sb) = (cumulate(self, &a), cumulate(other, &b));
+        let mut previous = C::zero();
+        let mut pairs: Vec<(Outcome, C)> = Vec::with_capacity(points.len());
+        for (k, &x) in points.iter().enumerate() {
+            let reached = sa[k].times(&sb[k]);
+            let mut count = reached.clone();
+            count.sub_assign(&previous);
+            pairs.push((x, count));
+            previous = reached;
+        }
+        if !highest {
+            pairs.reverse();
+        }
+        Die::from_sorted_generic(pairs)
     }
 
     /// Any binary operation by enumerating pairs of outcomes.

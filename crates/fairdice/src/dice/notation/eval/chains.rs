@@ -4,7 +4,8 @@
 //! # Design decisions
 //! A chain is a first roll and, while rolls match and the limit allows, extra
 //! rolls. Its value alone (compounding, or a pool that is only added up or
-//! counted) is a short recurrence from the last roll back, as [`Die::explode`].
+//! counted) is a short recurrence from the last roll back, as [`Die::explode`],
+//! counted in machine words while `T^(depth + 1)` fits them.
 //!
 //! When extra rolls are dice of their own and keep/drop must rank them, the term
 //! is a pool of random size. Only which *kind* of roll each die is matters for
@@ -19,16 +20,16 @@
 //! the dice, and its shapes come from counting the orders of matching and other
 //! rolls up to where rolling stops.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
 use super::pools::Shapes;
 use crate::control::Meter;
-use crate::dice::count::Count;
+use crate::dice::count::{Count, CountType};
 use crate::dice::die::{Die, DieError, Outcome};
-use crate::dice::mixture::Mixture;
+use crate::with_count_type;
 
 /// How one term's dice explode.
 pub(super) struct Chain<'a> {
@@ -53,25 +54,47 @@ impl Chain<'_> {
         value: &dyn Fn(Outcome) -> Outcome,
         meter: &mut Meter,
     ) -> Result<Die, DieError> {
-        // From the last roll back: `rest` is the value of the rolls after one.
-        let mut rest: Option<Die> = None;
+        let bits = self.roll.total().bits().max(1) * (u64::from(self.depth) + 1);
+        with_count_type!(CountType::for_bits(bits + 1), C => self.sum_in::<C>(value, meter))
+    }
+
+    /// [`Chain::sum`] with counts in `C`, which holds `T^(depth + 1)`.
+    fn sum_in<C: Count>(
+        &self,
+        value: &dyn Fn(Outcome) -> Outcome,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
+        let faces: Vec<(Outcome, C)> = self
+            .roll
+            .iter()
+            .map(|(face, count)| (face, C::from_big(&count)))
+            .collect();
+        let total = C::from_big(&self.roll.total());
+        // From the last roll back: `rest` counts the value of the rolls after one,
+        // over T^(rolls left); a chain that stops early is padded to that total.
+        let mut rest: Option<BTreeMap<Outcome, C>> = None;
+        let mut pad = C::one();
         for step in (0..=self.depth).rev() {
             let offset = if step == 0 { 0 } else { self.extra_offset };
-            let mut mixture = Mixture::new();
-            for (face, count) in self.roll.iter() {
-                let here = value(checked_add(face, offset)?);
-                let part = match &rest {
-                    Some(rest) if (self.explodes)(face) => {
-                        rest.try_map(|o| checked_add(o, here))?
+            let mut here: BTreeMap<Outcome, C> = BTreeMap::new();
+            for (face, count) in &faces {
+                let v = value(checked_add(*face, offset)?);
+                match &rest {
+                    Some(rest) if (self.explodes)(*face) => {
+                        meter.charge(rest.len() as u64)?;
+                        for (o, r) in rest {
+                            here.entry(checked_add(*o, v)?)
+                                .or_insert_with(C::zero)
+                                .add_mul(count, r);
+                        }
                     }
-                    _ => Die::constant(here),
-                };
-                mixture.add(&count, &part, meter.control())?;
+                    _ => here.entry(v).or_insert_with(C::zero).add_mul(count, &pad),
+                }
             }
-            meter.charge(self.roll.len() as u64)?;
-            rest = Some(mixture.finish()?);
+            pad = pad.times(&total);
+            rest = Some(here);
         }
-        Ok(rest.expect("at least one roll"))
+        Die::from_sorted_generic(rest.expect("at least one roll"))
     }
 
     /// The pools of `n` such dice when every roll is a die of its own: each die

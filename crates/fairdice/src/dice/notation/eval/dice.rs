@@ -271,18 +271,13 @@ impl<'a> Exact<'a> {
                     conditions, kind, ..
                 } => {
                     let explodes = explode_test(conditions, top);
-                    if *kind == ExplodeKind::Compound {
-                        die.explode(explodes, self.options.explode_depth, self.control)
-                            .map_err(at)?
-                    } else {
-                        let chain = Chain {
-                            roll: &die,
-                            explodes: &explodes,
-                            extra_offset: kind.extra_offset(),
-                            depth: self.options.explode_depth,
-                        };
-                        chain.sum(&|x| x, &mut self.meter).map_err(at)?
-                    }
+                    let chain = Chain {
+                        roll: &die,
+                        explodes: &explodes,
+                        extra_offset: kind.extra_offset(),
+                        depth: self.options.explode_depth,
+                    };
+                    chain.sum(&|x| x, &mut self.meter).map_err(at)?
                 }
                 DieModifier::Reroll { conditions, .. } => {
                     die.reroll(|o| any_matches(conditions, o)).map_err(at)?

@@ -21,7 +21,7 @@ mod dice;
 pub(crate) use self::dice::clamp;
 pub(crate) mod pools;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use num_bigint::BigUint;
 use num_traits::Zero;
@@ -61,7 +61,8 @@ pub fn evaluate_expr(
         control,
         meter: control.meter(),
         names: Vec::new(),
-        remembered: HashMap::new(),
+        remembered: HashMap::default(),
+        named: HashMap::default(),
     };
     evaluator.expr(expr)
 }
@@ -75,16 +76,18 @@ struct Exact<'a> {
     /// Distributions of nodes that use no bound name, by node address, once a
     /// binding's body is evaluated several times.
     remembered: HashMap<usize, Die>,
+    /// Whether a node uses a bound name, by node address (asked once per node).
+    named: HashMap<usize, bool>,
 }
 
 impl<'a> Exact<'a> {
     fn expr(&mut self, expr: &'a Expr) -> Result<Die, NotationError> {
         let at = NotationError::at(&expr.span);
         self.meter.charge(1).map_err(DieError::from).map_err(&at)?;
+        let key = expr as *const Expr as usize;
         let worth_remembering = !self.names.is_empty()
             && !matches!(expr.kind, ExprKind::Number(_) | ExprKind::Name(_))
-            && !expr.uses_names();
-        let key = expr as *const Expr as usize;
+            && !*self.named.entry(key).or_insert_with(|| expr.uses_names());
         if worth_remembering {
             if let Some(die) = self.remembered.get(&key) {
                 return Ok(die.clone());
@@ -106,6 +109,14 @@ impl<'a> Exact<'a> {
             ExprKind::Binary { op, left, right } => {
                 let a = self.expr(left)?;
                 let b = self.expr(right)?;
+                if let ([x], [y]) = (a.outcomes(), b.outcomes()) {
+                    // Two settled values (a bound name and a number): no convolution.
+                    let v = op.apply(*x, *y).map_err(|e| match e {
+                        DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                        e => at(e),
+                    })?;
+                    return Die::new([(v, a.total() * b.total())]).map_err(at);
+                }
                 a.combine(&b, *op, self.control).map_err(|e| match e {
                     // Point at the divisor, which is what can be zero.
                     DieError::DivisionByZero => NotationError::at(&right.span)(e),
@@ -166,7 +177,7 @@ impl<'a> Exact<'a> {
         let at = NotationError::at(span);
         // Outcomes leading to the same distribution are weighed together.
         let mut parts: Vec<(BigUint, Die)> = Vec::new();
-        let mut index: HashMap<Die, usize> = HashMap::new();
+        let mut index: HashMap<Die, usize> = HashMap::default();
         for (outcome, count) in rolled.iter() {
             self.names.push((name, outcome));
             let part = self.expr(body);

@@ -18,7 +18,8 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
 
-use crate::control::Meter;
+use crate::BinaryOp;
+use crate::control::{Control, Meter};
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::SumOf;
 use crate::dice::evaluator::engine::evaluate_die;
@@ -99,7 +100,29 @@ impl Shapes {
         let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
         let single = self.shapes.len() == 1;
         for (weight, groups) in &self.shapes {
-            let die = if keeps.is_empty() {
+            let extreme = match keeps {
+                [Keep::Highest(1)] => Some(BinaryOp::Max),
+                [Keep::Lowest(1)] => Some(BinaryOp::Min),
+                _ => None,
+            };
+            let dice: u64 = groups.iter().map(|(_, n)| n).sum();
+            let die = if let (Some(op), true) = (extreme, dice > 0) {
+                // The one die kept is the pool's maximum (minimum): folded from the
+                // cumulative counts, without the pool engine.
+                let mut best: Option<Die> = None;
+                for (die, n) in groups {
+                    let part = extreme_of(die, *n, op, &control)?;
+                    best = Some(match best {
+                        None => part,
+                        Some(best) => best.combine(&part, op, &control)?,
+                    });
+                }
+                let best = best.expect("a pool with dice");
+                match value {
+                    Some(value) => best.map(value),
+                    None => best,
+                }
+            } else if keeps.is_empty() {
                 let mut total = Die::constant(0);
                 for (die, n) in groups {
                     let mapped = match value {
@@ -107,7 +130,7 @@ impl Shapes {
                         None => die.clone(),
                     };
                     let part = mapped.repeat_sum(*n, &control)?;
-                    total = total.combine(&part, crate::BinaryOp::Add, &control)?;
+                    total = total.combine(&part, BinaryOp::Add, &control)?;
                 }
                 total
             } else {
@@ -135,6 +158,26 @@ impl Shapes {
         }
         Die::new(sum)
     }
+}
+
+/// The maximum (or minimum, by `op`) of `n` copies of `die`, by squaring.
+fn extreme_of(die: &Die, n: u64, op: BinaryOp, control: &Control) -> Result<Die, DieError> {
+    let mut result: Option<Die> = None;
+    let mut base = die.clone();
+    let mut remaining = n;
+    while remaining > 0 {
+        if remaining & 1 == 1 {
+            result = Some(match result {
+                None => base.clone(),
+                Some(result) => result.combine(&base, op, control)?,
+            });
+        }
+        remaining >>= 1;
+        if remaining > 0 {
+            base = base.combine(&base, op, control)?;
+        }
+    }
+    Ok(result.expect("n > 0"))
 }
 
 /// The number of rolls of a fixed pool: the product of its dice's totals.
