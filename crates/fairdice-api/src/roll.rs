@@ -225,6 +225,51 @@ mod tests {
     }
 
     #[test]
+    fn names_groups_repetitions_and_explosions_show_every_die() {
+        let report = roll("[r = d20] r >= 10 ? 2d6 + r : r", 20, 3).unwrap();
+        for shown in &report.rolls {
+            let r = &shown.names[0];
+            assert_eq!((r.name.as_str(), r.binding.as_str()), ("r", "r = d20"));
+            assert_eq!(shown.terms[0].term, "d20");
+            assert_eq!(shown.terms[0].dice[0].value, r.value);
+            if r.value >= 10 {
+                // The branch taken is rolled, and only it.
+                assert_eq!(shown.terms.len(), 2);
+                assert_eq!(shown.value, shown.terms[1].value + r.value);
+            } else {
+                assert_eq!((shown.terms.len(), shown.value), (1, r.value));
+            }
+        }
+        // Each 10 adds a die, marked, that keep/drop ranks with the others.
+        let report = roll("10d10!kh3", 200, 5).unwrap();
+        let exploded = report
+            .rolls
+            .iter()
+            .find(|r| r.terms[0].dice.len() > 10)
+            .unwrap();
+        let term = &exploded.terms[0];
+        assert_eq!(term.kind, "dice");
+        assert_eq!(
+            term.dice.iter().filter(|d| d.extra).count(),
+            term.dice.len() - 10
+        );
+        assert_eq!(term.dice.iter().filter(|d| d.counted).count(), 3);
+        // A group shows its members after their own terms; a repetition its rolls.
+        let report = roll("{d8!, d6!}kh1", 1, 8).unwrap();
+        let kinds: Vec<&str> = report.rolls[0].terms.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, ["dice", "dice", "group"]);
+        let group = &report.rolls[0].terms[2];
+        assert_eq!(group.dice.len(), 2);
+        assert_eq!(group.value, report.rolls[0].value);
+        let report = roll("6#(4d6kh3)kh1", 1, 1).unwrap();
+        let terms = &report.rolls[0].terms;
+        assert_eq!(terms.len(), 7);
+        assert_eq!(terms[6].kind, "repeat");
+        let best = terms[..6].iter().map(|t| t.value).max().unwrap();
+        assert_eq!(report.rolls[0].value, best);
+    }
+
+    #[test]
     fn too_many_rolls_point_to_a_distribution() {
         let error = roll("d6", MAX_TIMES + 1, 1).unwrap_err();
         assert_eq!(error.exit_status(), 2);

@@ -26,6 +26,11 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("advantage vs. plain d20", &["2d20kh1", "d20"]),
     ("success pool", &["10d10cs>=8"]),
     ("exploding", &["d6!"]),
+    (
+        "crit damage",
+        &["[r = d20] r == 20 ? 4d6+3 : r + 5 >= 15 ? 2d6+3 : 0"],
+    ),
+    ("wild die", &["{d8!, d6!}kh1"]),
 ];
 
 /// `GET /dice?expr=…&expr=…&mode=…`.
@@ -360,7 +365,11 @@ const NOTATION_HELP: &str = r#"<details class="help"><summary>Dice notation</sum
 <tr><td><code>+ - * /</code>, <code>( )</code></td><td>arithmetic between independent rolls; <code>/</code> rounds down</td></tr>
 <tr><td><code>&lt; &lt;= &gt; &gt;= == !=</code></td><td>comparisons give 1 (true) or 0 (false): <code>d20+5 &gt;= 15</code> is the chance to hit</td></tr>
 <tr><td><code>4d6kh3</code> <code>2d20kl</code> <code>4d6dl1</code> <code>5d6dh2</code></td><td>keep / drop highest or lowest</td></tr>
-<tr><td><code>d6!</code> <code>d10!&gt;=9</code></td><td>explode on the top face (or a condition): roll again and add</td></tr>
-<tr><td><code>2d6r1</code> <code>d20r&lt;3</code> <code>2d6ro1</code></td><td>reroll until the die no longer matches; reroll once</td></tr>
+<tr><td><code>d6!</code> <code>d10!&gt;=9</code> <code>5d10x</code></td><td>explode on the top face (or a condition): each extra roll is a new die</td></tr>
+<tr><td><code>d6!!</code> <code>d6!p</code> <code>6d10xo</code> <code>6d10x5=10</code></td><td>compounding (one die), penetrating, explode once, at most 5 extra rolls per term</td></tr>
+<tr><td><code>[r = d20] r == 20 ? 4d6+3 : 2d6+3</code></td><td>a name is one roll used again; <code>c ? a : b</code>, <code>and</code>, <code>or</code>, <code>not</code></td></tr>
+<tr><td><code>{d8!, d6!}kh1</code> <code>6#(4d6kh3)kh1</code> <code>max(a, b)</code></td><td>groups and repetitions are pools; functions <code>max</code>, <code>min</code>, <code>abs</code>; <code>%</code></td></tr>
+<tr><td><code>4d10min2</code> <code>4d10max8</code> <code>10d20cf&lt;3</code> <code>3d6even</code></td><td>clamp each roll; count failures, even or odd dice</td></tr>
+<tr><td><code>2d6r1</code> <code>d20rr&lt;3</code> <code>2d6ro1</code></td><td>reroll until the die no longer matches; reroll once</td></tr>
 <tr><td><code>10d10cs&gt;=8</code> <code>10d10cs&gt;=8df=1</code></td><td>count successes (minus failures)</td></tr>
 </tbody></table></details>"#;
