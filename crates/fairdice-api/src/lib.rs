@@ -91,33 +91,123 @@ pub const USE_CASES: &[&str] = &[
 ];
 
 /// Runs the use case `name` on a JSON request and returns its JSON report: the
-/// entry point of front-ends that speak JSON only.
+/// entry point of front-ends that speak JSON only. The report is compact and at
+/// most [`dist::MAX_DOCUMENT_BYTES`] long; see [`run_json_within`].
 ///
 /// # Errors
 /// [`Error`] with code `bad_request` for an unknown use case or a request that is
 /// not its JSON document; otherwise the use case's own errors.
 pub fn run_json(name: &str, request: &str, control: &Control) -> Result<String, Error> {
-    fn run<U: UseCase>(request: &str, control: &Control) -> Result<String, Error> {
+    run_json_within(name, request, control, &Document::default())
+}
+
+/// How a JSON report is written: indented as the command line prints it, or
+/// compact; and the most bytes it may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Document {
+    /// Indented, as `fairdice … --json` prints it.
+    pub pretty: bool,
+    /// The most bytes the document may take; past it the request is refused as too
+    /// large, before more is written.
+    pub max_bytes: u64,
+}
+
+impl Default for Document {
+    fn default() -> Document {
+        Document {
+            pretty: false,
+            max_bytes: dist::MAX_DOCUMENT_BYTES,
+        }
+    }
+}
+
+/// [`run_json`] writing the report as `document` says.
+///
+/// # Errors
+/// As [`run_json`]; [`Error`] with code `too_big` when the report would pass
+/// `document.max_bytes`.
+pub fn run_json_within(
+    name: &str,
+    request: &str,
+    control: &Control,
+    document: &Document,
+) -> Result<String, Error> {
+    fn run<U: UseCase>(
+        request: &str,
+        control: &Control,
+        document: &Document,
+    ) -> Result<String, Error> {
         let request: U = serde_json::from_str(request)
             .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)))?;
         let report = request.run(control)?;
-        serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))
+        write_document(&report, document)
     }
     match name {
-        dist::DistRequest::NAME => run::<dist::DistRequest>(request, control),
-        roll::RollRequest::NAME => run::<roll::RollRequest>(request, control),
-        contest::ContestRequest::NAME => run::<contest::ContestRequest>(request, control),
-        risk::RiskRequest::NAME => run::<risk::RiskRequest>(request, control),
-        analyze::AnalyzeRequest::NAME => run::<analyze::AnalyzeRequest>(request, control),
-        analyze::DroughtsRequest::NAME => run::<analyze::DroughtsRequest>(request, control),
-        tune::TuneRequest::NAME => run::<tune::TuneRequest>(request, control),
-        randomizer::SampleRequest::NAME => run::<randomizer::SampleRequest>(request, control),
-        randomizer::NextRequest::NAME => run::<randomizer::NextRequest>(request, control),
-        randomizer::StateRequest::NAME => run::<randomizer::StateRequest>(request, control),
-        prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control),
+        dist::DistRequest::NAME => run::<dist::DistRequest>(request, control, document),
+        roll::RollRequest::NAME => run::<roll::RollRequest>(request, control, document),
+        contest::ContestRequest::NAME => run::<contest::ContestRequest>(request, control, document),
+        risk::RiskRequest::NAME => run::<risk::RiskRequest>(request, control, document),
+        analyze::AnalyzeRequest::NAME => run::<analyze::AnalyzeRequest>(request, control, document),
+        analyze::DroughtsRequest::NAME => {
+            run::<analyze::DroughtsRequest>(request, control, document)
+        }
+        tune::TuneRequest::NAME => run::<tune::TuneRequest>(request, control, document),
+        randomizer::SampleRequest::NAME => {
+            run::<randomizer::SampleRequest>(request, control, document)
+        }
+        randomizer::NextRequest::NAME => run::<randomizer::NextRequest>(request, control, document),
+        randomizer::StateRequest::NAME => {
+            run::<randomizer::StateRequest>(request, control, document)
+        }
+        prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control, document),
         other => Err(Error::bad_request(format!(
             "unknown use case `{other}`; accepted: {}",
             USE_CASES.join(", ")
         ))),
+    }
+}
+
+/// `report` as a JSON document, refused as too large past `document.max_bytes`
+/// (the writer stops there: a huge report is never written whole).
+///
+/// # Errors
+/// [`Error`] with code `too_big` past the limit.
+pub fn write_document(report: &impl Serialize, document: &Document) -> Result<String, Error> {
+    let mut out = Limited {
+        bytes: Vec::new(),
+        max: document.max_bytes,
+    };
+    let written = if document.pretty {
+        serde_json::to_writer_pretty(&mut out, report)
+    } else {
+        serde_json::to_writer(&mut out, report)
+    };
+    match written {
+        Ok(()) => String::from_utf8(out.bytes).map_err(|e| Error::internal(e.to_string())),
+        Err(e) if e.is_io() => Err(Error::too_big(format!(
+            "the report would be longer than {}; ask for less, or use the command line's table output",
+            fairdice::control::bytes(document.max_bytes)
+        ))),
+        Err(e) => Err(Error::internal(e.to_string())),
+    }
+}
+
+/// A buffer that refuses to grow past `max` bytes.
+struct Limited {
+    bytes: Vec<u8>,
+    max: u64,
+}
+
+impl std::io::Write for Limited {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if (self.bytes.len() + buf.len()) as u64 > self.max {
+            return Err(std::io::Error::other("the document is over its limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

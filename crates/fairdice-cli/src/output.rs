@@ -16,6 +16,19 @@ pub(crate) use outln;
 use fairdice::Control;
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// A report as the `--json` document every front-end serves: indented, with a
+/// final newline, and refused (exit 3) past the document limit.
+pub fn json(report: &impl serde::Serialize) -> anyhow::Result<String> {
+    let document = fairdice_api::Document {
+        pretty: true,
+        ..fairdice_api::Document::default()
+    };
+    let mut text = fairdice_api::write_document(report, &document)
+        .map_err(crate::failure::UserError::from_api)?;
+    text.push('\n');
+    Ok(text)
+}
+
 /// A table printed with aligned columns: text left-aligned, numbers right-aligned.
 pub struct Table {
     headers: Vec<String>,

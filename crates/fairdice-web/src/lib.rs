@@ -1,43 +1,34 @@
 //! # fairdice-web
 //!
-//! The local web app of fairdice, served by `fairdice serve`: pages for people who
-//! would rather not open a terminal, and a JSON API under `/api/` that serves the
-//! command line's `--json` documents.
+//! The web app of fairdice, served by `fairdice serve`: the static site's pages
+//! (which compute in the browser, in WebAssembly) and, for scripts, every use case
+//! as JSON under `/api/` and every chart under `/chart/` — the documents and charts
+//! the command line prints and draws for the same request.
 //!
 //! - [`router`]: every route, for embedding or testing with `tower::ServiceExt`;
 //! - [`Server`]: binds an address (127.0.0.1 by default) and serves until Ctrl-C.
 //!
-//! Pages are server-rendered HTML forms read from the URL (so a result is a link),
-//! with charts inlined as the SVG of [`fairdice_charts`] — the same charts the
-//! command line writes. Every asset is compiled in; nothing is fetched from the
-//! network. Computations run on blocking threads under the command line's budget, a
-//! few at a time and within a time limit ([`Limits`]), so one huge expression gets
-//! an error message while the server goes on serving everyone else.
-//!
-//! # Adding a page
-//! A module with a `routes()` function (see [`dice`](crate::dice)), one entry in the
-//! navigation list of `html.rs`, and one `.merge(…)` in [`router`].
+//! Computations of the API run on blocking threads under the command line's budget,
+//! in two lanes and within a time limit ([`Limits`]), so one huge request gets an
+//! error while the server goes on serving everyone else.
 #![deny(missing_docs)]
+// An `ApiError` carries the use-case layer's error document by value; it is built
+// once per failed request, far from any hot path.
+#![allow(clippy::result_large_err)]
 
-mod assets;
+mod api;
+mod charts;
 mod compute;
-mod contest;
-mod dice;
-mod fraction;
-mod html;
 mod limits;
-mod problem;
-mod randomizers;
-mod respond;
-mod risk;
+mod query;
 mod server;
-mod tune;
+mod site;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Redirect};
+use axum::http::{HeaderValue, header};
 use axum::routing::get;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -46,6 +37,7 @@ pub use limits::Limits;
 pub use server::{ServeError, Server, open_browser, serve};
 
 use compute::Computer;
+use site::Site;
 
 /// How the app is configured.
 #[derive(Debug, Clone, Default)]
@@ -55,6 +47,9 @@ pub struct Config {
     /// When set, only requests whose `Host` is one of these names are answered
     /// (the server sets this to the local names when bound to a loopback address).
     pub allowed_hosts: Option<Vec<String>>,
+    /// The folder of the built site (`target/site`); without it, the site compiled
+    /// into the binary (feature `site`), or none.
+    pub site: Option<PathBuf>,
 }
 
 /// What every handler can reach.
@@ -62,30 +57,28 @@ pub struct Config {
 pub(crate) struct AppState {
     limits: Arc<Limits>,
     computer: Computer,
+    site: Arc<Site>,
 }
 
-/// The Content-Security-Policy of every response: this origin only, no inline
-/// scripts or styles, no frames.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
-     style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; \
-     form-action 'self'; frame-ancestors 'none'";
+/// The Content-Security-Policy of every response: this origin only, WebAssembly
+/// compiled from this origin's module, no inline scripts or styles, no frames.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+     script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; img-src 'self' data: blob:; \
+     style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
 
 /// Every route of the app, with the size limits and security headers applied.
 pub fn router(config: Config) -> Router {
     let state = AppState {
         computer: Computer::new(&config.limits),
         limits: Arc::new(config.limits.clone()),
+        site: Arc::new(Site::new(config.site.clone())),
     };
     let mut app = Router::new()
-        .route("/", get(|| async { Redirect::to("/dice") }))
         .route("/api/health", get(|| async { "ok\n" }))
-        .merge(dice::routes())
-        .merge(contest::routes())
-        .merge(risk::routes())
-        .merge(randomizers::routes())
-        .merge(tune::routes())
-        .merge(assets::routes())
-        .fallback(not_found)
+        .route("/api/{use_case}", get(api::get).post(api::post))
+        .route("/chart/{file}", get(charts::chart))
+        .fallback(get(site::serve))
         .with_state(state)
         .layer(RequestBodyLimitLayer::new(config.limits.max_body_bytes))
         .layer(axum::middleware::from_fn_with_state(
@@ -110,12 +103,4 @@ pub fn router(config: Config) -> Router {
         ));
     }
     app
-}
-
-async fn not_found() -> impl IntoResponse {
-    let main = r#"<h1>Not found</h1><p>There is no page here. Try <a href="/dice">Dice</a>.</p>"#;
-    (
-        StatusCode::NOT_FOUND,
-        Html(html::layout("Not found", "", main)),
-    )
 }

@@ -41,52 +41,6 @@ pub struct Limits {
     pub max_query_bytes: usize,
     /// The largest request body accepted (larger: 413).
     pub max_body_bytes: usize,
-    /// Expressions compared on one page.
-    pub max_expressions: usize,
-    /// The longest single expression.
-    pub max_expression_bytes: usize,
-    /// The deepest nesting of parentheses in an expression (keeps the recursive
-    /// parser and evaluator far from the end of a thread's stack).
-    pub max_nesting: usize,
-    /// Distinct outcomes a distribution may have to be shown or served.
-    pub max_outcomes: usize,
-    /// Rows of a distribution table on a page (the JSON API has every row).
-    pub max_table_rows: usize,
-    /// Monte Carlo rolls one request may ask for.
-    pub max_runs: u64,
-    /// Dice a Monte Carlo request may roll in all (rolls × dice per roll).
-    pub max_rolled_dice: u64,
-    /// States (attacking × defending armies) of a Risk battle the app solves: the
-    /// floating-point sweep holds one number per state.
-    pub max_battle_states: u64,
-    /// Faces of a Risk die.
-    pub max_battle_faces: u64,
-    /// Dice a side of a Risk battle may roll at once.
-    pub max_battle_dice: u32,
-    /// Rows and columns of the Risk page's heat map.
-    pub max_battle_grid: u32,
-    /// The longest randomizer spec.
-    pub max_spec_bytes: usize,
-    /// Samples (`T`) one randomizer analysis may cover.
-    pub max_samples: usize,
-    /// Outcomes one sample request may draw.
-    pub max_draws: u64,
-    /// Outcomes a history may list before the next-sample distribution.
-    pub max_history: usize,
-    /// Monte Carlo runs one randomizer analysis may ask for.
-    pub max_analysis_runs: u64,
-    /// Samples a Monte Carlo analysis may draw in all (runs × T).
-    pub max_analysis_draws: u64,
-    /// Merged states one step of an exact sweep may hold when exact is forced (the
-    /// automatic choice uses the command line's budget, which is no larger).
-    pub max_analysis_states: usize,
-    /// The longest match a parameter search may measure.
-    pub max_tune_samples: usize,
-    /// Candidates one parameter search may measure, over all its systems.
-    pub max_tune_candidates: usize,
-    /// Outcomes a randomizer may have (a draw or a step can cost one unit of work
-    /// per outcome, and a draw is never interrupted).
-    pub max_randomizer_outcomes: usize,
 }
 
 impl Default for Limits {
@@ -103,27 +57,6 @@ impl Default for Limits {
             max_connections: 512,
             max_query_bytes: 8 * 1024,
             max_body_bytes: 64 * 1024,
-            max_expressions: 6,
-            max_expression_bytes: 500,
-            max_nesting: 32,
-            max_outcomes: 100_000,
-            max_table_rows: 1_000,
-            max_runs: 10_000_000,
-            max_rolled_dice: 1_000_000_000,
-            max_battle_states: 4_000_000,
-            max_battle_faces: 1_000,
-            max_battle_dice: 6,
-            max_battle_grid: 60,
-            max_spec_bytes: 300,
-            max_samples: 1_000,
-            max_draws: 10_000,
-            max_history: 1_000,
-            max_analysis_runs: 1_000_000,
-            max_analysis_draws: 100_000_000,
-            max_analysis_states: fairdice::analysis::DEFAULT_STATE_BUDGET,
-            max_tune_samples: 200,
-            max_tune_candidates: 1_000,
-            max_randomizer_outcomes: 10_000,
         }
     }
 }
@@ -197,66 +130,9 @@ fn host_name(host: &str) -> Option<&str> {
     }
 }
 
-/// Reads a request's `runs` parameter: Monte Carlo rolls, 1 to `limits.max_runs`.
-pub(crate) fn read_runs(value: &str, limits: &Limits) -> Result<u64, crate::problem::Problem> {
-    let bad = crate::problem::Problem::BadRequest;
-    let runs: u64 = value
-        .parse()
-        .map_err(|_| bad(format!("runs must be a whole number, not `{value}`")))?;
-    if runs == 0 || runs > limits.max_runs {
-        return Err(bad(format!(
-            "runs must be between 1 and {}, not {runs}",
-            limits.max_runs
-        )));
-    }
-    Ok(runs)
-}
-
-/// Reads a request's `seed` parameter.
-pub(crate) fn read_seed(value: &str) -> Result<u64, crate::problem::Problem> {
-    value.parse().map_err(|_| {
-        crate::problem::Problem::BadRequest(format!(
-            "seed must be a whole number from 0 to 2^64−1, not `{value}`"
-        ))
-    })
-}
-
-/// The Monte Carlo rolls a page offers when an exact computation is too big.
-pub(crate) const OFFERED_RUNS: u64 = 1_000_000;
-
-/// Dice an offered estimate may roll: well under a second of work.
-const OFFERED_DICE: u64 = 10_000_000;
-
-/// The rolls to offer for an estimate of `dice` dice per roll: [`OFFERED_RUNS`],
-/// or the largest round number (1, 2 or 5 times a power of ten, at least 1,000)
-/// that keeps the work within a second or so.
-pub(crate) fn offered_runs(dice: u64) -> u64 {
-    let fits = OFFERED_DICE / dice.max(1);
-    let mut best = 1_000;
-    let mut power = 1_000;
-    while power <= OFFERED_RUNS {
-        for step in [1, 2, 5] {
-            let runs = power * step;
-            if runs <= fits && runs <= OFFERED_RUNS {
-                best = runs;
-            }
-        }
-        power *= 10;
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{host_name, offered_runs};
-
-    #[test]
-    fn offered_estimates_stay_round_and_quick() {
-        assert_eq!(offered_runs(5), 1_000_000);
-        assert_eq!(offered_runs(200), 50_000);
-        assert_eq!(offered_runs(600), 10_000);
-        assert_eq!(offered_runs(u64::MAX), 1_000);
-    }
+    use super::host_name;
 
     #[test]
     fn host_names_drop_the_port_and_malformed_hosts_have_none() {

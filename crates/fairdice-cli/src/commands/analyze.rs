@@ -93,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plot::write(path, &CurvesFigure::analysis(&report))?;
     }
     let text = if args.json {
-        report.to_json() + "\n"
+        crate::output::json(&report)?
     } else {
         render(&report, args.every)
     };

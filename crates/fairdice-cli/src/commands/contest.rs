@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .map_err(UserError::from_api)?;
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
-        writeln!(out, "{}", report.to_json())
+        write!(out, "{}", crate::output::json(&report)?)
     } else {
         write!(out, "{}", text(&report))
     };

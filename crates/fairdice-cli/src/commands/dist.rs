@@ -105,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
-        writeln!(out, "{}", report.to_json())
+        write!(out, "{}", crate::output::json(&report)?)
     } else if args.csv {
         write_csv(&mut out, &report)
     } else if args.explain {

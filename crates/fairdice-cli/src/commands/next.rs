@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
-        outln!("{}", report.to_json());
+        outln!("{}", crate::output::json(&report)?.trim_end());
     } else {
         print_distribution(&report.outcomes)?;
     }

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let report = request.run(&Control::new()).map_err(UserError::from_api)?;
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", crate::output::json(&report)?.trim_end());
         return Ok(());
     }
     outln!("p                  {}", report.p);

@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", report.to_json()).context("could not write the output")?;
+        write!(out, "{}", crate::output::json(&report)?).context("could not write the output")?;
         return Ok(());
     }
     let mut text = report_text(&report);

@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = request.run(&Control::new()).map_err(UserError::from_api)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)
+        write!(out, "{}", crate::output::json(&report)?)
     } else {
         report
             .rolls

@@ -69,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
-        outln!("{}", answer.report.to_json());
+        outln!("{}", crate::output::json(&answer.report)?.trim_end());
     } else {
         outln!("{}", answer.report.shown().join(" "));
     }

@@ -2,6 +2,7 @@
 //! command line, in the browser, on this machine.
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -10,7 +11,9 @@ use anyhow::Context;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Open the printed address in a browser. Every page keeps its inputs in the \
-URL, so a result can be shared as a link; /api/dist?expr=3d6 serves `fairdice dist 3d6 --json`."
+URL, so a result can be shared as a link. For scripts, /api/NAME serves every command's \
+--json document (GET with the flags as parameters, /api/dist?expr=3d6, or POST with the \
+request's JSON) and /chart/NAME.svg|png its chart."
 )]
 pub struct Args {
     /// The port to listen on (0 picks a free one).
@@ -30,6 +33,10 @@ pub struct Args {
     /// (Linux; each computation also plans at most a quarter of it).
     #[arg(long, default_value_t = 4096, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 30))]
     pub max_memory: u64,
+    /// Serve the pages of this built site (`./scripts/build-site.sh` writes
+    /// `target/site`) instead of those compiled in.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
 }
 
 /// A positive number of seconds, at most a day.
@@ -59,8 +66,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 job_memory: (args.max_memory << 20) / 4,
                 ..fairdice_web::Limits::default()
             },
+            site: args.site.clone(),
             ..fairdice_web::Config::default()
         };
+        if let Some(site) = &args.site
+            && !site.join("index.html").is_file()
+        {
+            anyhow::bail!(
+                "{} holds no built site (no index.html); build it with ./scripts/build-site.sh",
+                site.display()
+            );
+        }
         let server = fairdice_web::Server::bind(addr, config).await?;
         let url = server.url()?;
         println!("fairdice is serving on {url}  (Ctrl-C stops it)");

@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .run(&Control::new())
                 .map_err(|e| UserError::from_api(e.in_context(&format!("{}:", file.display()))))?;
             if json {
-                outln!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", crate::output::json(&report)?.trim_end());
             } else {
                 outln!("spec:  {}", report.spec);
                 outln!("draws: {}", report.draws);

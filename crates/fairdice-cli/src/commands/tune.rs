@@ -124,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plot::write(path, &CurvesFigure::tuning(&report))?;
     }
     let text = if args.json {
-        report.to_json() + "\n"
+        crate::output::json(&report)?
     } else {
         render(&report)
     };

@@ -14,10 +14,15 @@ use tower::ServiceExt;
 /// The app with the server's limits, save a time limit of a minute: test builds
 /// are unoptimised and run side by side, and the time limit has tests of its own.
 pub fn app() -> Router {
-    app_with(Limits {
+    app_with(test_limits())
+}
+
+/// The server's limits with a time limit of a minute.
+pub fn test_limits() -> Limits {
+    Limits {
         time_limit: Duration::from_secs(60),
         ..Limits::default()
-    })
+    }
 }
 
 /// The app with `limits`, answering any host name.
@@ -25,6 +30,7 @@ pub fn app_with(limits: Limits) -> Router {
     router(Config {
         limits,
         allowed_hosts: None,
+        site: None,
     })
 }
 
