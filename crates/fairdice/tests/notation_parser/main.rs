@@ -3,7 +3,10 @@
 //! that no input makes it panic (`properties`).
 
 mod errors;
+mod expected;
 mod properties;
+mod tree;
+mod writer;
 
 use fairdice::BinaryOp;
 use fairdice::dice::notation::ast::{
