@@ -1,6 +1,8 @@
 //! The price of pools: dice terms, groups, repetitions, and explosions whose extra
 //! rolls are dice (a mixture of pools, one per make-up).
 
+use std::borrow::Cow;
+
 use super::{Estimator, Shape, limbs, log2, power};
 use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep, PoolModifier,
@@ -150,7 +152,13 @@ impl<'a> Estimator<'a> {
 
     /// The modifiers with rolled keep counts read at their largest, and how many
     /// times the pool is evaluated (once per combination of rolled counts).
-    fn keep_counts(&mut self, modifiers: &'a [PoolModifier]) -> (Vec<PoolModifier>, f64) {
+    fn keep_counts(&mut self, modifiers: &'a [PoolModifier]) -> (Cow<'a, [PoolModifier]>, f64) {
+        if !modifiers
+            .iter()
+            .any(|m| matches!(m, PoolModifier::KeepRolled { .. }))
+        {
+            return (Cow::Borrowed(modifiers), 1.0);
+        }
         let mut times = 1.0;
         let read = modifiers
             .iter()
@@ -166,7 +174,7 @@ impl<'a> Estimator<'a> {
                 m => m.clone(),
             })
             .collect();
-        (read, times)
+        (Cow::Owned(read), times)
     }
 
     fn depth(&self, limit: ExplodeLimit) -> f64 {

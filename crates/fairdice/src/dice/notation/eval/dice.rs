@@ -11,11 +11,15 @@ use super::chains::Chain;
 use super::pools::Shapes;
 use super::{Exact, any_matches, explode_test, pool_value};
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
+use crate::dice::evaluator::SumOf;
+use crate::dice::evaluator::engine::evaluate_die;
 use crate::dice::mixture::Mixture;
 use crate::dice::notation::ast::{
-    Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Span,
+    Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Keep,
+    PoolModifier, Span,
 };
 use crate::dice::notation::failure::NotationError;
+use crate::dice::pool::Pool;
 
 /// What one die of a term is, once its per-die modifiers are read.
 enum PerDie<'m> {
@@ -113,15 +117,26 @@ impl<'a> Exact<'a> {
             }
         );
         if selects || capped {
+            if let (PerDie::Single(die), false) = (&per_die, capped) {
+                if let Some(kept) = self.plain_keep(dice, die, span)? {
+                    return Ok(kept);
+                }
+            }
             let shapes = self.term_shapes(dice, &per_die)?;
             return self.finish_pool(&shapes, &dice.pool_modifiers, span);
         }
         // Added up or counted: each die's value on its own, then their sum.
         let at = NotationError::at(span);
-        let value = pool_value(&dice.pool_modifiers);
-        let value = |o: Outcome| value.as_ref().map_or(o, |f| f(o));
+        let counting = pool_value(&dice.pool_modifiers);
+        let value = |o: Outcome| counting.as_ref().map_or(o, |f| f(o));
+        let mapped;
         let one = match &per_die {
-            PerDie::Single(die) => die.map(value),
+            // Added up as they are: no copy of the die.
+            PerDie::Single(die) if counting.is_none() => die,
+            PerDie::Single(die) => {
+                mapped = die.map(value);
+                &mapped
+            }
             PerDie::Exploding {
                 roll,
                 top,
@@ -137,15 +152,58 @@ impl<'a> Exact<'a> {
                     extra_offset: kind.extra_offset(),
                     depth: self.depth(*limit),
                 };
-                chain
+                mapped = chain
                     .sum(&|x| value(clamp(after, x)), &mut self.meter)
-                    .map_err(&at)?
+                    .map_err(&at)?;
+                &mapped
             }
         };
         match self.count(dice)? {
             Count::Fixed(n) => one.repeat_sum(n, self.control).map_err(at),
             Count::Rolled(counts) => one.repeat_sum_random(&counts, self.control).map_err(at),
         }
+    }
+
+    /// `4d6kh3`, `10d10kh3cs>=8`: a fixed number of one die with literal keeps,
+    /// straight to the pool engine (the everyday case, kept short for a first
+    /// call); `None` for anything else.
+    fn plain_keep(
+        &mut self,
+        dice: &'a Dice,
+        die: &Die,
+        span: &Span,
+    ) -> Result<Option<Die>, NotationError> {
+        let n = match dice.count.as_deref() {
+            None => 1,
+            Some(Expr {
+                kind: ExprKind::Number(n),
+                ..
+            }) if *n >= 0 => *n as u64,
+            _ => return Ok(None),
+        };
+        let mut keeps = Vec::with_capacity(dice.pool_modifiers.len());
+        for modifier in &dice.pool_modifiers {
+            match modifier {
+                PoolModifier::Keep { keep, .. } => keeps.push(*keep),
+                PoolModifier::KeepRolled { .. } => return Ok(None),
+                _ => {}
+            }
+        }
+        let at = NotationError::at(span);
+        let mut pool = Pool::new(die, n).map_err(&at)?;
+        for keep in keeps {
+            pool = match keep {
+                Keep::Highest(k) => pool.keep_highest(k),
+                Keep::Lowest(k) => pool.keep_lowest(k),
+                Keep::DropHighest(k) => pool.drop_highest(k),
+                Keep::DropLowest(k) => pool.drop_lowest(k),
+            };
+        }
+        let kept = match pool_value(&dice.pool_modifiers) {
+            Some(value) => evaluate_die(&SumOf::new(value), &[&pool], self.control),
+            None => evaluate_die(&SumOf::identity(), &[&pool], self.control),
+        };
+        kept.map(Some).map_err(at)
     }
 
     /// The term's dice as a pool: fixed, or mixed over a rolled count.

@@ -43,6 +43,7 @@ use crate::dice::mixture::Mixture;
 /// [`NotationError::TooBig`] when the estimate exceeds the budget;
 /// [`NotationError::Stopped`] if metering stops it; otherwise the first invalid
 /// operation, with its span.
+#[inline]
 pub fn evaluate_expr(
     expr: &Expr,
     options: &Options,
