@@ -197,6 +197,7 @@ pub enum KeepKind {
 
 impl Keep {
     /// The selection of `kind` with `n` dice.
+    #[inline]
     pub fn new(kind: KeepKind, n: u64) -> Keep {
         match kind {
             KeepKind::Highest => Keep::Highest(n),

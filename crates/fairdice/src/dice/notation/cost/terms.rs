@@ -89,6 +89,7 @@ impl<'a> Estimator<'a> {
         }
     }
 
+    #[cold]
     pub(super) fn group(&mut self, group: &'a Group) -> Shape {
         let members: Vec<(Shape, f64)> = match group.members.as_slice() {
             [only] => self.pooled(only),
@@ -100,6 +101,7 @@ impl<'a> Estimator<'a> {
         shape
     }
 
+    #[cold]
     pub(super) fn repeat(&mut self, repeat: &'a Repeat) -> Shape {
         let k = self.shape(&repeat.count);
         let body = self.shape(&repeat.body);
@@ -112,6 +114,7 @@ impl<'a> Estimator<'a> {
 
     /// What a lone group member pools: its dice terms' dice and its repetitions'
     /// rolls (joined by `+`), or itself as one value.
+    #[cold]
     fn pooled(&mut self, expr: &'a Expr) -> Vec<(Shape, f64)> {
         match &expr.kind {
             ExprKind::Binary {
@@ -212,6 +215,7 @@ impl<'a> Estimator<'a> {
     }
 
     /// The value of one chain of rolls: up to `depth` extra rolls added up.
+    #[cold]
     fn chain(&self, roll: Shape, limit: ExplodeLimit) -> Shape {
         let depth = self
             .depth(limit)
@@ -226,6 +230,7 @@ impl<'a> Estimator<'a> {
     }
 
     /// `count` exploding dice whose extra rolls are dice: one pool per make-up.
+    #[cold]
     fn exploding_pool(
         &self,
         modifiers: &[PoolModifier],
@@ -284,6 +289,7 @@ fn bare_faces(faces: &Faces) -> Shape {
 }
 
 /// A term evaluated once per outcome of `s` (its rolled sides), mixed.
+#[cold]
 fn mixed_over(s: Shape, term: Shape) -> Shape {
     let bits = term.bits + s.bits;
     Shape {
@@ -371,6 +377,7 @@ pub(super) fn pool_shape(modifiers: &[PoolModifier], die: Shape, count: f64) -> 
 }
 
 /// A pool of several kinds of dice (`members`: each kind's shape and how many).
+#[cold]
 fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
     if members.len() == 1 {
         return pool_shape(modifiers, members[0].0, members[0].1);

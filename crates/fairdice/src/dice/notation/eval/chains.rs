@@ -49,6 +49,7 @@ impl Chain<'_> {
     ///
     /// # Errors
     /// [`DieError::Overflow`]; [`DieError::Stopped`] through `meter`.
+    #[cold]
     pub fn sum(
         &self,
         value: &dyn Fn(Outcome) -> Outcome,
@@ -102,6 +103,7 @@ impl Chain<'_> {
     ///
     /// # Errors
     /// [`DieError::Overflow`]; [`DieError::Stopped`] through `meter`.
+    #[cold]
     pub fn shapes(
         &self,
         n: u64,
@@ -133,6 +135,7 @@ impl Chain<'_> {
     ///
     /// # Errors
     /// [`DieError::Overflow`]; [`DieError::Stopped`] through `meter`.
+    #[cold]
     pub fn capped_shapes(
         &self,
         n: u64,

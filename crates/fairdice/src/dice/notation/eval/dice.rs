@@ -72,6 +72,7 @@ impl<'a> Exact<'a> {
 
     /// The dice of a term without pool modifiers, as a pool (a group's lone
     /// member pools them).
+    #[cold]
     pub(super) fn dice_pool(&mut self, dice: &'a Dice) -> Result<Shapes, NotationError> {
         match &dice.faces {
             Faces::Rolled(sides) => {
@@ -91,6 +92,7 @@ impl<'a> Exact<'a> {
     }
 
     /// The distribution of the sides of `d(…)`: every outcome at least 1.
+    #[cold]
     fn sides(&mut self, sides: &'a Expr, faces_span: &Span) -> Result<Die, NotationError> {
         let rolled = self.expr(sides)?;
         if rolled.min_outcome() < 1 {
@@ -199,14 +201,20 @@ impl<'a> Exact<'a> {
                 Keep::DropLowest(k) => pool.drop_lowest(k),
             };
         }
-        let kept = match pool_value(&dice.pool_modifiers) {
-            Some(value) => evaluate_die(&SumOf::new(value), &[&pool], self.control),
-            None => evaluate_die(&SumOf::identity(), &[&pool], self.control),
+        // One evaluator type for every pool of the notation (one copy of the engine).
+        let counting = pool_value(&dice.pool_modifiers);
+        let identity = |o: Outcome| o;
+        let value: &dyn Fn(Outcome) -> Outcome = match &counting {
+            Some(f) => f,
+            None => &identity,
         };
-        kept.map(Some).map_err(at)
+        evaluate_die(&SumOf::new(value), &[&pool], self.control)
+            .map(Some)
+            .map_err(at)
     }
 
     /// The term's dice as a pool: fixed, or mixed over a rolled count.
+    #[cold]
     fn term_shapes(
         &mut self,
         dice: &'a Dice,
@@ -224,6 +232,7 @@ impl<'a> Exact<'a> {
         }
     }
 
+    #[cold]
     fn shapes_of(
         &mut self,
         per_die: &PerDie<'a>,

@@ -167,6 +167,7 @@ impl<'a> Exact<'a> {
     }
 
     /// `[name = value] body`: the mixture of `body` over the outcomes of `value`.
+    #[cold]
     fn bind(
         &mut self,
         name: &'a str,
@@ -206,6 +207,7 @@ impl<'a> Exact<'a> {
 
     /// `condition ? then : otherwise`, evaluating only the branches that can be
     /// taken.
+    #[cold]
     fn conditional(
         &mut self,
         condition: &'a Expr,
@@ -232,6 +234,7 @@ impl<'a> Exact<'a> {
     }
 
     /// `max(…)`, `min(…)`, `abs(x)`.
+    #[cold]
     fn call(
         &mut self,
         function: Function,
@@ -258,6 +261,7 @@ impl<'a> Exact<'a> {
     }
 
     /// `count#body` as a pool: `body` rolled `count` times.
+    #[cold]
     fn repetition(&mut self, count: &'a Expr, body: &'a Expr) -> Result<Shapes, NotationError> {
         let at_count = NotationError::at(&count.span);
         let counts = self.expr(count)?;
@@ -277,6 +281,7 @@ impl<'a> Exact<'a> {
 
     /// What a lone member of a group pools: the dice of its dice terms, of its
     /// repetitions and groups, joined by `+`; anything else is one value.
+    #[cold]
     fn pool_of(&mut self, expr: &'a Expr) -> Result<Shapes, NotationError> {
         let at = NotationError::at(&expr.span);
         match &expr.kind {
@@ -309,6 +314,7 @@ impl<'a> Exact<'a> {
 
     /// The value of a pool under its modifiers: keep/drop (rolled counts mixed
     /// over their outcomes), then success counting.
+    #[cold]
     fn finish_pool(
         &mut self,
         shapes: &Shapes,

@@ -54,6 +54,7 @@ impl Shapes {
     }
 
     /// Both pools rolled together: every pair of make-ups.
+    #[cold]
     pub(crate) fn join(&self, other: &Shapes, meter: &mut Meter) -> Result<Shapes, DieError> {
         let mut shapes = Vec::with_capacity(self.shapes.len() * other.shapes.len());
         for (a, groups_a) in &self.shapes {
@@ -69,6 +70,7 @@ impl Shapes {
 
     /// Pools chosen at random: part `i` with probability `weights[i] / Σ weights`.
     /// Every part is scaled to the least common multiple of their totals.
+    #[cold]
     pub(crate) fn choose(parts: Vec<(BigUint, Shapes)>) -> Shapes {
         let totals: Vec<BigUint> = parts.iter().map(|(_, s)| s.total()).collect();
         let common = totals
@@ -90,6 +92,7 @@ impl Shapes {
     /// # Errors
     /// [`DieError::Overflow`]; [`DieError::Stopped`] through `meter`;
     /// [`DieError::TooManyDice`] past the engine's limit.
+    #[cold]
     pub(crate) fn evaluate(
         &self,
         keeps: &[Keep],
@@ -143,10 +146,9 @@ impl Shapes {
                         Keep::DropLowest(k) => pool.drop_lowest(k),
                     };
                 }
-                match value {
-                    Some(value) => evaluate_die(&SumOf::new(value), &[&pool], &control)?,
-                    None => evaluate_die(&SumOf::identity(), &[&pool], &control)?,
-                }
+                let identity = |o: Outcome| o;
+                let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
+                evaluate_die(&SumOf::new(value), &[&pool], &control)?
             };
             if single && weight.is_one() {
                 return Ok(die);
