@@ -10,7 +10,6 @@ use fairdice::Control;
 use fairdice::dice::notation::{self, NotationError, Options, ast::Expr};
 use fairdice::dice::report::decimal_digits;
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
-use fairdice::rng;
 use serde::{Deserialize, Serialize};
 
 pub use fairdice::dice::report::DistributionReport;
@@ -270,26 +269,18 @@ pub fn check_shape(text: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// The most dice a trial roll counts before it stops: far past any request that
+/// fits a budget.
+pub const MOST_TRIAL_DICE: u64 = 100_000_000;
+
 /// How many dice one roll of `expr` rolls, rerolls and explosions included: the
-/// most of a few trial rolls (at least 1).
+/// most of a few trial rolls (at least 1, at most [`MOST_TRIAL_DICE`] + 1),
+/// recording nothing.
 ///
 /// # Errors
 /// As [`notation::roll`].
 pub fn dice_per_roll(expr: &Expr, options: &Options, seed: u64) -> Result<u64, NotationError> {
-    let mut generator = rng::seeded(seed);
-    let mut most = 1;
-    for _ in 0..4 {
-        let roll = notation::roll(expr, options, &mut generator)?;
-        let dice: usize = roll
-            .pools
-            .iter()
-            .filter(|p| p.kind == notation::PoolKind::Dice)
-            .flat_map(|p| &p.dice)
-            .map(|d| d.rolls.len())
-            .sum();
-        most = most.max(dice as u64);
-    }
-    Ok(most)
+    notation::dice_per_roll(expr, options, 4, seed, MOST_TRIAL_DICE)
 }
 
 #[cfg(test)]

@@ -16,6 +16,10 @@ use crate::{DEFAULT_SEED, Error, UseCase};
 /// The most outcomes one sample request draws (they are all returned).
 pub const MAX_COUNT: u64 = 10_000_000;
 
+/// About how many bytes one outcome listed in a report takes until it is
+/// reported (its row and its JSON).
+pub const BYTES_PER_LISTED_OUTCOME: u64 = 160;
+
 /// Budget steps one draw costs (a draw takes a few nanoseconds).
 pub const STEPS_PER_DRAW: u64 = 4;
 
@@ -180,6 +184,14 @@ impl UseCase for NextRequest {
             Opened::Saved(session) => session.randomizer().clone(),
         };
         control.check().map_err(|stop| Error::from_failure(&stop))?;
+        let outcomes = randomizer.outcomes().len() as u64;
+        let bytes = outcomes.saturating_mul(BYTES_PER_LISTED_OUTCOME);
+        if control.reserve(bytes).is_err() {
+            return Err(Error::too_big(format!(
+                "the next-sample distribution of {outcomes} outcomes would take about {} to list, more than the budget allows",
+                fairdice::control::bytes(bytes)
+            )));
+        }
         let history: Vec<&str> = self
             .history
             .iter()

@@ -6,7 +6,7 @@ use fairdice::analysis::{
 };
 use fairdice::randomizer::Spec;
 use fairdice::tune::{Grid, MatchLength, Outcomes, TuneError, Tuning, tune};
-use fairdice::{Control, Stop};
+use fairdice::{Control, Failure, Stop};
 
 /// How many standard errors a Monte Carlo estimate may stray from the exact value.
 /// With about 2,000 comparisons, 5 standard errors keeps a false alarm below 1e-3.
@@ -135,10 +135,13 @@ fn automatic_method_falls_back_to_monte_carlo_over_budget() {
         ..options.clone()
     };
     let error = analyze(&r, &forced, &Control::new()).expect_err("over the cap");
+    // Refused for its states or, sooner, for the steps its growth projects.
+    let message = error.to_string();
     assert!(
-        error.to_string().contains("more than 1000 states"),
+        message.contains("more than 1000 states") || message.contains("steps (the limit"),
         "{error}"
     );
+    assert_eq!(error.kind(), fairdice::FailureKind::TooLarge);
 }
 
 /// The article's table ("Making Randomness Fair", reproduced in REFERENCE §2):

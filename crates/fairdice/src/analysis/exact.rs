@@ -124,6 +124,26 @@ impl Work {
         }
     }
 
+    /// Refuses to start step `step` when expanding its `expanding` states at
+    /// `per_state` steps each would already pass the budget (one step of a
+    /// randomizer with many outcomes can take seconds).
+    pub(crate) fn before_step(
+        &self,
+        step: usize,
+        expanding: usize,
+        per_state: u64,
+    ) -> Result<(), ExactError> {
+        let projected = self.done as f64 + expanding as f64 * per_state as f64;
+        if projected > self.limit as f64 {
+            return Err(ExactError::TooSlow {
+                step,
+                projected,
+                limit: self.limit,
+            });
+        }
+        Ok(())
+    }
+
     /// Charges step `step`, which expanded `expanded` states at `per_state` steps
     /// each into `reached` states, and refuses to go on when the work done plus
     /// the work projected for the remaining steps (states growing as they did from
@@ -159,11 +179,12 @@ impl Work {
     }
 }
 
-/// Steps one state of a step costs the curves' sweep with `n` outcomes: each of
-/// up to `n` edges updates `n` moments (measured: about 5 ns a step).
-pub(crate) fn curve_steps_per_state(n: usize) -> u64 {
-    let n = n as u64;
-    n * (n + 8) / 2 + 8
+/// Steps one state of a step costs the curves' sweep with `n` outcomes and state
+/// keys of `key_len` entries: each of up to `n` edges updates `n` moments
+/// (measured: about 5 ns a step), and restores, observes and relabels a key.
+pub(crate) fn curve_steps_per_state(n: usize, key_len: usize) -> u64 {
+    let (n, key_len) = (n as u64, key_len as u64);
+    n * (n + 8) / 2 + 8 + n * 3 * key_len
 }
 
 impl Default for ExactOptions {
@@ -352,8 +373,14 @@ pub fn curves(
     let n = scratch.outcomes().len();
     let merge = options.merge && scratch.exchangeable();
     // Expanding one merged state records a relabeling of every outcome per edge.
-    let one_state = if merge { n * n * 4 } else { n * 16 };
-    check_memory(1, one_state.saturating_add(n * 32), control)?;
+    // Saturating: on a 32-bit target (WebAssembly) a million outcomes squared
+    // overflows `usize`, and a wrapped estimate would pass.
+    let one_state = if merge {
+        n.saturating_mul(n).saturating_mul(4)
+    } else {
+        n.saturating_mul(16)
+    };
+    check_memory(1, one_state.saturating_add(n.saturating_mul(32)), control)?;
     let mut canonical = Canonical::new(n, merge);
     let raw = scratch.state_key();
     let mut graph = {
@@ -380,9 +407,10 @@ pub fn curves(
     let mut previous_size = 1usize;
     let mut peak = 1;
     let mut work = Work::new(control);
-    let per_state = curve_steps_per_state(n);
+    let per_state = curve_steps_per_state(n, raw.len());
     for step in 1..=samples {
         control.check()?;
+        work.before_step(step, layer.len(), per_state)?;
         for k in 0..layer.len() {
             if k % CANCEL_CHECK_STATES == CANCEL_CHECK_STATES - 1 {
                 control.check()?;
@@ -622,7 +650,7 @@ mod tests {
         assert!(projected > 400_000.0, "{projected}");
         assert!(error.is_too_large());
         // The same sweep within a budget that holds it runs to the end.
-        let control = Control::new().with_max_steps(2_000_000);
+        let control = Control::new().with_max_steps(10_000_000);
         let done = curves(&r, 200, &ExactOptions::default(), &control).expect("fits");
         assert_eq!(done.curves.entropy.len(), 200);
     }

@@ -161,6 +161,7 @@ fn follow(
     // it (measured: about 150 ns an edge at 100 outcomes, 5 ns a step).
     let per_state = n as u64 * (24 + key.len() as u64);
     for step in 1..=samples {
+        work.before_step(step, layer.keys.len(), per_state)?;
         let mut next = Layer::new();
         for s in 0..layer.keys.len() {
             if s % CANCEL_CHECK_STATES == 0 {

@@ -23,6 +23,7 @@
 //! ```
 
 use super::{Analysis, Droughts, Method};
+use crate::randomizer::report::has_labels;
 use crate::randomizer::{AnyRandomizer, OutcomeName, Randomizer};
 
 /// The numbers of one analysis, ready to print, serve or chart.
@@ -120,13 +121,14 @@ impl DroughtsReport {
     /// The report of `droughts`, measured on `randomizer` (which names the
     /// outcomes).
     pub fn new(randomizer: &AnyRandomizer, droughts: &Droughts) -> DroughtsReport {
+        let labelled = has_labels(randomizer);
         DroughtsReport {
             method: droughts.method,
             outcomes: droughts
                 .outcomes
                 .iter()
                 .map(|o| OutcomeDroughtsReport {
-                    outcome: OutcomeName::of(randomizer, o.outcome),
+                    outcome: OutcomeName::named(randomizer, o.outcome, labelled),
                     longest_gap: o.longest_gap,
                     gap_exceeds: o.exceeds.clone(),
                     longest_gap_error: o.errors.as_ref().map(|(longest, _)| *longest),

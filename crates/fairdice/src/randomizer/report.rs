@@ -45,7 +45,13 @@ impl OutcomeName {
     /// Outcome `index` of `randomizer`: its label if the randomizer names its
     /// outcomes (see [`has_labels`]), else its value.
     pub fn of(randomizer: &dyn Randomizer, index: usize) -> OutcomeName {
-        if has_labels(randomizer) {
+        OutcomeName::named(randomizer, index, has_labels(randomizer))
+    }
+
+    /// Outcome `index` of `randomizer`, by its label when `labelled` (what
+    /// [`has_labels`] says, asked once for a whole list of outcomes).
+    pub fn named(randomizer: &dyn Randomizer, index: usize, labelled: bool) -> OutcomeName {
+        if labelled {
             OutcomeName::Label(randomizer.label(index))
         } else {
             OutcomeName::Value(randomizer.outcomes()[index])

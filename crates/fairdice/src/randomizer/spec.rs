@@ -19,7 +19,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::{AnyRandomizer, Base, BaseError};
-use crate::control::{Control, Failure, FailureKind};
+use crate::control::{Control, Failure, FailureKind, Stop};
 
 /// The longest spec string accepted, in bytes. Every randomizer's own spec
 /// ([`Randomizer::spec`](super::Randomizer::spec)) is shorter (its base expression
@@ -110,6 +110,14 @@ pub enum SpecError {
         /// The randomizer's own error message, naming the accepted range.
         message: String,
     },
+    /// The randomizer would hold more memory than the budget allows.
+    #[error("{name}: {stop}")]
+    Memory {
+        /// The randomizer.
+        name: String,
+        /// The memory it would hold, and the limit.
+        stop: Stop,
+    },
     /// The base expression is too large for the budget, or was cancelled.
     #[error("{name}: {source}")]
     Base {
@@ -124,6 +132,7 @@ impl Failure for SpecError {
     fn kind(&self) -> FailureKind {
         match self {
             SpecError::Base { source, .. } => source.kind(),
+            SpecError::Memory { stop, .. } => stop.kind(),
             _ => FailureKind::Invalid,
         }
     }
@@ -312,6 +321,10 @@ fn split_top_level(
     Ok(parts)
 }
 
+/// About how many bytes a randomizer keeps per outcome (its base, weights and
+/// tables; the largest, dynamic dice and the fair roller, keep a few vectors).
+pub const BYTES_PER_OUTCOME: u64 = 96;
+
 /// The checked arguments of one family's spec, read by its constructor
 /// ([`Family::build`](super::family::Family)).
 pub(crate) struct Args<'a> {
@@ -409,7 +422,7 @@ impl<'a> Args<'a> {
                 message: e.to_string(),
             },
         };
-        match (self.get("values"), self.get("base")) {
+        let base = match (self.get("values"), self.get("base")) {
             (Some(_), Some(_)) => Err(self.missing("give values=N or base=EXPR, not both")),
             (None, None) => {
                 Err(self.missing("needs values=N (faces 1..N) or base=EXPR (e.g. base=2d6)"))
@@ -418,7 +431,23 @@ impl<'a> Args<'a> {
             (None, Some(expression)) => {
                 Base::expression_with(expression, self.control).map_err(invalid)
             }
-        }
+        }?;
+        self.reserve((base.len() as u64).saturating_mul(BYTES_PER_OUTCOME))?;
+        Ok(base)
+    }
+
+    /// Refuses a randomizer that would hold more than `bytes` past the budget's
+    /// memory.
+    ///
+    /// # Errors
+    /// [`SpecError::Memory`].
+    pub(crate) fn reserve(&self, bytes: u64) -> Result<(), SpecError> {
+        self.control
+            .reserve(bytes)
+            .map_err(|stop| SpecError::Memory {
+                name: self.name.to_string(),
+                stop,
+            })
     }
 
     /// A whole number, or `default` when absent.

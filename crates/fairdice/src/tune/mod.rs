@@ -364,23 +364,38 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     if tuning.grids.is_empty() {
         return Err(TuneError::NoSystems);
     }
+    // Candidates are built as they are measured: a thousand randomizers of many
+    // outcomes each would not all fit in memory at once.
     let mut jobs = Vec::new();
-    for (system, grid) in tuning.grids.iter().enumerate() {
+    for grid in &tuning.grids {
         for params in grid.candidates() {
             let spec = candidate_spec(grid, &tuning.outcomes, &params)?;
-            let randomizer = Spec::build(&spec).map_err(|source| TuneError::Candidate {
-                spec: spec.clone(),
-                source,
-            })?;
-            jobs.push((system, params, randomizer));
+            jobs.push((params, spec));
         }
     }
+    let build = |spec: &String| {
+        Spec::build_with(spec, control).map_err(|source| match source {
+            SpecError::Base { ref source, .. } if source.kind() != FailureKind::Invalid => {
+                TuneError::Stopped(match source.kind() {
+                    FailureKind::Cancelled => Stop::Cancelled,
+                    _ => Stop::OverBudget {
+                        limit: control.max_steps(),
+                    },
+                })
+            }
+            source => TuneError::Candidate {
+                spec: spec.clone(),
+                source,
+            },
+        })
+    };
     let samples = tuning.samples.max();
-    let outcomes = jobs.first().map_or(0, |(_, _, r)| r.outcomes().len());
-    let work: f64 = jobs
-        .iter()
-        .map(|(_, _, r)| worst_case_work(r.outcomes().len(), samples, &tuning.method))
-        .sum();
+    // Every candidate draws the same outcomes: the first tells how many.
+    let outcomes = match jobs.first() {
+        Some((_, spec)) => build(spec)?.outcomes().len(),
+        None => 0,
+    };
+    let work = jobs.len() as f64 * worst_case_work(outcomes, samples, &tuning.method);
     if work > MAX_SEARCH_WORK {
         return Err(TuneError::TooBig {
             candidates: jobs.len(),
@@ -394,8 +409,9 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     let each = control.silent();
     let measured: Vec<Result<CandidateResult, TuneError>> = jobs
         .into_par_iter()
-        .map(|(_, params, randomizer)| {
+        .map(|(params, spec)| {
             control.check()?;
+            let randomizer = build(&spec)?;
             let spec = randomizer.spec();
             let (curves, method) = analysis::curves(&randomizer, samples, &tuning.method, &each)
                 .map_err(|source| match source {

@@ -132,6 +132,17 @@ fn run<C: Count, E: Evaluator>(
     meter: &mut Meter,
     step: Step<C, E>,
 ) -> Result<Vec<(E::Output, C)>, DieError> {
+    // Every outcome of every kind of die is held with its count, in the walk's
+    // plan and its scratch space: priced before any of it is built.
+    let outcomes: u64 = pools
+        .iter()
+        .flat_map(|p| p.groups())
+        .map(|(die, _)| die.len() as u64)
+        .sum();
+    let per_outcome = 2 * std::mem::size_of::<C>() as u64 + 32;
+    meter
+        .control()
+        .reserve(outcomes.saturating_mul(per_outcome))?;
     let mut walk = Walk::<C>::new(pools, walk_order(evaluator.order(), pools))?;
     // States are kept in buckets by their unassigned dice: every state of a bucket
     // has the same branches, so those are worked out once per bucket and step.

@@ -21,7 +21,7 @@ use super::ast::{Dice, DieModifier, Expr, ExprKind, Faces, Span};
 use super::eval::any_matches;
 use super::failure::NotationError;
 use super::options::Options;
-use crate::control::Control;
+use crate::control::{Control, Stop};
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::rng;
 
@@ -108,6 +108,37 @@ pub fn roll<R: Rng + ?Sized>(
         pools: roller.pools,
         bindings: roller.bindings,
     })
+}
+
+/// How many dice one roll of `expr` rolls, rerolls and explosions included: the
+/// most of `trials` seeded rolls (at least 1), or `most + 1` as soon as a roll
+/// passes `most` (a roll that would go on for billions of explosions is cut
+/// short). Nothing is recorded, so a roll of a million dice holds no more than
+/// their values.
+///
+/// # Errors
+/// As [`roll`].
+pub fn dice_per_roll(
+    expr: &Expr,
+    options: &Options,
+    trials: u32,
+    seed: u64,
+    most: u64,
+) -> Result<u64, NotationError> {
+    validate(expr)?;
+    let mut generator = rng::seeded(seed);
+    let mut roller = Roller::new(options, &mut generator, false);
+    roller.most_dice = most;
+    let mut found = 1;
+    for _ in 0..trials.max(1) {
+        roller.dice_rolled = 0;
+        match roller.expr(expr) {
+            Ok(_) => found = found.max(roller.dice_rolled),
+            Err(NotationError::Stopped(Stop::OverBudget { .. })) => return Ok(most + 1),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(found)
 }
 
 /// A distribution estimated by rolling many times.

@@ -3,6 +3,7 @@
 use rand_core::Rng;
 
 use super::{BoundRoll, FaceList, PoolKind, PoolRoll, RolledDie, face_list};
+use crate::control::Stop;
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{DieError, MAX_DICE, Outcome};
 use crate::dice::notation::ast::{
@@ -25,6 +26,10 @@ pub(super) struct Roller<'a, 'r, R: ?Sized> {
     pub(super) pools: Vec<PoolRoll>,
     pub(super) bindings: Vec<BoundRoll>,
     names: Vec<(&'a str, Outcome)>,
+    /// Dice rolled so far, rerolls and explosions included.
+    pub(super) dice_rolled: u64,
+    /// Past this many dice a roll stops with [`Stop::OverBudget`].
+    pub(super) most_dice: u64,
 }
 
 impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
@@ -36,6 +41,8 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             pools: Vec::new(),
             bindings: Vec::new(),
             names: Vec::new(),
+            dice_rolled: 0,
+            most_dice: u64::MAX,
         }
     }
 
@@ -112,6 +119,9 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 }
             }
             ExprKind::Dice(dice) => {
+                if let Some(value) = self.unrecorded_sum(dice, &expr.span)? {
+                    return Ok(value);
+                }
                 let rolled = self.dice(dice)?;
                 self.pool(rolled, &dice.pool_modifiers, PoolKind::Dice, &expr.span)
             }
@@ -232,6 +242,47 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             });
         }
         Ok(value)
+    }
+
+    /// A term with nothing to show and nothing to rank (not recording, no
+    /// keep/drop, no explosion adding dice): its dice added up as they fall,
+    /// without holding them. `None` for any other term.
+    fn unrecorded_sum(
+        &mut self,
+        dice: &'a Dice,
+        span: &Span,
+    ) -> Result<Option<Outcome>, NotationError> {
+        let adds_dice = dice
+            .die_modifiers
+            .iter()
+            .any(|m| matches!(m, DieModifier::Explode { kind, .. } if !kind.compounds()));
+        let rolled_faces = matches!(dice.faces, crate::dice::notation::ast::Faces::Rolled(_));
+        if self.record
+            || adds_dice
+            || rolled_faces
+            || dice.pool_modifiers.iter().any(|m| m.selects())
+        {
+            return Ok(None);
+        }
+        let n = match dice.count.as_deref() {
+            None => 1,
+            Some(count) => self.count(count)?,
+        };
+        let faces = face_list(dice)?;
+        let top = match &faces {
+            FaceList::Range(_, high) => *high,
+            FaceList::Listed(f) => f.iter().copied().max().unwrap_or(0),
+        };
+        let value_of = pool_value(&dice.pool_modifiers);
+        let mut value: Outcome = 0;
+        for _ in 0..n {
+            let v = self.die(&faces, top, &dice.die_modifiers, &mut Vec::new())?;
+            let v = value_of.as_ref().map_or(v, |f| f(v));
+            value = value
+                .checked_add(v)
+                .ok_or_else(|| NotationError::at(span)(DieError::Overflow))?;
+        }
+        Ok(Some(value))
     }
 
     /// The dice of a term, extra dice of explosions included.
@@ -355,6 +406,12 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
         rolls: &mut Vec<Outcome>,
     ) -> Result<Outcome, NotationError> {
         let Some((last, inner)) = modifiers.split_last() else {
+            self.dice_rolled += 1;
+            if self.dice_rolled > self.most_dice {
+                return Err(NotationError::Stopped(Stop::OverBudget {
+                    limit: self.most_dice,
+                }));
+            }
             let value = match faces {
                 FaceList::Range(low, high) => {
                     low + rng::below(self.rng, (high - low) as u64 + 1) as i64

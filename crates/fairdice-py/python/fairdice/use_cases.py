@@ -1,0 +1,249 @@
+"""Every question fairdice answers, as a typed Python function.
+
+Each function maps its keyword arguments onto the use case's JSON request — the
+same request the command line, the web app and the WebAssembly module send — and
+runs it in the extension with the GIL released (Ctrl-C stops it). Defaults are the
+request's own, so leaving an argument out means what leaving the flag out means.
+``max_steps`` is the command line's ``--max-steps`` budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, TypeVar
+
+from . import _native
+from .reports import (
+    REPORTS,
+    AnalysisReport,
+    ContestReport,
+    DroughtsReport,
+    NextReport,
+    PrdReport,
+    Report,
+    RiskReport,
+    RollReport,
+    SampleReport,
+    TuneReport,
+)
+
+__all__ = [
+    "run",
+    "use_cases",
+    "roll",
+    "sample",
+    "next_distribution",
+    "prd",
+    "contest",
+    "risk",
+    "analyze",
+    "droughts",
+    "tune",
+]
+
+R = TypeVar("R", bound=Report)
+
+Pairing = Literal["sorted", "unsorted"]
+Ties = Literal["stand", "a-wins", "b-wins", "reroll"]
+Rule = Literal["simple", "official"]
+
+
+def use_cases() -> list[str]:
+    """The names of every use case :func:`run` answers."""
+    return list(_native.use_cases())
+
+
+def run(name: str, request: dict[str, Any], *, max_steps: int | None = None) -> Report:
+    """Runs the use case ``name`` on its JSON request (a ``dict``) and returns its
+    report, typed when fairdice knows the use case (:data:`fairdice.reports.REPORTS`)."""
+    native = _native.run(name, json.dumps(request), max_steps=max_steps)
+    cls = REPORTS.get(name, Report)
+    return cls(json.loads(native.json), native)
+
+
+def _typed(cls: type[R], request: dict[str, Any], max_steps: int | None) -> R:
+    native = _native.run(cls.use_case, json.dumps(request), max_steps=max_steps)
+    return cls(json.loads(native.json), native)
+
+
+def _source(spec: str | None, session: str | None) -> dict[str, str]:
+    if (spec is None) == (session is None):
+        raise TypeError("give a spec or a saved session (session=...), not both")
+    return {"spec": spec} if spec is not None else {"session": session}  # type: ignore[dict-item]
+
+
+def roll(
+    expression: str,
+    times: int = 1,
+    *,
+    seed: int | None = None,
+    explode_depth: int = _native.DEFAULT_EXPLODE_DEPTH,
+) -> RollReport:
+    """Rolls ``expression`` ``times`` times, every die shown. Without a seed one is
+    picked at random and kept in the report (``report.seed``) to repeat the rolls."""
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little") >> 1
+    request = {"expression": expression, "times": times, "seed": seed, "explode_depth": explode_depth}
+    return _typed(RollReport, request, None)
+
+
+def sample(
+    spec: str | None = None,
+    count: int = 10,
+    *,
+    seed: int = _native.DEFAULT_SEED,
+    session: str | None = None,
+    save: bool = False,
+) -> SampleReport:
+    """Draws ``count`` outcomes from a fresh randomizer (``spec``, ``seed``) or a
+    saved ``session``: what ``fairdice sample`` prints. With ``save=True`` the
+    report carries the session after the draws (``report.session``)."""
+    request = {"source": _source(spec, session), "count": count, "seed": seed, "save": save}
+    return _typed(SampleReport, request, None)
+
+
+def next_distribution(
+    spec: str | None = None,
+    history: Iterable[int | str] = (),
+    *,
+    session: str | None = None,
+) -> NextReport:
+    """The next-sample distribution of a randomizer after ``history`` (values such
+    as ``7`` or names such as ``"T"``): what ``fairdice next`` prints."""
+    request = {"source": _source(spec, session), "history": [str(h) for h in history]}
+    return _typed(NextReport, request, None)
+
+
+def prd(p: float, limit: int = 100) -> PrdReport:
+    """The pseudo-random distribution of nominal chance ``p``: its constant C and
+    the chance of each attempt since the last success, up to ``limit`` attempts."""
+    return _typed(PrdReport, {"p": p, "limit": limit}, None)
+
+
+def contest(
+    a: str,
+    b: str,
+    *,
+    pairing: Pairing = "sorted",
+    ties: Ties = "stand",
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    max_steps: int | None = None,
+) -> ContestReport:
+    """Two pools (``"5d6"``, ``"4d6+1d8"``) rolled against each other, die paired
+    with die: P(A wins), P(tie), P(B wins) exactly, win bias, tie % and closeness,
+    and the net score. ``runs`` estimates it by seeded Monte Carlo instead."""
+    request = {"a": a, "b": b, "pairing": pairing, "ties": ties, "runs": runs, "seed": seed}
+    return _typed(ContestReport, request, max_steps)
+
+
+def risk(
+    attacker: int,
+    defender: int,
+    *,
+    rule: Rule = "simple",
+    faces: int = 6,
+    attacker_dice: int = 3,
+    defender_dice: int = 2,
+    per_roll: bool = False,
+    table: int | None = None,
+    float: bool = False,
+    simulate: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    max_steps: int | None = None,
+) -> RiskReport:
+    """A whole Risk battle solved exactly (or in floating point when huge, or with
+    ``float=True``): P(attacker wins), the armies left, expected losses; on request
+    the one-roll tables (``per_roll``), the grid of odds for A, D = 1..``table`` and
+    a seeded Monte Carlo check (``simulate`` battles)."""
+    request = {
+        "attacker": attacker,
+        "defender": defender,
+        "rule": rule,
+        "faces": faces,
+        "attacker_dice": attacker_dice,
+        "defender_dice": defender_dice,
+        "per_roll": per_roll,
+        "table": table,
+        "float": float,
+        "simulate": simulate,
+        "seed": seed,
+    }
+    return _typed(RiskReport, request, max_steps)
+
+
+def analyze(
+    spec: str,
+    samples: int = 25,
+    *,
+    exact: bool = False,
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    budget: int | None = None,
+    droughts: bool = True,
+    max_steps: int | None = None,
+) -> AnalysisReport:
+    """A randomizer over a match of ``samples`` draws: mean entropy and outcome
+    variance per step, repeats and droughts, by an exact sweep of its states (or
+    seeded Monte Carlo past ``budget`` states, or with ``runs``)."""
+    request = {
+        "spec": spec,
+        "samples": samples,
+        "exact": exact,
+        "runs": runs,
+        "seed": seed,
+        "budget": budget,
+        "droughts": droughts,
+    }
+    return _typed(AnalysisReport, request, max_steps)
+
+
+def droughts(
+    spec: str,
+    samples: int = 25,
+    *,
+    exact: bool = False,
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    budget: int | None = None,
+    max_steps: int | None = None,
+) -> DroughtsReport:
+    """The droughts of a randomizer over a match alone: the longest run of samples
+    without each outcome, and P(gap > k)."""
+    request = {"spec": spec, "samples": samples, "exact": exact, "runs": runs, "seed": seed, "budget": budget}
+    return _typed(DroughtsReport, request, max_steps)
+
+
+def tune(
+    values: int | None = 6,
+    *,
+    base: str | None = None,
+    samples: int | str = 25,
+    min_entropy: float = 0.9,
+    systems: Sequence[str] = ("deck", "dynamic"),
+    grids: Sequence[str] = (),
+    exact: bool = False,
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    budget: int | None = None,
+    all: bool = False,
+    max_steps: int | None = None,
+) -> TuneReport:
+    """The fairest parameters of each system above an entropy threshold, for a
+    match of ``samples`` draws (``25``, ``"20..40"``, ``"20:1,30:2,40:1"``)."""
+    request = {
+        "values": values,
+        "base": base,
+        "samples": str(samples),
+        "min_entropy": min_entropy,
+        "systems": list(systems),
+        "grids": list(grids),
+        "exact": exact,
+        "runs": runs,
+        "seed": seed,
+        "budget": budget,
+        "all": all,
+    }
+    return _typed(TuneReport, request, max_steps)

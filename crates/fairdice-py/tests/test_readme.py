@@ -1,0 +1,17 @@
+"""The README's examples run as written."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+
+def test_the_readme_tour():
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    # Code fences end an example's expected output, as a blank line does.
+    text = "\n".join("" if line.startswith("```") else line for line in readme.read_text().splitlines())
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(readme), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert len(test.examples) > 20
+    assert runner.failures == 0

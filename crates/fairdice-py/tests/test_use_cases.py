@@ -1,0 +1,118 @@
+"""Every use case from Python: the report is the command line's --json document,
+with exact values typed. Use cases the API does not offer yet are skipped, named."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from conftest import run_cli
+
+import fairdice
+
+
+def needs(name: str) -> None:
+    if name not in fairdice.use_cases():
+        pytest.skip(f"fairdice-api has no `{name}` use case in this build")
+
+
+def test_reports_are_the_command_lines_json(cli):
+    cases = [
+        (fairdice.run("dist", {"expression": "4d6kh3"}), ["dist", "4d6kh3", "--json"]),
+        (fairdice.roll("4d6kh3+2", 3, seed=9), ["roll", "4d6kh3+2", "--times", "3", "--seed", "9", "--json"]),
+        (fairdice.prd(0.25), ["prd", "0.25", "--json"]),
+        (fairdice.sample("tgm2", 12, seed=4), ["sample", "tgm2", "--count", "12", "--seed", "4", "--json"]),
+    ]
+    for report, args in cases:
+        assert report.document == json.loads(run_cli(cli, *args)), args
+
+
+def test_rolls_repeat_with_their_seed():
+    report = fairdice.roll("4d6kh3", 5)
+    assert isinstance(report.seed, int)
+    again = fairdice.roll("4d6kh3", 5, seed=report.seed)
+    assert again.values == report.values
+    assert all(3 <= v <= 18 for v in report.values)
+    die = report.rolls[0]["terms"][0]["dice"]
+    assert len(die) == 4 and sum(x["counted"] for x in die) == 3
+
+
+def test_prd_and_next():
+    assert fairdice.prd(0.25).c == pytest.approx(0.084744091852317, abs=1e-12)
+    saved = fairdice.sample("deck(values=3)", 2, seed=1, save=True).session
+    after = fairdice.next_distribution(session=saved)
+    assert sorted(after.probabilities.values()) == [0.0, 0.0, 1.0]
+    state = fairdice.run("state", {"session": saved})
+    assert state["draws"] == 2
+
+
+def test_dist_report_and_its_die():
+    report = fairdice.run("dist", {"expression": "3d6"})
+    assert isinstance(report, fairdice.DistReport)
+    assert report.die == fairdice.dist("3d6")
+    assert report.total == "216" and report.mean_exact == "21/2"
+    assert "<svg" in report.chart_svg()
+
+
+def test_contest():
+    needs("contest")
+    report = fairdice.contest("5d6", "4d6+1d8", ties="a-wins")
+    assert report.p_a_wins == Fraction(1392509, 2239488)
+    assert report.p_tie == 0 and report.p_a_wins + report.p_b_wins == 1
+    assert report.net.total == report.total
+    assert round(report.win_bias, 2) == 24.36
+    estimate = fairdice.contest("5d6", "5d6", runs=2000, seed=3)
+    assert not estimate.exact and estimate.document["runs"] == 2000
+
+
+def test_risk():
+    needs("risk")
+    assert fairdice.risk(2, 1).p_attacker_wins == Fraction(1955, 2592)
+    one_roll = fairdice.risk(3, 2, per_roll=True).per_roll
+    three_two = next(t for t in one_roll if (t["attacker_dice"], t["defender_dice"]) == (3, 2))
+    counts = sorted(int(o["count"]) for o in three_two["outcomes"])
+    assert counts == [2275, 2611, 2890] and three_two["total"] == "7776"
+    floating = fairdice.risk(30, 30, float=True)
+    assert not floating.exact and 0 < floating.p_attacker_wins < 1
+
+
+def test_analyze():
+    needs("analyze")
+    report = fairdice.analyze("dice(values=6)", 10, exact=True)
+    # Plain dice: E[outcome variance] = T·(1/n)·(1 − 1/n).
+    assert report.outcome_variance == pytest.approx(10 * (1 / 6) * (5 / 6), rel=1e-9)
+    assert report.mean_entropy == pytest.approx(1.0, rel=1e-9)
+
+
+def test_droughts():
+    needs("droughts")
+    report = fairdice.droughts("deck(values=3)", 9, exact=True)
+    assert report.document == fairdice.run("droughts", {"spec": "deck(values=3)", "samples": 9, "exact": True}).document
+
+
+def test_tune(cli):
+    needs("tune")
+    report = fairdice.tune(6, samples=25, min_entropy=0.9)
+    printed = json.loads(run_cli(cli, "tune", "--values", "6", "--samples", "25", "--min-entropy", "0.9", "--json"))
+    assert report.document == printed
+    assert "0.355" in json.dumps(report.document)
+    assert report.chart_svg().startswith("<svg")
+
+
+def test_reports_draw_their_charts():
+    needs("contest")
+    for report in (
+        fairdice.contest("3d6", "2d6"),
+        fairdice.risk(5, 5, table=4),
+        fairdice.analyze("deck(values=4)", 8),
+    ):
+        svg = report.chart_svg()
+        assert svg.startswith("<svg") and svg in report._repr_html_()
+    assert fairdice.prd(0.25).chart_svg() is None
+
+
+def test_a_report_shows_itself_in_a_notebook():
+    report = fairdice.prd(0.25)
+    html = report._repr_html_()
+    assert "<table" in html and "expected_attempts" in html

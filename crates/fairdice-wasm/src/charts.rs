@@ -1,0 +1,163 @@
+//! The charts of each use case's reports, as the native app draws them (the
+//! command line's `--plot`, `fairdice serve`'s pages), drawn at the width a page
+//! has for them: a narrow screen gets a narrower chart with the same outcomes and
+//! legible labels, not a wide one shrunk.
+
+use fairdice::analysis::AnalysisReport;
+use fairdice::battle::report::BattleReport;
+use fairdice::contest::report::ContestReport;
+use fairdice::dice::report::DistributionReport;
+use fairdice::tune::TuneReport;
+use fairdice_api::Error;
+use fairdice_charts::{
+    Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, distribution_chart,
+    net_score_chart, survivors_chart, win_grid_chart,
+};
+use serde::Serialize;
+
+use crate::compute::View;
+
+/// The native app's chart width, in pixels.
+pub const WIDE: f64 = fairdice_charts::DEFAULT_WIDTH;
+/// The narrowest chart drawn, in pixels.
+pub const NARROWEST: u32 = 280;
+
+/// A chart drawn for a page: its name and its SVG document.
+#[derive(Debug, Clone, Serialize)]
+pub struct Drawn {
+    /// What it shows, e.g. `at_least` or `heat_map`.
+    pub name: &'static str,
+    /// The chart, a standalone SVG document.
+    pub svg: String,
+}
+
+/// The least height a chart is drawn at: a narrow chart keeps a plot tall enough
+/// for its axis title and legend.
+pub const LOWEST: f64 = 340.0;
+
+/// The width and height to draw at for `view`: its width within
+/// [`NARROWEST`]..=[`WIDE`], and the native height scaled with it, but never below
+/// [`LOWEST`].
+pub fn size(view: &View) -> (u32, u32) {
+    let width = view.width.clamp(NARROWEST, WIDE as u32);
+    let native = fairdice_charts::DEFAULT_HEIGHT;
+    let height = (native * f64::from(width) / WIDE).max(LOWEST);
+    (width, height.round() as u32)
+}
+
+/// The Dice page's charts: every report on one axis, one chart per measure the
+/// view asks for, named by the measure (`probability`, `at_least`, `at_most`).
+///
+/// # Errors
+/// An unknown measure.
+pub fn distribution(reports: &[DistributionReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    Ok(view
+        .measures()?
+        .into_iter()
+        .map(|measure| Drawn {
+            name: measure.as_str(),
+            svg: distribution_chart(reports, measure)
+                .size(width, height)
+                .to_svg(),
+        })
+        .collect())
+}
+
+/// The Contest page's chart: the net score of the (one) contest.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn contest(reports: &[ContestReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "net_score",
+            svg: net_score_chart(report).size(width, height).to_svg(),
+        })
+        .collect())
+}
+
+/// The Risk page's charts: the armies left when the battle ends, and the heat map
+/// of P(attacker wins) when the report has its table. The heat map is square-ish:
+/// as tall as it is wide on a phone.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn battle(reports: &[BattleReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    let mut drawn = Vec::new();
+    if let Some(report) = reports.first() {
+        drawn.push(Drawn {
+            name: "survivors",
+            svg: survivors_chart(report).size(width, height).to_svg(),
+        });
+        if let Some(table) = &report.table {
+            let side = height.max(width.min(fairdice_charts::DEFAULT_HEIGHT as u32));
+            drawn.push(Drawn {
+                name: "heat_map",
+                svg: win_grid_chart(table, &report.rules())
+                    .size(width, side)
+                    .to_svg(),
+            });
+        }
+    }
+    Ok(drawn)
+}
+
+/// The Randomizers page's chart: the entropy and outcome-variance curves.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn analysis(reports: &[AnalysisReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "curves",
+            svg: curves(&CurvesFigure::analysis(report), view).to_svg(),
+        })
+        .collect())
+}
+
+/// The Tuner page's chart: the curves of each system's winner.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn tuning(reports: &[TuneReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "curves",
+            svg: curves(&CurvesFigure::tuning(report), view).to_svg(),
+        })
+        .collect())
+}
+
+/// The figure's panels stacked as [`CurvesFigure::to_chart`] stacks them, each
+/// drawn at the view's size.
+fn curves(figure: &CurvesFigure, view: &View) -> Stack {
+    let (width, height) = size(view);
+    figure
+        .panels
+        .iter()
+        .fold(Stack::new(figure.title.clone()), |stack, panel| {
+            let chart = panel.series.iter().fold(
+                LineChart::new(panel.title.clone())
+                    .x_label(figure.x_label.clone())
+                    .y_label(panel.y_label.clone())
+                    .format(ValueFormat::Number)
+                    .size(width, height),
+                |chart, series| {
+                    chart.series(LineSeries::new(
+                        series.name.clone(),
+                        series.points.iter().map(|&(_, y)| y),
+                    ))
+                },
+            );
+            stack.chart(chart)
+        })
+}

@@ -1,0 +1,399 @@
+//! [`compute_json`]: requests of one use case run through the use-case layer, each
+//! answered with its report or its error document, and the charts the native app
+//! draws for those reports.
+
+use fairdice::Control;
+use fairdice::dice::report::{Measure, UnknownMeasure};
+use fairdice_api::analyze::{AnalyzeRequest, DroughtsRequest};
+use fairdice_api::contest::ContestRequest;
+use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
+use fairdice_api::prd::PrdRequest;
+use fairdice_api::randomizer::{NextRequest, SampleRequest, StateRequest};
+use fairdice_api::risk::RiskRequest;
+use fairdice_api::roll::RollRequest;
+use fairdice_api::tune::TuneRequest;
+use fairdice_api::{Error, UseCase};
+use serde::Deserialize;
+
+use crate::charts::{self, Drawn};
+use crate::extras;
+use crate::progress;
+
+/// The largest document of exact counts a page receives: 32 MiB, as the local web
+/// app's API serves (a browser holds the text and every row it parses from it;
+/// the command line writes up to [`MAX_DOCUMENT_BYTES`], and so does [`run`]).
+///
+/// [`run`]: crate::run
+pub const PAGE_DOCUMENT_BYTES: u64 = 32 << 20;
+
+/// How a page wants its charts drawn.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct View {
+    /// What distribution charts show, one chart each: `probability`, `at_least`,
+    /// `at_most` (a page that draws all three switches between them at once).
+    pub measures: Vec<String>,
+    /// The width to draw charts at, in pixels (the room the page has for them;
+    /// labels stay legible and every outcome keeps its bar).
+    pub width: u32,
+    /// Draw no charts (the npm package's plain calls).
+    pub charts: bool,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            measures: vec!["probability".to_string()],
+            width: charts::WIDE as u32,
+            charts: true,
+        }
+    }
+}
+
+impl View {
+    /// The measures distribution charts show.
+    ///
+    /// # Errors
+    /// A `bad_request` naming the measures accepted.
+    pub fn measures(&self) -> Result<Vec<Measure>, Error> {
+        self.measures
+            .iter()
+            .map(|m| {
+                m.parse()
+                    .map_err(|e: UnknownMeasure| Error::bad_request(e.to_string()))
+            })
+            .collect()
+    }
+}
+
+/// `{"error": …}`: the use-case layer's error document.
+pub(crate) fn error_document(error: &Error) -> String {
+    serde_json::json!({ "error": error }).to_string()
+}
+
+/// The control every request runs under: the command line's budget, with progress
+/// sent to the listening callback.
+fn control() -> Control {
+    let control = Control::new();
+    if progress::listening() {
+        control.with_progress(progress::report)
+    } else {
+        control
+    }
+}
+
+/// One request of a use case: read, run and written as its report document.
+struct Answered<R> {
+    /// The report document, or why there is none.
+    document: Result<String, Error>,
+    /// The report, for the charts and the extras.
+    report: Option<R>,
+}
+
+/// Reads `text` as a request of `U` (with the message [`fairdice_api::run_json`]
+/// gives) and runs it; `check` may refuse the report before it is written.
+fn answer<U: UseCase>(
+    text: &str,
+    check: impl Fn(&U::Report) -> Result<(), Error>,
+) -> Answered<U::Report> {
+    let report = serde_json::from_str::<U>(text)
+        .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)))
+        .and_then(|request| request.run(&control()))
+        .and_then(|report| check(&report).map(|()| report));
+    match report {
+        Ok(report) => Answered {
+            document: serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string())),
+            report: Some(report),
+        },
+        Err(error) => Answered {
+            document: Err(error),
+            report: None,
+        },
+    }
+}
+
+/// What one use case's reports may need: a check of the report before it is
+/// written, its charts, and the numbers a page shows that the document leaves
+/// out (see [`extras`]).
+struct Case<R> {
+    check: fn(&R, u64) -> Result<(), Error>,
+    draw: fn(&[R], &View) -> Result<Vec<Drawn>, Error>,
+    extras: fn(&R) -> Option<serde_json::Value>,
+}
+
+/// Something done with the requests of whichever use case a name picks.
+trait Handler {
+    /// Does it with use case `U`.
+    fn handle<U: UseCase>(self, case: Case<U::Report>) -> String;
+}
+
+/// Calls `handler` with the use case named `use_case`, or answers with the error
+/// document [`fairdice_api::run_json`] gives an unknown name.
+fn dispatch(use_case: &str, handler: impl Handler) -> String {
+    fn plain<R>() -> Case<R> {
+        Case {
+            check: |_, _| Ok(()),
+            draw: |_, _| Ok(Vec::new()),
+            extras: |_| None,
+        }
+    }
+    match use_case {
+        DistRequest::NAME => handler.handle::<DistRequest>(Case {
+            check: check_document,
+            draw: charts::distribution,
+            extras: extras::distribution,
+        }),
+        RollRequest::NAME => handler.handle::<RollRequest>(plain()),
+        ContestRequest::NAME => handler.handle::<ContestRequest>(Case {
+            draw: charts::contest,
+            extras: extras::contest,
+            ..plain()
+        }),
+        RiskRequest::NAME => handler.handle::<RiskRequest>(Case {
+            draw: charts::battle,
+            extras: extras::battle,
+            ..plain()
+        }),
+        AnalyzeRequest::NAME => handler.handle::<AnalyzeRequest>(Case {
+            draw: charts::analysis,
+            extras: extras::analysis,
+            ..plain()
+        }),
+        DroughtsRequest::NAME => handler.handle::<DroughtsRequest>(Case {
+            extras: extras::droughts,
+            ..plain()
+        }),
+        TuneRequest::NAME => handler.handle::<TuneRequest>(Case {
+            draw: charts::tuning,
+            ..plain()
+        }),
+        SampleRequest::NAME => handler.handle::<SampleRequest>(plain()),
+        NextRequest::NAME => handler.handle::<NextRequest>(plain()),
+        StateRequest::NAME => handler.handle::<StateRequest>(plain()),
+        PrdRequest::NAME => handler.handle::<PrdRequest>(plain()),
+        other => error_document(&Error::bad_request(format!(
+            "unknown use case `{other}`; accepted: {}",
+            fairdice_api::USE_CASES.join(", ")
+        ))),
+    }
+}
+
+/// Every request of a page, with its charts.
+struct Many<'a> {
+    requests: &'a [String],
+    view: &'a View,
+    max_document: u64,
+}
+
+impl Handler for Many<'_> {
+    fn handle<U: UseCase>(self, case: Case<U::Report>) -> String {
+        let mut documents = Vec::with_capacity(self.requests.len());
+        let mut reports = Vec::new();
+        for (index, text) in self.requests.iter().enumerate() {
+            progress::set_index(index);
+            let answered = answer::<U>(text, |r| (case.check)(r, self.max_document));
+            let extras = answered.report.as_ref().and_then(case.extras);
+            documents.push(answered.document.map(|d| (d, extras)));
+            reports.extend(answered.report);
+        }
+        let drawn = if self.view.charts && !reports.is_empty() {
+            (case.draw)(&reports, self.view)
+        } else {
+            Ok(Vec::new())
+        };
+        match drawn {
+            Ok(drawn) => written(&documents, &drawn),
+            Err(error) => error_document(&error),
+        }
+    }
+}
+
+/// One request, answered with its report document alone.
+struct One<'a> {
+    request: &'a str,
+}
+
+impl Handler for One<'_> {
+    fn handle<U: UseCase>(self, case: Case<U::Report>) -> String {
+        let answered = answer::<U>(self.request, |r| (case.check)(r, MAX_DOCUMENT_BYTES));
+        answered
+            .document
+            .unwrap_or_else(|error| error_document(&error))
+    }
+}
+
+/// `{"results": [...], "charts": [...]}`, the reports written in as they are.
+fn written(
+    documents: &[Result<(String, Option<serde_json::Value>), Error>],
+    charts: &[Drawn],
+) -> String {
+    let mut out = String::from(r#"{"results":["#);
+    for (i, document) in documents.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match document {
+            Ok((report, extras)) => {
+                out.push_str(r#"{"report":"#);
+                out.push_str(report);
+                if let Some(extras) = extras {
+                    out.push_str(r#","extras":"#);
+                    out.push_str(&extras.to_string());
+                }
+                out.push('}');
+            }
+            Err(error) => out.push_str(&error_document(error)),
+        }
+    }
+    out.push_str(r#"],"charts":"#);
+    out.push_str(&serde_json::to_string(charts).unwrap_or_else(|_| "[]".to_string()));
+    out.push('}');
+    out
+}
+
+/// Runs `requests` of `use_case` (JSON documents) with the charts `view` (JSON)
+/// asks for, each report document at most [`PAGE_DOCUMENT_BYTES`].
+pub fn compute_json(use_case: &str, requests: &[String], view: &str) -> String {
+    let view = match serde_json::from_str::<View>(if view.is_empty() { "{}" } else { view }) {
+        Ok(view) => view,
+        Err(e) => return error_document(&Error::bad_request(format!("not a view: {e}"))),
+    };
+    let many = Many {
+        requests,
+        view: &view,
+        max_document: PAGE_DOCUMENT_BYTES,
+    };
+    dispatch(use_case, many)
+}
+
+/// One request answered with its report document or its error document, each
+/// report document at most [`MAX_DOCUMENT_BYTES`] as on the command line.
+pub fn run_json(use_case: &str, request: &str) -> String {
+    dispatch(use_case, One { request })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn parsed(text: &str) -> Value {
+        serde_json::from_str(text).expect("JSON")
+    }
+
+    #[test]
+    fn one_request_answers_with_the_command_lines_document() {
+        let text = run_json("dist", r#"{"expression": "4d6kh3"}"#);
+        let report = parsed(&text);
+        assert_eq!(report["total"], "1296");
+        assert_eq!(report["mean_exact"], "15869/1296");
+        // (Compared as text: serde_json reads floats back to within an ulp only.)
+        let native = DistRequest::new("4d6kh3")
+            .run(&Control::new())
+            .expect("small");
+        assert_eq!(text, serde_json::to_string(&native).expect("serializes"));
+    }
+
+    #[test]
+    fn errors_are_the_use_case_layers_documents() {
+        let error = parsed(&run_json("dist", r#"{"expression": "4d6kh3y"}"#));
+        assert_eq!(error["error"]["kind"], "parse");
+        assert_eq!(error["error"]["category"], "invalid");
+        assert!(
+            error["error"]["rendered"]
+                .as_str()
+                .expect("text")
+                .starts_with("4d6kh3y\n      ^")
+        );
+        let unknown = parsed(&run_json("dice", "{}"));
+        assert_eq!(unknown["error"]["kind"], "bad_request");
+        assert!(
+            unknown["error"]["message"]
+                .as_str()
+                .expect("text")
+                .contains("accepted: dist")
+        );
+        let malformed = parsed(&run_json("dist", r#"{"expr": "3d6"}"#));
+        assert!(
+            malformed["error"]["message"]
+                .as_str()
+                .expect("text")
+                .starts_with("not a dist request")
+        );
+    }
+
+    #[test]
+    fn too_large_requests_carry_a_suggestion_that_finishes() {
+        let error = parsed(&run_json("dist", r#"{"expression": "1000000d1000000"}"#));
+        assert_eq!(error["error"]["kind"], "too_big");
+        let suggested = &error["error"]["suggestion"];
+        assert_eq!(suggested["use_case"], "dist");
+        let estimate = parsed(&run_json("dist", &suggested["request"].to_string()));
+        assert_eq!(estimate["method"], "monte_carlo");
+    }
+
+    #[test]
+    fn a_page_gets_every_result_and_one_chart_of_the_reports() {
+        let requests = [
+            r#"{"expression": "4d6kh3"}"#.to_string(),
+            r#"{"expression": "2d6+"}"#.to_string(),
+            r#"{"expression": "3d6"}"#.to_string(),
+        ];
+        let answer = parsed(&compute_json(
+            "dist",
+            &requests,
+            r#"{"measures": ["at_least", "probability"], "width": 360}"#,
+        ));
+        let results = answer["results"].as_array().expect("results");
+        assert_eq!(results.len(), 3);
+        assert_eq!(results[0]["report"]["total"], "1296");
+        assert_eq!(results[1]["error"]["kind"], "parse");
+        assert_eq!(results[2]["report"]["total"], "216");
+        // What the document leaves out, as the native page shows it.
+        assert_eq!(results[0]["extras"]["median"], 12);
+        let last = &results[0]["extras"]["cumulative"][15];
+        assert_eq!(
+            (last[0].as_f64(), last[1].as_f64()),
+            (Some(1.0), Some(21.0 / 1296.0))
+        );
+        assert!(results[1].get("extras").is_none());
+        let charts = answer["charts"].as_array().expect("charts");
+        assert_eq!(charts.len(), 2);
+        assert_eq!(charts[0]["name"], "at_least");
+        let svg = charts[0]["svg"].as_str().expect("svg");
+        assert!(svg.starts_with("<svg") && svg.contains(r#"width="360""#));
+        assert!(svg.contains("4d6kh3, 12: 61.651%") && svg.contains("P(X ≥ x)"));
+        let svg = charts[1]["svg"].as_str().expect("svg");
+        assert!(svg.contains("4d6kh3, 12: 12.886%") && svg.contains("3d6, 10: 12.500%"));
+        let bad_view = parsed(&compute_json("dist", &requests, r#"{"measures": ["up"]}"#));
+        assert_eq!(bad_view["error"]["kind"], "bad_request");
+    }
+
+    #[test]
+    fn documents_past_the_limit_are_refused_before_they_are_written() {
+        let view = View::default();
+        let requests = [r#"{"expression": "3000d2"}"#.to_string()];
+        let many = Many {
+            requests: &requests,
+            view: &view,
+            max_document: 10_000,
+        };
+        let answer = parsed(&dispatch("dist", many));
+        assert_eq!(answer["results"][0]["error"]["kind"], "too_big");
+        assert_eq!(answer["charts"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn charts_fit_the_width_asked_for() {
+        let narrow = View {
+            width: 100,
+            ..View::default()
+        };
+        assert_eq!(charts::size(&narrow).0, charts::NARROWEST);
+        let wide = View {
+            width: 5000,
+            ..View::default()
+        };
+        assert_eq!(charts::size(&wide), (760, 420));
+    }
+}

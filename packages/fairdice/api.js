@@ -1,0 +1,107 @@
+// The fairdice package's functions, bound to an instantiated WebAssembly module:
+// each maps its arguments onto a use case's request document and returns the
+// report document `fairdice … --json` prints, or throws a FairdiceError carrying
+// the use-case layer's error document.
+
+/** A use case refused a request: its error document, with the command line's rendering. */
+export class FairdiceError extends Error {
+  constructor(error) {
+    super(error.message);
+    this.name = "FairdiceError";
+    /** The stable code: `parse`, `invalid_input`, `too_big`, `bad_request`, … */
+    this.kind = error.kind;
+    /** `invalid`, `too_large`, `cancelled` or `internal`. */
+    this.category = error.category;
+    /** The message as the command line prints it (a caret under the part at fault). */
+    this.rendered = error.rendered;
+    /** A request that answers instead and finishes (a Monte Carlo estimate), if any. */
+    this.suggestion = error.suggestion ?? null;
+    /** The whole error document. */
+    this.error = error;
+  }
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/** A seed as the request takes it: a number, a bigint or a decimal string. */
+function seedOf(seed) {
+  if (seed === undefined || seed === null) return seed;
+  const value = typeof seed === "bigint" ? seed : BigInt(String(seed));
+  if (value < 0n || value > U64_MAX) throw new RangeError(`a seed is a whole number from 0 to 2^64−1, not ${seed}`);
+  return value;
+}
+
+/** A request document as JSON, bigints written as exact integers. */
+export function requestJson(request) {
+  const marker = "\u0000u64:";
+  const text = JSON.stringify(request, (_, v) => (typeof v === "bigint" ? marker + v.toString() : v));
+  return text.replace(/"\\u0000u64:(\d+)"/g, "$1");
+}
+
+/** A fresh seed for a roll asked for without one (the report says which). */
+function freshSeed() {
+  const words = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(words);
+  return (BigInt(words[0]) << 32n) | BigInt(words[1]);
+}
+
+/** A randomizer source: a spec, `{ spec }` or `{ session }` (a saved session's JSON). */
+function sourceOf(source) {
+  if (typeof source === "string") return { spec: source };
+  if (source && typeof source.session === "object") return { session: JSON.stringify(source.session) };
+  return source;
+}
+
+/** Options with their seed (if any) made exact. */
+function withSeed(options = {}) {
+  const copy = { ...options };
+  if ("seed" in copy) copy.seed = seedOf(copy.seed);
+  return copy;
+}
+
+/** The functions of the package over `wasm`, the module's exports. */
+export function bind(wasm) {
+  const runJson = (useCase, json) => wasm.run(useCase, json);
+  const run = (useCase, request) => {
+    const document = JSON.parse(runJson(useCase, typeof request === "string" ? request : requestJson(request)));
+    if (document && typeof document.error === "object" && Object.keys(document).length === 1) {
+      throw new FairdiceError(document.error);
+    }
+    return document;
+  };
+  const compute = (useCase, requests, view = {}) =>
+    JSON.parse(
+      wasm.compute(
+        useCase,
+        requests.map((r) => (typeof r === "string" ? r : requestJson(r))),
+        JSON.stringify(view),
+        undefined,
+      ),
+    );
+  return {
+    run,
+    runJson,
+    compute,
+    charts(useCase, request, view = {}) {
+      const answer = compute(useCase, [request], view);
+      if (answer.error) throw new FairdiceError(answer.error);
+      const [result] = answer.results;
+      if (result.error) throw new FairdiceError(result.error);
+      return { report: result.report, charts: answer.charts };
+    },
+    useCases: () => JSON.parse(wasm.use_cases()),
+    version: () => wasm.version(),
+    dist: (expression, options) => run("dist", { expression, ...withSeed(options) }),
+    roll: (expression, options = {}) =>
+      run("roll", { expression, ...withSeed(options), seed: seedOf(options.seed ?? freshSeed()) }),
+    contest: (a, b, options) => run("contest", { a, b, ...withSeed(options) }),
+    risk: (attacker, defender, options) => run("risk", { attacker, defender, ...withSeed(options) }),
+    sample: (source, options) => run("sample", { source: sourceOf(source), ...withSeed(options) }),
+    next: (source, history = []) =>
+      run("next", { source: sourceOf(source), history: (typeof history === "string" ? history.split(",") : history).map((h) => String(h).trim()) }),
+    state: (session) => run("state", { session: typeof session === "string" ? session : JSON.stringify(session) }),
+    prd: (p, options) => run("prd", { p, ...options }),
+    analyze: (spec, samples, options) => run("analyze", { spec, samples, ...withSeed(options) }),
+    tune: (options) => run("tune", withSeed(options)),
+  };
+}

@@ -1,0 +1,349 @@
+// Types of the fairdice package: the request options of each use case and the
+// report documents it returns (the documents `fairdice … --json` prints). Exact
+// counts and totals are decimal strings, exact probabilities "p/q" fractions.
+
+/** A count or total written out exactly, e.g. `"1296"`. */
+export type DecimalCount = string;
+/** An exact fraction `"p/q"`, e.g. `"15869/1296"`. */
+export type Fraction = string;
+/** A 64-bit seed: a number up to 2^53, a bigint, or a decimal string. */
+export type Seed = number | bigint | string;
+
+/** The use-case layer's error document. */
+export interface ErrorDocument {
+  /** A stable code: `parse`, `invalid`, `not_a_pool`, `invalid_input`, `bad_request`, `too_big`, `cancelled`, `internal`. */
+  kind: string;
+  category: "invalid" | "too_large" | "cancelled" | "internal";
+  message: string;
+  /** The message as the command line prints it: for an expression, a caret line under the part at fault. */
+  rendered: string;
+  span: { start: number; end: number } | null;
+  expression: string | null;
+  hint: string | null;
+  /** A request that answers instead and finishes: a Monte Carlo estimate sized to take seconds. */
+  suggestion: { use_case: string; request: Record<string, unknown>; command: string } | null;
+}
+
+/** Thrown when a use case refuses a request. */
+export declare class FairdiceError extends Error {
+  readonly kind: string;
+  readonly category: ErrorDocument["category"];
+  readonly rendered: string;
+  readonly suggestion: ErrorDocument["suggestion"];
+  readonly error: ErrorDocument;
+}
+
+// ---- dist and roll ----
+
+export interface DistOptions {
+  /** Estimate from this many seeded rolls instead of computing exactly. */
+  runs?: number | null;
+  seed?: Seed;
+  /** Extra rolls an exploding die may make (default 9). */
+  explode_depth?: number;
+}
+
+export interface OutcomeRow {
+  outcome: number;
+  count: DecimalCount;
+  probability: number;
+}
+
+interface DistributionCommon {
+  expression: string;
+  /** Equally likely rolls (exact), or rolls made (estimate). */
+  total: DecimalCount;
+  outcomes: OutcomeRow[];
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+}
+
+export interface ExactDistribution extends DistributionCommon {
+  method: "exact";
+  mean_exact: Fraction;
+  variance_exact: Fraction;
+}
+
+export interface EstimatedDistribution extends DistributionCommon {
+  method: "monte_carlo";
+  mean_exact: null;
+  variance_exact: null;
+  runs: number;
+  seed: number;
+  mean_standard_error: number;
+}
+
+export type DistributionReport = ExactDistribution | EstimatedDistribution;
+
+export interface RollOptions {
+  /** Rolls to make (default 1). */
+  times?: number;
+  /** The same seed gives the same rolls on every platform; a fresh one is picked when left out. */
+  seed?: Seed;
+  explode_depth?: number;
+}
+
+export interface RollReport {
+  expression: string;
+  seed: number;
+  rolls: {
+    value: number;
+    terms: { term: string; value: number; dice: { value: number; rolls: number[]; counted: boolean }[] }[];
+  }[];
+}
+
+// ---- contests and Risk ----
+
+export interface ContestOptions {
+  pairing?: "sorted" | "unsorted";
+  ties?: "stand" | "a-wins" | "b-wins" | "reroll";
+  runs?: number | null;
+  seed?: Seed;
+}
+
+export interface ContestReport {
+  a: string;
+  b: string;
+  pairing: "sorted" | "unsorted";
+  ties: "stand" | "a-wins" | "b-wins" | "reroll";
+  pairs: number;
+  win_bias: number;
+  tie_percent: number;
+  /** `null` when the net score is always 0. */
+  closeness: number | null;
+  p_a_wins: number;
+  p_a_wins_exact: Fraction;
+  p_tie: number;
+  p_tie_exact: Fraction;
+  p_b_wins: number;
+  p_b_wins_exact: Fraction;
+  mean_square_exact: Fraction;
+  net: { score: number; count: DecimalCount; probability: number }[];
+  total: DecimalCount;
+  method: "exact" | "monte_carlo";
+  runs?: number;
+  seed?: number;
+  win_bias_standard_error?: number;
+  tie_percent_standard_error?: number;
+  closeness_standard_error?: number;
+}
+
+export interface RiskOptions {
+  rule?: "simple" | "official";
+  faces?: number;
+  attacker_dice?: number;
+  defender_dice?: number;
+  /** Include the one-roll tables. */
+  per_roll?: boolean;
+  /** Include P(attacker wins) for A, D = 1..table. */
+  table?: number | null;
+  /** Solve in floating point even where exact fractions are affordable. */
+  float?: boolean;
+  /** Also fight this many battles by seeded Monte Carlo (`simulate` is read as this too). */
+  runs?: number | null;
+  seed?: Seed;
+}
+
+export interface BattleReport {
+  attacker: number;
+  defender: number;
+  rule: "simple" | "official";
+  faces: number;
+  attacker_dice: number;
+  defender_dice: number;
+  method: "exact" | "float";
+  p_attacker_wins: number;
+  p_attacker_wins_exact: Fraction | null;
+  attacker_survivors_if_win: number;
+  defender_survivors_if_win: number;
+  expected_losses: { attacker: number; defender: number };
+  attacker_survivors: { armies: number; probability: number }[];
+  defender_survivors: { armies: number; probability: number }[];
+  simulation?: { runs: number; seed: number; attacker_wins: number; p_attacker_wins: number; interval95: [number, number] };
+  table?: number[][];
+  per_roll?: {
+    attacker_dice: number;
+    defender_dice: number;
+    total: DecimalCount;
+    outcomes: { attacker_loses: number; defender_loses: number; count: DecimalCount }[];
+  }[];
+}
+
+// ---- randomizers ----
+
+/** A randomizer: its spec (`"deck(values=6)"`), or a saved session to continue. */
+export type Source = string | { spec: string } | { session: string };
+
+export interface SampleOptions {
+  /** Outcomes to draw (default 10; `count` is read as this too). */
+  samples?: number;
+  seed?: Seed;
+  /** Also return the session after the draws (`session`), to continue later. */
+  save?: boolean;
+}
+
+export interface SampleReport {
+  spec: string;
+  /** The seed of a fresh randomizer; absent when a saved session continued. */
+  seed?: number;
+  /** Outcomes drawn, in order. */
+  samples: number[];
+  /** Their names, for randomizers with named outcomes (Tetris pieces). */
+  labels?: string[];
+  /** The session after the draws (its saved JSON document), when asked for. */
+  session?: string;
+}
+
+export interface NextOutcome {
+  outcome: number;
+  probability: number;
+  label?: string;
+}
+
+export interface NextReport {
+  spec: string;
+  history: string[];
+  outcomes: NextOutcome[];
+}
+
+export interface StateReport {
+  spec: string;
+  draws: number;
+  state: number[];
+  next: NextOutcome[];
+}
+
+export interface PrdReport {
+  p: number;
+  c: number;
+  expected_attempts: number;
+  max_attempts: number;
+  attempts: { attempt: number; probability: number; first_success: number; cumulative: number }[];
+  truncated: boolean;
+}
+
+// ---- analysis and tuning ----
+
+export interface AnalyzeOptions {
+  /** Exact, or an error (no Monte Carlo fallback). */
+  exact?: boolean;
+  /** Estimate by Monte Carlo with this many runs. */
+  runs?: number | null;
+  seed?: Seed;
+  /** Merged states one step of the exact sweep may hold (`budget` is read as this too). */
+  max_states?: number | null;
+  /** Also measure droughts (default true). */
+  droughts?: boolean;
+}
+
+export type Method =
+  | { method: "exact"; peak_states: number }
+  | { method: "monte_carlo"; runs: number; seed: number };
+
+export type AnalysisReport = Method & {
+  spec: string;
+  samples: number;
+  mean_entropy: number;
+  outcome_variance: number;
+  repeat_rate: number;
+  errors?: { mean_entropy: number; outcome_variance: number; repeat_rate: number };
+  steps: { step: number; entropy: number; outcome_variance: number; repeat: number; [error: string]: number }[];
+  droughts?: Method & {
+    outcomes: { outcome: number; longest_gap: number; gap_exceeds: number[]; [error: string]: unknown }[];
+  };
+};
+
+export interface TuneOptions {
+  /** The faces 1..values of a fair die, or … */
+  values?: number | null;
+  /** … outcomes weighted by a dice expression, e.g. `"2d6"`. */
+  base?: string | null;
+  /** `"25"`, `"20..40"` or `"20:1,30:2,40:1"` (default `"25"`). */
+  samples?: string;
+  min_entropy?: number;
+  /** Systems to search (default deck and dynamic). */
+  systems?: string[];
+  /** Custom grids, e.g. `"dynamic(decrease=0.30..0.50 step 0.005)"`. */
+  grids?: string[];
+  exact?: boolean;
+  runs?: number | null;
+  seed?: Seed;
+  /** Merged states one step of a candidate's exact sweep may hold (`budget` is read as this too). */
+  max_states?: number | null;
+  /** List every candidate, not only each system's best. */
+  all?: boolean;
+}
+
+export interface TuneReport {
+  values?: number;
+  base?: string;
+  samples: number | { distribution: string; lengths: { samples: number; weight: number }[] };
+  min_entropy: number;
+  systems: (Partial<Method> & {
+    system: string;
+    params: Record<string, number | string> | null;
+    spec?: string;
+    mean_entropy: number | null;
+    outcome_variance: number | null;
+    qualified: number;
+    candidates_tried: number;
+    candidates?: (Method & { params: Record<string, number | string>; spec: string; mean_entropy: number; outcome_variance: number; qualifies: boolean })[];
+    [more: string]: unknown;
+  })[];
+  fairest: string | null;
+  plain_dice_outcome_variance: number;
+}
+
+// ---- charts ----
+
+/** How charts are drawn: distribution measures and the width in pixels. */
+export interface View {
+  measures?: ("probability" | "at_least" | "at_most")[];
+  width?: number;
+  charts?: boolean;
+}
+
+/** A chart as the native app draws it: a name and a standalone SVG document. */
+export interface Chart {
+  name: string;
+  svg: string;
+}
+
+export interface Computed {
+  results: ({ report: unknown; extras?: unknown } | { error: ErrorDocument })[];
+  charts: Chart[];
+}
+
+// ---- the functions ----
+
+export interface Fairdice {
+  dist(expression: string, options?: DistOptions): DistributionReport;
+  roll(expression: string, options?: RollOptions): RollReport;
+  contest(a: string, b: string, options?: ContestOptions): ContestReport;
+  risk(attacker: number, defender: number, options?: RiskOptions): BattleReport;
+  sample(source: Source, options?: SampleOptions): SampleReport;
+  next(source: Source, history?: string[] | string): NextReport;
+  state(session: string): StateReport;
+  prd(p: number, options?: { limit?: number }): PrdReport;
+  analyze(spec: string, samples: number, options?: AnalyzeOptions): AnalysisReport;
+  tune(options: TuneOptions): TuneReport;
+  /** A report with the charts the native app draws for it (`fairdice serve`'s pages, `--plot`). */
+  charts(useCase: string, request: Record<string, unknown> | string, view?: View): { report: unknown; charts: Chart[] };
+  /** Any use case by name, on its request document; returns its report document. */
+  run(useCase: string, request: Record<string, unknown> | string): unknown;
+  /** The same with JSON text both ways (64-bit seeds stay exact). */
+  runJson(useCase: string, requestJson: string): string;
+  /** Several requests of one use case, with the charts of their reports. */
+  compute(useCase: string, requests: (Record<string, unknown> | string)[], view?: View): Computed;
+  useCases(): string[];
+  version(): string;
+}
+
+/**
+ * The fairdice functions. In Node the module is instantiated at import; in a
+ * browser or a bundle it is fetched once, from `module` when given (a URL, a
+ * Response, bytes or a compiled WebAssembly.Module).
+ */
+export declare function load(module?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<Fairdice>;

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the static web app into target/site/ (or the folder given as $1): the
+# pages, styles and scripts of web/ and the fairdice WebAssembly module
+# (scripts/build-wasm.sh). Every page computes in the browser, so the folder can
+# be published on any static file host as it is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+site="${1:-target/site}"
+./scripts/build-wasm.sh
+rm -rf "$site"
+mkdir -p "$site/wasm"
+cp -R web/. "$site/"
+cp target/wasm/fairdice_wasm.js target/wasm/fairdice_wasm_bg.wasm "$site/wasm/"
+echo "build-site: $site ($(du -sk "$site" | cut -f1) KiB); serve it with any static file server, e.g."
+echo "  python3 -m http.server --directory $site 8000"

@@ -1,0 +1,112 @@
+// Every page on a 375 px wide phone and at two other widths: no sideways
+// scrolling, charts drawn at the screen's width with every outcome on screen,
+// inputs of a row aligned however their labels wrap, long errors wrapped inside
+// their box; screenshots of each page at 375 px.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { launch, screenshot, settled } from "./support.mjs";
+
+const PHONE = { width: 375, height: 812 };
+const PAGES = [
+  ["dice", "dice.html?expr=4d6kh3&expr=3d6&expr=100d6&mode=at_least"],
+  ["contest", "contest.html?a=5d6&b=3d6%2B1d8%2B1d10&pairing=unsorted&ties=a-wins"],
+  ["risk", "risk.html?attacker=10&defender=10&rule=official&runs=20000&seed=7"],
+  ["randomizers", "randomizers.html?spec=deck(values%3D6%2C+copies%3D1%2C+refill_below%3D6)&samples=25&sample=1&history=1,2"],
+  ["tune", "tune.html?values=6&samples=20..40&min_entropy=0.9"],
+];
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Sideways overflow of the page, and of each chart and error box. */
+async function layout(page) {
+  return page.evaluate(() => ({
+    pageWidth: document.documentElement.scrollWidth,
+    viewport: document.documentElement.clientWidth,
+    charts: [...document.querySelectorAll("figure.chart > svg")].map((svg) => {
+      const box = svg.getBoundingClientRect();
+      return { left: box.left, right: box.right, drawn: Number(svg.getAttribute("width")), shown: box.width };
+    }),
+    errors: [...document.querySelectorAll(".problem pre")].map((pre) => pre.scrollWidth - pre.clientWidth),
+  }));
+}
+
+/** Fields laid out side by side whose inputs are not on one line. */
+async function misaligned(page) {
+  return page.evaluate(() => {
+    const rows = new Map();
+    for (const field of document.querySelectorAll("form.query .field")) {
+      const input = field.querySelector("input, select");
+      if (!input || field.offsetParent === null) continue;
+      const top = Math.round(field.getBoundingClientRect().top);
+      rows.set(top, [...(rows.get(top) ?? []), Math.round(input.getBoundingClientRect().top)]);
+    }
+    return [...rows.values()].filter((tops) => Math.max(...tops) - Math.min(...tops) > 2);
+  });
+}
+
+for (const [name, path] of PAGES) {
+  test(`${name} on a 375 px phone: nothing hidden sideways, charts at the screen's width`, async () => {
+    const page = await browser.page(path, PHONE);
+    await settled(page);
+    assert.equal(await page.locator(".problem").count(), 0, await page.textContent("#results"));
+    const seen = await layout(page);
+    assert.ok(seen.pageWidth <= seen.viewport, `the page is ${seen.pageWidth} px wide`);
+    assert.ok(seen.charts.length > 0, "a chart is drawn");
+    for (const chart of seen.charts) {
+      assert.ok(chart.left >= 0 && chart.right <= PHONE.width, `a chart spans ${chart.left}..${chart.right}`);
+      // Drawn for this width, not a wide chart shrunk: its labels keep their size.
+      assert.ok(chart.shown / chart.drawn > 0.9, `a chart drawn ${chart.drawn} px wide is shown ${chart.shown} px wide`);
+    }
+    assert.deepEqual(await misaligned(page), []);
+    const ids = await page.$$eval("[id]", (nodes) => nodes.map((n) => n.id));
+    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], "ids are unique");
+    assert.deepEqual(page.errors, []);
+    await screenshot(page, `${name}-375`, 2400);
+    await page.close();
+  });
+}
+
+test("every outcome keeps its place on a phone's chart", async () => {
+  const page = await browser.page("dice.html?expr=100d6", PHONE);
+  await settled(page);
+  // 100d6 has 501 outcomes, 100 to 600: narrower than a pixel each on a phone, so
+  // each pixel column shows its likeliest; the axis spans them all.
+  const labels = await page.$$eval('#chart svg g[aria-label="outcome axis"] text', (ts) => ts.map((t) => Number(t.textContent)));
+  assert.ok(labels[0] <= 150 && labels.at(-1) >= 550, `the axis is labelled ${labels}`);
+  const path = await page.$eval("#chart svg path", (p) => { const b = p.getBBox(); return { x: b.x, width: b.width }; });
+  const plot = await page.$eval("#chart svg", (svg) => svg.viewBox.baseVal.width);
+  assert.ok(path.x + path.width <= plot && path.width > plot * 0.6, `the bars span ${path.x}..${path.x + path.width} of ${plot}`);
+  const few = await browser.page("dice.html?expr=3d6&expr=4d6kh3", PHONE);
+  await settled(few);
+  assert.equal(await few.$$eval("#chart svg rect > title", (ts) => ts.length), 32);
+  await page.close();
+  await few.close();
+});
+
+test("form rows stay aligned when labels wrap, at every width", async () => {
+  for (const width of [375, 560, 760, 1200]) {
+    for (const [, path] of PAGES) {
+      const page = await browser.page(path.split("?")[0], { width, height: 900 });
+      await page.waitForSelector("form.query");
+      assert.deepEqual(await misaligned(page), [], `${path} at ${width} px`);
+      await page.close();
+    }
+  }
+});
+
+test("a long error wraps inside its box on a phone", async () => {
+  const page = await browser.page("dice.html?expr=1000000d1000000kh500000", PHONE);
+  await settled(page);
+  const seen = await layout(page);
+  assert.equal(seen.errors.length, 1);
+  assert.ok(seen.errors[0] <= 0, `the error overflows its box by ${seen.errors[0]} px`);
+  assert.ok(seen.pageWidth <= seen.viewport, `the page is ${seen.pageWidth} px wide`);
+  await screenshot(page, "dice-error-375", 1200);
+  await page.close();
+});

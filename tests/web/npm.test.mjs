@@ -1,0 +1,135 @@
+// The fairdice npm package in Node: installed from its packed tarball and imported
+// by name, every function returns the document `fairdice … --json` prints for the
+// same request — on the dice benchmark cases, rolls, randomizers, contests, Risk,
+// analysis and tuning — and refusals carry the command line's message.
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { cliError, cliJson, differences } from "./support.mjs";
+
+const PACKAGE = process.env.FAIRDICE_PACKAGE;
+/** The dice benchmark cases (benches/cases/dice.tsv). */
+const BENCHMARK_CASES = ["3d6", "10d10", "100d6", "4d6kh3", "10d10kh3", "20d20kh5", "100d10kh10"];
+
+let fairdice;
+let FairdiceError;
+before(async () => {
+  ({ FairdiceError } = await import(pathToFileURL(join(PACKAGE, "node.js"))));
+  fairdice = await (await import(pathToFileURL(join(PACKAGE, "node.js")))).load();
+});
+
+test("the packed package installs and imports by name in a Node project", () => {
+  const project = mkdtempSync(join(tmpdir(), "fairdice-npm-"));
+  const tarball = execFileSync("npm", ["pack", PACKAGE, "--pack-destination", project, "--silent"], { encoding: "utf8" }).trim();
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(project, tarball)], { cwd: project });
+  writeFileSync(
+    join(project, "odds.js"),
+    'import { load } from "fairdice";\nconst fairdice = await load();\nprocess.stdout.write(JSON.stringify(fairdice.dist("4d6kh3")));\n',
+  );
+  const printed = JSON.parse(execFileSync("node", ["odds.js"], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(printed, cliJson("dist", "4d6kh3"));
+  assert.equal(printed.mean_exact, "15869/1296");
+});
+
+test("dist on every dice benchmark case equals `fairdice dist --json`", () => {
+  for (const expression of BENCHMARK_CASES) {
+    assert.deepEqual(fairdice.dist(expression), cliJson("dist", expression), expression);
+  }
+  // Estimates too: the same seed gives the same rolls.
+  assert.deepEqual(fairdice.dist("1000d6", { runs: 5000, seed: 9 }), cliJson("dist", "1000d6", "--runs", "5000", "--seed", "9"));
+});
+
+test("roll shows every die as `fairdice roll --json` does", () => {
+  const rolled = fairdice.roll("4d6kh3+d8!", { times: 5, seed: 42 });
+  assert.deepEqual(rolled, cliJson("roll", "4d6kh3+d8!", "--times", "5", "--seed", "42"));
+  assert.equal(rolled.rolls[0].terms[0].dice.length, 4);
+  // Without a seed one is picked, and the report names it.
+  assert.equal(typeof fairdice.roll("d20").seed, "number");
+});
+
+test("randomizers: seeded samples, saved sessions continued, next and PRD as the command line", () => {
+  assert.deepEqual(fairdice.sample("tgm2", { samples: 25, seed: 1 }), cliJson("sample", "tgm2", "--samples", "25", "--seed", "1"));
+  const spec = "deck(values=6, copies=2, refill_below=3)";
+  assert.deepEqual(fairdice.sample(spec, { samples: 12, seed: 7 }), cliJson("sample", spec, "--samples", "12", "--seed", "7"));
+  // A 64-bit seed past 2^53 stays exact.
+  const big = "18446744073709551615";
+  assert.deepEqual(fairdice.sample("tgm2", { samples: 5, seed: big }).labels, cliJson("sample", "tgm2", "--samples", "5", "--seed", big).labels);
+
+  // Save after 5 draws, continue for 7: the same 12 draws as one sample of 12.
+  const first = fairdice.sample(spec, { samples: 5, seed: 7, save: true });
+  const rest = fairdice.sample({ session: first.session }, { samples: 7 });
+  assert.deepEqual([...first.samples, ...rest.samples], fairdice.sample(spec, { samples: 12, seed: 7 }).samples);
+  const saved = join(mkdtempSync(join(tmpdir(), "fairdice-session-")), "game.json");
+  writeFileSync(saved, first.session);
+  assert.deepEqual(fairdice.state(first.session), cliJson("state", "show", saved));
+  assert.deepEqual(fairdice.sample({ session: readFileSync(saved, "utf8") }, { samples: 7 }).samples, cliJson("sample", "--resume", saved, "--samples", "7").samples);
+
+  const fair = "fair(base=2d6, tightness=1)";
+  const next = fairdice.next(fair, ["2", "4", "7", "7"]);
+  assert.deepEqual(next, cliJson("next", fair, "--history", "2,4,7,7"));
+  assert.equal(next.outcomes.find((o) => o.outcome === 7).probability.toFixed(5), "0.05965");
+  assert.deepEqual(fairdice.prd(0.25), cliJson("prd", "0.25"));
+});
+
+test("contests, Risk battles, analyses and searches equal the command line's documents", () => {
+  assert.deepEqual(fairdice.contest("5d6", "4d6+1d8", { ties: "a-wins" }), cliJson("contest", "5d6", "4d6+1d8", "--ties", "a-wins"));
+  assert.deepEqual(
+    fairdice.contest("30d6", "30d6", { pairing: "unsorted", runs: 20000, seed: 3 }),
+    cliJson("contest", "30d6", "30d6", "--pairing", "unsorted", "--runs", "20000", "--seed", "3"),
+  );
+  assert.deepEqual(
+    fairdice.risk(10, 10, { rule: "official", per_roll: true, table: 8, runs: 5000, seed: 7 }),
+    cliJson("risk", "10", "10", "--rule", "official", "--per-roll", "--table", "8", "--runs", "5000", "--seed", "7"),
+  );
+  assert.deepEqual(fairdice.risk(1000, 1000), cliJson("risk", "1000", "1000"));
+  // Analyses and searches take logarithms: equal to 1e-9 (see `differences` in support.mjs).
+  const close = { relative: 1e-9 };
+  assert.deepEqual(differences(fairdice.tune({ values: 6, samples: "25" }), cliJson("tune", "--values", "6", "--samples", "25"), close), []);
+  assert.deepEqual(
+    differences(
+      fairdice.tune({ values: 4, samples: "20:1,30:2,40:1", systems: ["deck", "dynamic", "bag"], all: true }),
+      cliJson("tune", "--values", "4", "--samples", "20:1,30:2,40:1", "--systems", "deck,dynamic,bag", "--all"),
+      close,
+    ),
+    [],
+  );
+  assert.deepEqual(differences(fairdice.analyze("tgm2", 12), cliJson("analyze", "tgm2", "--samples", "12"), close), []);
+  assert.deepEqual(
+    differences(fairdice.analyze("prd(p=0.25)", 10, { runs: 3000, seed: 4 }), cliJson("analyze", "prd(p=0.25)", "--samples", "10", "--runs", "3000", "--seed", "4"), close),
+    [],
+  );
+  const deck = "deck(values=6, copies=1, refill_below=6)";
+  assert.deepEqual(differences(fairdice.analyze(deck, 25), cliJson("analyze", deck, "--samples", "25"), close), []);
+});
+
+test("refusals throw the use-case layer's error document with the command line's rendering", () => {
+  assert.throws(
+    () => fairdice.dist("4d6kh3y"),
+    (error) => error instanceof FairdiceError && error.kind === "parse" && `error: ${error.rendered}\n` === cliError("dist", "4d6kh3y"),
+  );
+  try {
+    fairdice.dist("1000000d1000000");
+    assert.fail("refused");
+  } catch (error) {
+    assert.equal(error.kind, "too_big");
+    assert.equal(error.suggestion.command, "fairdice dist 1000000d1000000 --runs 20");
+    const estimate = fairdice.run("dist", error.suggestion.request);
+    assert.equal(estimate.method, "monte_carlo");
+    assert.equal(estimate.runs, 20);
+  }
+  assert.throws(() => fairdice.run("dice", {}), /unknown use case `dice`; accepted: dist/);
+  assert.throws(() => fairdice.run("dist", { expr: "3d6" }), (e) => e.kind === "bad_request");
+});
+
+test("charts come with their report, drawn at the width asked for", () => {
+  const { report, charts } = fairdice.charts("dist", { expression: "3d6" }, { measures: ["at_least", "probability"], width: 360 });
+  assert.deepEqual(report, cliJson("dist", "3d6"));
+  assert.deepEqual(charts.map((c) => c.name), ["at_least", "probability"]);
+  assert.match(charts[0].svg, /^<svg [^>]*width="360"/);
+  assert.ok(charts[1].svg.includes("<title>3d6, 10: 12.500%</title>"));
+});

@@ -1,0 +1,44 @@
+// The front page and the links the app has given: `/` and `/?expr=…` open the
+// Dice page with the inputs; served by `fairdice serve` (FAIRDICE_SERVE set), the
+// links of the old server-rendered pages (`/dice?expr=…`) open the same pages, and
+// its API answers with the document the pages compute in the browser.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { cliJson, downloadedJson, launch, settled, SITE_URL } from "./support.mjs";
+
+const SERVE = Boolean(process.env.FAIRDICE_SERVE);
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("the front page is the Dice page, and keeps a link's inputs", async () => {
+  const page = await browser.page("?expr=4d6kh3&expr=3d6");
+  await page.waitForURL(/dice\.html\?expr=4d6kh3&expr=3d6$/);
+  await settled(page);
+  assert.match(await page.textContent("#summary"), /15869\/1296/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("old links of the server-rendered pages open the same pages", { skip: !SERVE }, async () => {
+  const page = await browser.page("dice?expr=4d6kh3&mode=at_least");
+  await settled(page);
+  assert.ok(await page.isChecked("#mode-at_least"));
+  assert.match(await page.textContent("#summary"), /15869\/1296/);
+  const printed = cliJson("dist", "4d6kh3");
+  assert.deepEqual(await downloadedJson(page, "JSON for 4d6kh3"), printed);
+  // The server's API gives the same document the page computed.
+  const served = await (await fetch(`${SITE_URL}/api/dist?expr=4d6kh3`)).json();
+  assert.deepEqual(served, printed);
+  for (const path of ["contest?a=3d6&b=2d6&ties=b-wins", "risk?attacker=3&defender=2", "tune?values=6&samples=25"]) {
+    await page.goto(`${SITE_URL}/${path}`);
+    await settled(page);
+    assert.equal(await page.locator(".problem").count(), 0, path);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

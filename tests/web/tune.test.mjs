@@ -1,0 +1,98 @@
+// The static Tuner page in a real browser: the article's search as `fairdice tune
+// --json` gives it, the winners' curves, an uncertain match length changing the
+// verdict, and bad match lengths and grids refused while the next search runs.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { cancelAfter, cliJson, differences, downloadedJson, launch, screenshot, settled, submit, typeInto } from "./support.mjs";
+
+/** Searches agree with the command line's to 1e-9, relatively (see `differences`). */
+const SEARCH = { relative: 1e-9 };
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function row(page, system) {
+  const cells = await page.$$eval(`#tune-results tr[data-system="${system}"] > *`, (cs) => cs.map((c) => c.textContent));
+  const [name, params, entropy, variance, qualified, method] = cells;
+  return { name, params, entropy, variance, qualified, method };
+}
+
+test("the article's table: deck (1, 6) → 0.5089, dynamic 0.355 → 0.4590, as `fairdice tune --json`", async () => {
+  const page = await browser.page("tune.html");
+  await typeInto(page, "#values", "6");
+  await typeInto(page, "#samples", "25");
+  await typeInto(page, "#min-entropy", "0.9");
+  assert.ok(await page.isChecked("#system-deck"));
+  assert.ok(await page.isChecked("#system-dynamic"));
+  await submit(page);
+  assert.deepEqual(differences(await downloadedJson(page), cliJson("tune", "--values", "6", "--samples", "25", "--min-entropy", "0.9"), SEARCH), []);
+  assert.deepEqual(await row(page, "deck"), {
+    name: "deck",
+    params: "copies=1, refill_below=6",
+    entropy: "0.9020",
+    variance: "0.5089",
+    qualified: "87/100",
+    method: "exact",
+  });
+  assert.equal((await row(page, "dynamic")).params, "decrease=0.355");
+  assert.match(await page.textContent("#fairest"), /Fairest: dynamic \(decrease=0\.355\), outcome variance 0\.46 — plain dice: 3\.47/);
+  const legends = await page.$$eval('#chart svg g[aria-label="legend"] text', (ts) => ts.map((t) => t.textContent));
+  assert.deepEqual(legends, [
+    "deck (copies=1, refill_below=6)",
+    "dynamic (decrease=0.355)",
+    "deck (copies=1, refill_below=6)",
+    "dynamic (decrease=0.355)",
+  ]);
+  assert.deepEqual(page.errors, []);
+  await screenshot(page, "tune", 1900);
+  await page.close();
+});
+
+test("an uncertain match length: 4 outcomes over 20..40 samples", async () => {
+  const page = await browser.page("tune.html");
+  await typeInto(page, "#values", "4");
+  await typeInto(page, "#samples", "30");
+  await submit(page);
+  assert.equal((await row(page, "deck")).params, "copies=8, refill_below=1");
+  assert.match(await page.textContent("#fairest"), /Fairest: deck/);
+  await typeInto(page, "#samples", "20..40");
+  // Seconds of work: the busy state names the stage and shows how far it is.
+  await page.click('form.query button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector("#busy progress:not([hidden])")?.value > 0);
+  assert.match(await page.textContent("#busy"), /Computing \(measuring candidates\)… \d+\.\d s/);
+  assert.equal(await page.getAttribute("#busy progress", "max"), "200");
+  await settled(page);
+  assert.match(await page.textContent("#tune-results caption"), /20\.\.40 samples \(expected/);
+  assert.match(await page.textContent("#fairest"), /Fairest: dynamic/);
+  assert.deepEqual(differences(await downloadedJson(page), cliJson("tune", "--values", "4", "--samples", "20..40"), SEARCH), []);
+  await page.close();
+});
+
+test("a bad match length and an unknown grid are refused; the next search runs", async () => {
+  const page = await browser.page("tune.html");
+  await typeInto(page, "#values", "6");
+  await typeInto(page, "#samples", "20..x");
+  await submit(page);
+  assert.match(await page.textContent(".problem"), /20\.\.x/);
+  await typeInto(page, "#samples", "25");
+  await typeInto(page, "#grid", "dynamo(decrease=0.3)");
+  await submit(page);
+  assert.match(await page.textContent(".problem"), /dynamo/);
+  // A search of minutes (matches of 100 samples) is cancelled at once.
+  await typeInto(page, "#grid", "");
+  await typeInto(page, "#samples", "100");
+  await cancelAfter(page);
+  await typeInto(page, "#samples", "25");
+
+  await typeInto(page, "#grid", "dynamic(decrease=0.30..0.40 step 0.005)");
+  await submit(page);
+  assert.equal(await page.locator(".problem").count(), 0);
+  assert.equal((await row(page, "dynamic")).params, "decrease=0.35");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,0 +1,275 @@
+// The Dice page: expressions (one or several to compare), the measure to chart,
+// and Monte Carlo settings when in use; the distribution as the charts crate draws
+// it, mean and spread, and every outcome's numbers. Inputs live in the URL:
+// `dice.html?expr=4d6kh3&expr=3d6&mode=at_least[&runs=N&seed=S]`.
+
+import { code, el } from "../dom.js";
+import { figure, prettyJson } from "../figure.js";
+import { fixed, percent, shortCount } from "../format.js";
+import { startPage, stoppedNode } from "../page.js";
+import { problemNode } from "../problem.js";
+import { InputError, param, requestJson, u64, whole } from "../request.js";
+import { dataTable } from "../table.js";
+
+/** Expressions compared at once. */
+const MAX_EXPRESSIONS = 6;
+const MEASURES = ["probability", "at_least", "at_most"];
+const WORDS = { probability: "probability", at_least: "at least", at_most: "at most" };
+const EXAMPLES = [
+  ["ability score", ["4d6kh3"]],
+  ["to hit", ["d20+5 >= 15"]],
+  ["advantage vs. plain d20", ["2d20kh1", "d20"]],
+  ["success pool", ["10d10cs>=8"]],
+  ["exploding", ["d6!"]],
+];
+
+const form = document.getElementById("dice-form");
+const boxes = document.getElementById("expressions");
+const monteCarlo = document.getElementById("monte-carlo");
+
+function fromParams(params) {
+  const expressions = params.getAll("expr").map((e) => e.trim()).filter((e) => e !== "");
+  if (expressions.length > MAX_EXPRESSIONS) {
+    throw new InputError(`at most ${MAX_EXPRESSIONS} expressions can be compared at once, not ${expressions.length}`);
+  }
+  const mode = param(params, "mode") ?? "probability";
+  if (!MEASURES.includes(mode)) {
+    throw new InputError(`unknown measure \`${mode}\`; expected probability, at_least or at_most`);
+  }
+  const runs = param(params, "runs");
+  const seed = param(params, "seed");
+  return {
+    expressions,
+    mode,
+    runs: runs === undefined ? null : whole(runs, "runs"),
+    seed: seed === undefined ? 1n : u64(seed, "seed"),
+  };
+}
+
+function toParams(state) {
+  const params = new URLSearchParams();
+  for (const e of state.expressions) params.append("expr", e);
+  if (state.mode !== "probability") params.set("mode", state.mode);
+  if (state.runs !== null) {
+    params.set("runs", String(state.runs));
+    params.set("seed", String(state.seed));
+  }
+  return params;
+}
+
+/** The label of the `i`-th expression box. */
+function labelOf(i, value) {
+  return i === 0 ? "Expression" : value === "" ? "Compare with (optional)" : "Compare with";
+}
+
+/** One box per expression, one empty box to add a comparison, never fewer than two. */
+function fill(state) {
+  const wanted = Math.min(Math.max(state.expressions.length + 1, 2), MAX_EXPRESSIONS);
+  const values = [...state.expressions];
+  while (values.length < wanted) values.push("");
+  const inputs = boxes.querySelectorAll("input");
+  if (inputs.length === values.length) {
+    // The same boxes: keep them (and the focus of the one typed in).
+    inputs.forEach((input, i) => {
+      input.value = values[i];
+      input.labels[0].textContent = labelOf(i, values[i]);
+    });
+  } else boxes.replaceChildren(
+    ...values.map((value, i) => {
+      const id = `expr-${i + 1}`;
+      return el(
+        "div",
+        { class: "field" },
+        el("label", { htmlFor: id }, labelOf(i, value)),
+        el("input", {
+          id,
+          name: "expr",
+          type: "text",
+          value,
+          placeholder: i === 0 ? "e.g. 4d6kh3" : "e.g. 3d6",
+          autocomplete: "off",
+          spellcheck: false,
+          attrs: { autocapitalize: "off", maxlength: 10000 },
+        }),
+      );
+    }),
+  );
+  form.querySelector(`#mode-${state.mode}`).checked = true;
+  monteCarlo.hidden = state.runs === null;
+  form.querySelector("#runs").value = state.runs ?? "";
+  form.querySelector("#seed").value = state.runs === null ? "" : String(state.seed);
+  form.querySelector("#runs").disabled = state.runs === null;
+  form.querySelector("#seed").disabled = state.runs === null;
+}
+
+function jobs(state, width) {
+  const requests = state.expressions.map((expression) =>
+    requestJson(state.runs === null ? { expression } : { expression, runs: state.runs, seed: state.seed }),
+  );
+  return [{ useCase: "dist", requests, view: { measures: MEASURES, width } }];
+}
+
+function examples() {
+  return el(
+    "section",
+    { class: "examples", attrs: { "aria-label": "Examples" } },
+    el("h2", {}, "Try"),
+    el(
+      "ul",
+      {},
+      EXAMPLES.map(([what, expressions]) => {
+        const params = new URLSearchParams(expressions.map((e) => ["expr", e]));
+        return el("li", {}, el("a", { href: `?${params}` }, code(expressions.join(" vs "))), " ", el("span", { class: "muted" }, what));
+      }),
+    ),
+  );
+}
+
+function render(state, outcomes, results, { go }) {
+  const outcome = outcomes[0];
+  if (!outcome) return;
+  if (outcome.stopped) {
+    results.append(stoppedNode(outcome.stopped));
+    return;
+  }
+  const answer = outcome.answer;
+  if (answer.error) {
+    results.append(problemNode(answer.error, "Could not compute this"));
+    return;
+  }
+  const computed = [];
+  answer.results.forEach((result, i) => {
+    const expression = state.expressions[i];
+    if (result.report) {
+      computed.push(result);
+      return;
+    }
+    // The estimate offered for a request too large: the use case's suggestion,
+    // sized to finish in seconds.
+    const offer = (suggestion) =>
+      state.runs === null && suggestion.use_case === "dist"
+        ? () => go({ ...state, runs: suggestion.request.runs, seed: BigInt(suggestion.request.seed ?? 1) })
+        : null;
+    results.append(problemNode(result.error, ["Could not compute ", code(expression)], { offer }));
+  });
+  if (computed.length === 0) return;
+  const reports = computed.map((r) => r.report);
+  const chart = answer.charts.find((c) => c.name === state.mode);
+  results.append(
+    figure({
+      id: "chart",
+      chart,
+      file: "fairdice",
+      documents: reports.map((r) => ({
+        label: `JSON for ${r.expression}`,
+        name: "fairdice-dist.json",
+        json: prettyJson(r),
+      })),
+    }),
+  );
+  results.append(summary(computed, state));
+  results.append(computed.length === 1 ? single(computed[0], state.mode) : comparison(computed, state.mode));
+}
+
+/** One row per expression: mean, spread, range, median, and how it was computed. */
+function summary(computed, state) {
+  const rows = computed.map(({ report: r, extras }) => {
+    const computed =
+      r.method === "exact"
+        ? { text: `exact: ${shortCount(r.total)} equally likely rolls`, csv: `exact: ${r.total} equally likely rolls`, class: "computed" }
+        : {
+            text: `Monte Carlo: ${r.runs} rolls, seed ${state.seed}; mean ± ${fixed(1.96 * r.mean_standard_error, 4)} (95%)`,
+            class: "computed",
+          };
+    return [
+      { node: code(r.expression), csv: r.expression },
+      { text: fixed(r.mean, 4), class: "mean" },
+      { text: r.mean_exact ?? "(estimated)", class: "exact" },
+      fixed(r.sd, 4),
+      String(r.min),
+      String(extras.median),
+      String(r.max),
+      computed,
+    ];
+  });
+  return dataTable({
+    id: "summary",
+    caption: "Summary",
+    columns: ["expression", "mean", "exact mean", "sd", "min", "median", "max"]
+      .map((name) => ({ name }))
+      .concat([{ name: "computed", class: "computed" }]),
+    rows,
+    csv: "fairdice-summary.csv",
+  });
+}
+
+/** The rows of a report with their cumulative chances, as the wasm module gives them. */
+function rowsOf(result) {
+  return result.report.outcomes.map((row, i) => {
+    const [atMost, atLeast] = result.extras.cumulative[i];
+    return { ...row, at_most: atMost, at_least: atLeast };
+  });
+}
+
+/** Every number of one distribution, the shown measure's column highlighted. */
+function single(result, mode) {
+  const report = result.report;
+  const selected = (m) => (m === mode ? "selected" : undefined);
+  const rows = rowsOf(result);
+  return dataTable({
+    id: "distribution",
+    caption: ["Distribution of ", code(report.expression)],
+    columns: [
+      { name: "outcome" },
+      { name: "count" },
+      { name: "probability", class: selected("probability") },
+      { name: "at most", class: selected("at_most") },
+      { name: "at least", class: selected("at_least") },
+    ],
+    rows: rows.map((row) => [
+      String(row.outcome),
+      { text: shortCount(row.count), title: row.count, csv: row.count },
+      { text: percent(row.probability), class: selected("probability"), csv: row.probability },
+      { text: percent(row.at_most), class: selected("at_most"), csv: row.at_most },
+      { text: percent(row.at_least), class: selected("at_least"), csv: row.at_least },
+    ]),
+    csv: "fairdice-distribution.csv",
+  });
+}
+
+/** The shown measure for each expression, over the union of their outcomes. */
+function comparison(computed, mode) {
+  const reports = computed.map((r) => r.report);
+  const tables = computed.map((r) => new Map(rowsOf(r).map((row) => [row.outcome, row])));
+  const outcomes = [...new Set(reports.flatMap((r) => r.outcomes.map((row) => row.outcome)))].sort((a, b) => a - b);
+  const value = (table, report, x) => {
+    const row = table.get(x);
+    if (row) return mode === "probability" ? row.probability : row[mode];
+    if (mode === "probability") return 0;
+    // Outside its support a distribution's cumulative chances stay at 0 or 1.
+    const below = x < report.min;
+    return mode === "at_most" ? (below ? 0 : 1) : below ? 1 : 0;
+  };
+  const words = WORDS[mode];
+  return dataTable({
+    id: "distribution",
+    caption: `${words[0].toUpperCase()}${words.slice(1)} by outcome`,
+    columns: [{ name: "outcome" }, ...reports.map((r) => ({ name: r.expression }))],
+    rows: outcomes.map((x) => [
+      String(x),
+      ...reports.map((r, i) => {
+        const v = value(tables[i], r, x);
+        return { text: percent(v), csv: v };
+      }),
+    ]),
+    csv: "fairdice-comparison.csv",
+  });
+}
+
+startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.expressions.length === 0, jobs, render, examples });
+
+document.getElementById("exact-instead").addEventListener("click", () => {
+  form.querySelector("#runs").value = "";
+  form.querySelector("#seed").value = "";
+  form.requestSubmit();
+});

@@ -1,0 +1,311 @@
+// The Randomizers page: a spec and the match length T; the method, mean entropy,
+// outcome variance, repeat rate and droughts; the per-step curves as the charts
+// crate draws them; a seeded sample and the next-sample distribution after a
+// history. Inputs live in the URL: `randomizers.html?spec=tgm2&samples=25
+// [&method=auto|exact|monte_carlo&runs=N&seed=S&droughts=off&sample=1&history=…]`.
+
+import { button, code, download, el } from "../dom.js";
+import { figure, prettyJson } from "../figure.js";
+import { fixed } from "../format.js";
+import { startPage, stoppedNode } from "../page.js";
+import { problemNode } from "../problem.js";
+import { InputError, param, requestJson, u64, whole } from "../request.js";
+import { dataTable } from "../table.js";
+
+/** Samples in a match when none are given (the article's). */
+const DEFAULT_SAMPLES = 25;
+/** Monte Carlo runs when the method asks for Monte Carlo without a number (the command line's). */
+const DEFAULT_RUNS = 100_000;
+const METHODS = ["auto", "exact", "monte_carlo"];
+const EXAMPLES = [
+  ["deck(values=6, copies=1, refill_below=6)", "the article's fairest deck for 25 samples"],
+  ["dynamic(values=6, decrease=0.355)", "the article's dynamic dice"],
+  ["fair(base=2d6, tightness=1)", "the fair die roller over 2d6"],
+  ["prd(p=0.25)", "Warcraft III's pseudo-random distribution"],
+  ["tgm2", "Tetris: The Grand Master 2's randomizer"],
+  ["dice(values=6)", "plain dice, the baseline"],
+];
+
+const form = document.getElementById("randomizer-form");
+
+function fromParams(params) {
+  const method = param(params, "method") ?? "auto";
+  if (!METHODS.includes(method)) throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  const samples = param(params, "samples");
+  const runs = param(params, "runs");
+  const seed = param(params, "seed");
+  const history = params.has("history")
+    ? (params.get("history") ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")
+    : null;
+  // The form sends `droughts=off` always and `droughts=on` when ticked; a link
+  // has `droughts=off` or nothing.
+  const droughts = params.getAll("droughts");
+  return {
+    spec: param(params, "spec") ?? "",
+    samples: samples === undefined ? DEFAULT_SAMPLES : whole(samples, "samples"),
+    method,
+    runs: runs === undefined ? null : whole(runs, "runs"),
+    seed: seed === undefined ? 1n : u64(seed, "seed"),
+    droughts: droughts.includes("on") || !droughts.includes("off"),
+    sample: ["1", "on", "true", "yes"].includes(param(params, "sample") ?? ""),
+    history: history && history.length > 0 ? history : null,
+  };
+}
+
+function toParams(state, sample = state.sample) {
+  const params = new URLSearchParams({ spec: state.spec, samples: state.samples });
+  if (state.method !== "auto") params.set("method", state.method);
+  if (state.runs !== null) params.set("runs", state.runs);
+  if (state.seed !== 1n || sample || state.runs !== null || state.method === "monte_carlo") params.set("seed", String(state.seed));
+  if (!state.droughts) params.set("droughts", "off");
+  if (sample) params.set("sample", "1");
+  if (state.history) params.set("history", state.history.join(","));
+  return params;
+}
+
+function fill(state) {
+  form.querySelector("#spec").value = state.spec;
+  form.querySelector("#samples").value = state.samples;
+  form.querySelector("#method").value = state.method;
+  form.querySelector("#runs").value = state.runs ?? "";
+  form.querySelector("#seed").value = String(state.seed);
+  form.querySelector("#history").value = state.history?.join(",") ?? "";
+  form.querySelector("#with-droughts").checked = state.droughts;
+}
+
+/**
+ * The sample, the next-sample distribution, the analysis's summary and curves,
+ * then its droughts (the costliest part of an exact analysis, a use case of their
+ * own so the curves show while they are computed).
+ */
+function jobs(state, width) {
+  const source = { spec: state.spec };
+  const list = [];
+  if (state.sample) {
+    list.push({ kind: "sample", useCase: "sample", requests: [requestJson({ source, samples: state.samples, seed: state.seed })] });
+  }
+  if (state.history) {
+    list.push({ kind: "next", useCase: "next", requests: [requestJson({ source, history: state.history })] });
+  }
+  const analysis = { spec: state.spec, samples: state.samples, seed: state.seed, droughts: false };
+  if (state.method === "exact") analysis.exact = true;
+  if (state.runs !== null || state.method === "monte_carlo") analysis.runs = state.runs ?? DEFAULT_RUNS;
+  list.push({ kind: "analyze", useCase: "analyze", requests: [requestJson(analysis)], view: { width } });
+  if (state.droughts) {
+    list.push({ kind: "droughts", useCase: "droughts", requests: [requestJson({ ...analysis, droughts: true })] });
+  }
+  return list;
+}
+
+function examples() {
+  return el(
+    "section",
+    { class: "examples", attrs: { "aria-label": "Examples" } },
+    el("h2", {}, "Try"),
+    el(
+      "ul",
+      {},
+      EXAMPLES.map(([spec, what]) =>
+        el("li", {}, el("a", { href: `?${new URLSearchParams({ spec, samples: 25 })}` }, code(spec)), " ", el("span", { class: "muted" }, what)),
+      ),
+    ),
+  );
+}
+
+function render(state, outcomes, results, { go }) {
+  const list = jobs(state, 0);
+  const shown = new Set();
+  const done = Object.fromEntries(list.map((job, i) => [job.kind, outcomes[i]]));
+  const resultOf = (outcome) => (outcome?.answer?.error ? outcome.answer : outcome?.answer?.results[0]);
+  const offer = (suggestion) =>
+    suggestion.use_case === "analyze"
+      ? () => go({ ...state, method: "auto", runs: suggestion.request.runs, seed: BigInt(suggestion.request.seed ?? 1) })
+      : null;
+  // One spec error would repeat for each job: show each once.
+  const problem = (error, heading = ["Could not compute ", code(state.spec)]) => {
+    if (shown.has(error.rendered)) return null;
+    shown.add(error.rendered);
+    return problemNode(error, heading, { offer, unit: "runs" });
+  };
+  for (const kind of ["sample", "next", "analyze"]) {
+    const outcome = done[kind];
+    if (!outcome) continue;
+    if (outcome.stopped) {
+      results.append(stoppedNode(outcome.stopped));
+      return;
+    }
+    const result = resultOf(outcome);
+    if (result.error) {
+      results.append(problem(result.error) ?? "");
+      continue;
+    }
+    if (kind === "sample") results.append(sampleBlock(state, result.report));
+    else if (kind === "next") results.append(nextBlock(result.report));
+    else analysisBlocks(result.report, outcome.answer.charts, resultOf(done.droughts), done.droughts, state, results);
+  }
+}
+
+/** The seeded sequence, with the command that draws the same one. */
+function sampleBlock(state, report, go) {
+  const shown = report.labels ?? report.samples.map(String);
+  const next = (state.seed + 1n) % (1n << 64n);
+  return el(
+    "section",
+    { id: "sample", class: "panel", attrs: { "aria-label": "Sample" } },
+    el("h2", {}, `A seeded sample of ${shown.length}`),
+    el("ol", { class: "sequence" }, shown.map((s) => el("li", {}, s))),
+    el(
+      "p",
+      { class: "hint" },
+      "The same as ",
+      code(`fairdice sample '${report.spec}' --count ${shown.length} --seed ${state.seed}`),
+      " · ",
+      el("a", { href: `?${toParams({ ...state, seed: next }, true)}` }, `Draw another (seed ${next})`),
+      " · ",
+      button("JSON", () => download("fairdice-sample.json", prettyJson(report), "application/json"), { class: "link" }),
+    ),
+  );
+}
+
+/** The next-sample distribution after the history, as a table with bars. */
+function nextBlock(report) {
+  const peak = Math.max(1e-300, ...report.outcomes.map((o) => o.probability));
+  const history = report.history.length === 0 ? "no history" : report.history.join(", ");
+  return dataTable({
+    id: "next",
+    caption: `Next-sample distribution after ${history}`,
+    columns: [{ name: "outcome" }, { name: "probability" }, { name: "relative to the likeliest" }],
+    rows: report.outcomes.map((o) => [
+      o.label ?? String(o.outcome),
+      { text: fixed(o.probability, 6), csv: o.probability },
+      {
+        node: el("meter", { min: 0, max: 1, value: o.probability / peak }, `${fixed((100 * o.probability) / peak, 1)}%`),
+        csv: o.probability / peak,
+      },
+    ]),
+    csvHeader: ["outcome", "probability", "relative to the likeliest"],
+    csv: "fairdice-next.csv",
+  });
+}
+
+/** How the numbers were computed, in words. */
+function methodWords(method) {
+  return method.method === "exact"
+    ? `exact sweep (at most ${method.peak_states} merged states per step)`
+    : `Monte Carlo: ${method.runs} runs, seed ${method.seed} (± one standard error)`;
+}
+
+function withError(value, error) {
+  return error === undefined ? fixed(value, 4) : `${fixed(value, 4)} ± ${fixed(error, 4)}`;
+}
+
+/**
+ * The summary, the curves, the droughts (when asked for: computed after the
+ * curves, so they may still be running, stopped or refused) and every step.
+ */
+function analysisBlocks(report, charts, droughts, droughtsOutcome, state, results) {
+  const errors = report.errors ?? {};
+  results.append(
+    dataTable({
+      id: "summary",
+      caption: `${report.spec} over ${report.samples} samples`,
+      columns: ["method", "mean entropy", "outcome variance", "repeat rate"].map((name) => ({ name })),
+      rows: [
+        [
+          { text: methodWords(report), header: true, class: "method" },
+          { text: withError(report.mean_entropy, errors.mean_entropy), class: "mean-entropy" },
+          { text: withError(report.outcome_variance, errors.outcome_variance), class: "outcome-variance" },
+          { text: withError(report.repeat_rate, errors.repeat_rate), class: "repeat-rate" },
+        ],
+      ],
+      csv: "fairdice-analysis-summary.csv",
+    }),
+  );
+  results.querySelector("#summary .method").dataset.method = report.method;
+  results.append(
+    el(
+      "p",
+      { class: "hint" },
+      `Mean entropy: of the next-sample distribution before each sample, as a fraction of a fair die's (1 = unpredictable), averaged over the match. Outcome variance: of the outcome counts after sample ${report.samples} (0 = every outcome equally often). Repeat rate: samples equal to the one before.`,
+    ),
+  );
+  // The JSON is `fairdice analyze --json`'s document: with its droughts once they are in.
+  const whole = droughts?.report ? { ...report, droughts: droughts.report } : report;
+  results.append(
+    figure({
+      id: "chart",
+      chart: charts.find((c) => c.name === "curves"),
+      file: "fairdice-analysis",
+      documents: [{ label: "JSON", name: "fairdice-analysis.json", json: prettyJson(whole) }],
+    }),
+  );
+  if (state.droughts) {
+    const skip = `?${toParams({ ...state, droughts: false })}`;
+    if (droughts?.report) results.append(droughtsTable(droughts.report, droughts.extras.shown_gaps));
+    else if (droughtsOutcome?.stopped || droughts?.error) {
+      const stopped = droughtsOutcome?.stopped;
+      const why = !stopped
+        ? droughts.error.message
+        : stopped.reason === "cancelled"
+          ? "Cancelled while computing them."
+          : `fairdice failed while computing them: ${stopped.message}.`;
+      results.append(
+        el(
+          "div",
+          { class: "problem", id: "droughts-problem", attrs: { role: "status" }, dataset: { kind: droughts?.error?.kind ?? "cancelled" } },
+          el("h3", {}, "Droughts not computed"),
+          el("p", {}, `${why} The summary and curves above are complete; `, el("a", { href: skip }, "leave droughts out"), ", or run ", code("fairdice analyze"), " on the command line."),
+        ),
+      );
+    } else {
+      results.append(el("p", { class: "hint", id: "droughts-pending" }, "Droughts: computing… (the costliest part of an exact analysis; Cancel keeps the curves)"));
+    }
+  }
+  results.append(stepsTable(report));
+}
+
+/** Each outcome's expected longest gap and P(gap > k) at the gaps worth showing. */
+function droughtsTable(droughts, gaps) {
+  const same = droughts.outcomes.every(
+    (o, i, all) => i === 0 || (o.longest_gap === all[0].longest_gap && JSON.stringify(o.gap_exceeds) === JSON.stringify(all[0].gap_exceeds)),
+  );
+  const rows = (same ? droughts.outcomes.slice(0, 1) : droughts.outcomes).map((o) => [
+    same ? "each" : String(o.outcome),
+    fixed(o.longest_gap, 3),
+    ...gaps.map((k) => fixed(o.gap_exceeds[k] ?? 0, 4)),
+  ]);
+  return dataTable({
+    id: "droughts",
+    caption: `Droughts: the longest run of samples without an outcome (${methodWords(droughts)})`,
+    columns: [{ name: "outcome" }, { name: "expected longest gap" }, ...gaps.map((k) => ({ name: `P(gap > ${k})` }))],
+    rows,
+    csvHeader: ["outcome", "expected longest gap", ...droughts.outcomes[0].gap_exceeds.map((_, k) => `P(gap > ${k})`)],
+    csvRows: droughts.outcomes.map((o) => [o.outcome, o.longest_gap, ...o.gap_exceeds]),
+    csv: "fairdice-droughts.csv",
+  });
+}
+
+/** Every step's expectations, folded. */
+function stepsTable(report) {
+  return el(
+    "details",
+    { class: "help steps" },
+    el("summary", {}, "Every step"),
+    dataTable({
+      id: "steps",
+      columns: ["step", "entropy", "outcome variance", "P(repeat)"].map((name) => ({ name })),
+      rows: report.steps.map((s) => [
+        String(s.step),
+        { text: fixed(s.entropy, 4), csv: s.entropy },
+        { text: fixed(s.outcome_variance, 4), csv: s.outcome_variance },
+        { text: fixed(s.repeat, 4), csv: s.repeat },
+      ]),
+      csv: "fairdice-steps.csv",
+    }),
+  );
+}
+
+startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.spec === "", jobs, render, examples });

@@ -1,0 +1,196 @@
+// The Tuner page: outcomes, the match length (fixed, a range or weights), the
+// entropy threshold and the systems to search; each system's fairest parameters
+// in a table, and the winners' curves as `fairdice tune --plot` draws them.
+// Inputs live in the URL: `tune.html?values=6&samples=25&min_entropy=0.9&
+// systems=deck&systems=dynamic[&base=2d6&grid=…&method=…&runs=N&seed=S]`.
+
+import { code, el } from "../dom.js";
+import { figure, prettyJson } from "../figure.js";
+import { fixed } from "../format.js";
+import { startPage, stoppedNode } from "../page.js";
+import { problemNode } from "../problem.js";
+import { InputError, param, requestJson, u64, whole } from "../request.js";
+import { dataTable } from "../table.js";
+
+/** Systems searched when none are chosen (the article's). */
+const DEFAULT_SYSTEMS = ["deck", "dynamic"];
+/** Monte Carlo runs per candidate when the method asks for Monte Carlo without a number (the command line's). */
+const FALLBACK_RUNS = 20_000;
+const METHODS = ["auto", "exact", "monte_carlo"];
+const EXAMPLES = [
+  ["values=6&samples=25&min_entropy=0.9", "the article: 6 outcomes, 25 samples, entropy ≥ 0.9"],
+  ["values=4&samples=30&min_entropy=0.9", "4 outcomes, 30 samples: the deck wins"],
+  ["values=4&samples=20..40&min_entropy=0.9", "4 outcomes, a match of 20 to 40 samples: dynamic dice win"],
+  ["values=6&samples=20%3A1%2C30%3A2%2C40%3A1&min_entropy=0.9", "weighted match lengths 20:1, 30:2, 40:1"],
+  ["base=2d6&samples=20&min_entropy=0.9&systems=fair&systems=dynamic", "the sums of 2d6: fair die roller against dynamic dice"],
+];
+
+const form = document.getElementById("tune-form");
+
+function fromParams(params) {
+  const method = param(params, "method") ?? "auto";
+  if (!METHODS.includes(method)) throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  const values = param(params, "values");
+  const minEntropy = param(params, "min_entropy") ?? "0.9";
+  const threshold = Number(minEntropy);
+  if (!/^\s*[0-9.eE+-]+\s*$/.test(minEntropy) || !Number.isFinite(threshold)) {
+    throw new InputError(`min_entropy must be a number in [0, 1] (a fraction of a fair die's entropy), not \`${minEntropy}\``);
+  }
+  const runs = param(params, "runs");
+  const seed = param(params, "seed");
+  const list = (key) =>
+    params
+      .getAll(key)
+      .flatMap((v) => (key === "systems" ? v.split(",") : [v]))
+      .map((v) => v.trim())
+      .filter((v) => v !== "");
+  return {
+    values: values === undefined ? null : whole(values, "values"),
+    base: param(params, "base") ?? null,
+    samples: param(params, "samples") ?? "25",
+    minEntropy: threshold,
+    systems: list("systems").map((s) => s.toLowerCase()),
+    grids: list("grid"),
+    method,
+    runs: runs === undefined ? null : whole(runs, "runs"),
+    seed: seed === undefined ? 1n : u64(seed, "seed"),
+  };
+}
+
+/** The systems searched: those chosen, or the article's two when nothing is. */
+function systems(state) {
+  return state.systems.length === 0 && state.grids.length === 0 ? DEFAULT_SYSTEMS : state.systems;
+}
+
+function toParams(state) {
+  const params = new URLSearchParams();
+  if (state.values !== null) params.set("values", state.values);
+  if (state.base !== null) params.set("base", state.base);
+  params.set("samples", state.samples);
+  params.set("min_entropy", String(state.minEntropy));
+  for (const s of systems(state)) params.append("systems", s);
+  for (const g of state.grids) params.append("grid", g);
+  if (state.method !== "auto") params.set("method", state.method);
+  if (state.runs !== null) params.set("runs", state.runs);
+  if (state.seed !== 1n) params.set("seed", String(state.seed));
+  return params;
+}
+
+function fill(state) {
+  form.querySelector("#values").value = state.values ?? "";
+  form.querySelector("#base").value = state.base ?? "";
+  form.querySelector("#samples").value = state.samples;
+  form.querySelector("#min-entropy").value = String(state.minEntropy);
+  const chosen = systems(state);
+  for (const box of form.querySelectorAll('input[name="systems"]')) box.checked = chosen.includes(box.value);
+  form.querySelector("#grid").value = state.grids.join(" ");
+  form.querySelector("#method").value = state.method;
+  form.querySelector("#runs").value = state.runs ?? "";
+  form.querySelector("#seed").value = String(state.seed);
+}
+
+function jobs(state, width) {
+  const request = {
+    values: state.values,
+    base: state.base,
+    samples: state.samples,
+    min_entropy: state.minEntropy,
+    systems: systems(state),
+    grids: state.grids,
+    seed: state.seed,
+  };
+  if (state.method === "exact") request.exact = true;
+  if (state.runs !== null || state.method === "monte_carlo") request.runs = state.runs ?? FALLBACK_RUNS;
+  return [{ useCase: "tune", requests: [requestJson(request)], view: { width } }];
+}
+
+function examples() {
+  return el(
+    "section",
+    { class: "examples", attrs: { "aria-label": "Examples" } },
+    el("h2", {}, "Try"),
+    el("ul", {}, EXAMPLES.map(([query, what]) => el("li", {}, el("a", { href: `?${query}` }, what)))),
+  );
+}
+
+/** `exact` or `Monte Carlo (N runs)`, short, for a table cell. */
+function methodCell(system) {
+  if (system.method === "exact") return "exact";
+  if (system.method === "monte_carlo") return `Monte Carlo (${system.runs} runs)`;
+  return "-";
+}
+
+/** Parameters as `copies=1, refill_below=6`, or `(none)`. */
+function paramsText(params) {
+  const entries = Object.entries(params ?? {});
+  return entries.length === 0 ? "(none)" : entries.map(([k, v]) => `${k}=${v}`).join(", ");
+}
+
+function render(state, outcomes, results) {
+  const outcome = outcomes[0];
+  if (!outcome) return;
+  if (outcome.stopped) return results.append(stoppedNode(outcome.stopped));
+  const answer = outcome.answer;
+  const result = answer.error ? answer : answer.results[0];
+  if (result.error) return results.append(problemNode(result.error, "Could not search"));
+  const report = result.report;
+  const fixedLength = typeof report.samples === "number";
+  const samples = fixedLength ? `${report.samples} samples` : `${report.samples.distribution} samples (expected over the match lengths)`;
+  const what = report.values !== undefined ? `${report.values} outcomes` : `outcomes of ${report.base}`;
+  const longest = fixedLength ? report.samples : Math.max(...report.samples.lengths.map((l) => l.samples));
+  results.append(
+    dataTable({
+      id: "tune-results",
+      caption: `${what}, ${samples}, mean entropy ≥ ${report.min_entropy}`,
+      columns: [
+        { name: "system" },
+        { name: "best parameters", class: "params" },
+        { name: "mean entropy" },
+        { name: "outcome variance" },
+        { name: "qualified" },
+        { name: "method", class: "computed" },
+      ],
+      rows: report.systems.map((s) => ({
+        className: report.fairest === s.system ? "fairest" : undefined,
+        dataset: { system: s.system },
+        cells: [
+          s.system,
+          { text: s.params ? paramsText(s.params) : "none qualifies", class: "params", csv: s.spec ?? "" },
+          { text: s.mean_entropy === null ? "-" : fixed(s.mean_entropy, 4), class: "mean-entropy", csv: s.mean_entropy ?? "" },
+          { text: s.outcome_variance === null ? "-" : fixed(s.outcome_variance, 4), class: "outcome-variance", csv: s.outcome_variance ?? "" },
+          `${s.qualified}/${s.candidates_tried}`,
+          { text: methodCell(s), class: "computed" },
+        ],
+      })),
+      csv: "fairdice-tune.csv",
+    }),
+  );
+  const best = report.systems.find((s) => s.system === report.fairest);
+  results.append(
+    best
+      ? el(
+          "p",
+          { id: "fairest", class: "verdict" },
+          "Fairest: ",
+          el("strong", {}, best.system),
+          ` (${paramsText(best.params)}), outcome variance ${fixed(best.outcome_variance, 2)} — plain dice: ${fixed(report.plain_dice_outcome_variance, 2)}. Spec: `,
+          code(best.spec ?? ""),
+          " · ",
+          el("a", { href: `randomizers.html?${new URLSearchParams({ spec: best.spec ?? "", samples: longest })}` }, "analyze it"),
+        )
+      : el("p", { id: "fairest", class: "verdict" }, `No candidate keeps a mean entropy of ${report.min_entropy}; lower the threshold.`),
+  );
+  const chart = answer.charts.find((c) => c.name === "curves");
+  if (chart) {
+    results.append(
+      figure({
+        id: "chart",
+        chart,
+        file: "fairdice-tune",
+        documents: [{ label: "JSON", name: "fairdice-tune.json", json: prettyJson(report) }],
+      }),
+    );
+  }
+}
+
+startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.values === null && s.base === null, jobs, render, examples });
