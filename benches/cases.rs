@@ -15,6 +15,9 @@ use std::fmt;
 /// The exact dice cases of issue 2 (sums and keep-highest).
 pub const DICE: &str = include_str!("cases/dice.tsv");
 
+/// The dice-language cases of issue 13 (bindings, repetitions, groups, explosions as dice).
+pub const LANGUAGE: &str = include_str!("cases/language.tsv");
+
 /// The engine every ratio is taken against.
 pub const BASELINE: &str = "fairdice";
 

@@ -126,7 +126,7 @@ impl CoreCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{CaseTable, DICE};
+    use crate::cases::{CaseTable, DICE, LANGUAGE};
 
     #[test]
     fn fairdice_and_xdy_agree_outcome_by_outcome_on_every_dice_case() {
@@ -145,6 +145,31 @@ mod tests {
             let expression = case.expression(&table, "fairdice").unwrap();
             let core = CoreCase::parse(expression).expect(expression);
             assert_eq!(core.evaluate().unwrap(), fairdice(expression).unwrap());
+        }
+    }
+
+    #[test]
+    fn every_language_case_evaluates_with_icepools_total() {
+        // icepool's totals, for the runner's fingerprints to match: a natural 20
+        // mixes 4d6 over 20 rolls (25,920), six ability scores are 1296^6 rolls,
+        // a d8 and a d6 exploding nine times 8^10·6^10, and ten d10 with every
+        // explosion as a die 10^100.
+        let table = CaseTable::parse(LANGUAGE).unwrap();
+        let totals = [
+            ("crit", BigUint::from(25_920u32)),
+            ("6x4d6kh3", BigUint::from(1296u32).pow(6)),
+            ("best6x4d6kh3", BigUint::from(1296u32).pow(6)),
+            (
+                "wild",
+                BigUint::from(8u32).pow(10) * BigUint::from(6u32).pow(10),
+            ),
+            ("10d10!kh3", BigUint::from(10u32).pow(100)),
+        ];
+        assert_eq!(table.cases.len(), totals.len());
+        for (case, (name, total)) in table.cases.iter().zip(totals) {
+            assert_eq!(case.name, name);
+            let expression = case.expression(&table, "fairdice").unwrap();
+            assert_eq!(fairdice(expression).unwrap().total(), total, "{name}");
         }
     }
 

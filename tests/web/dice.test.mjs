@@ -147,10 +147,10 @@ test("hostile input is refused with the command line's message; the next request
 
   // A parse error: the command line's caret rendering.
   await page.goto(`${SITE_URL}/dice.html`);
-  await typeInto(page, "#expr-1", "4d6kh3x");
+  await typeInto(page, "#expr-1", "4d6kh3y");
   await submit(page);
   const rendered = await page.textContent('.problem[data-kind="parse"] pre');
-  assert.equal(`error: ${rendered}\n`, cliError("dist", "4d6kh3x"));
+  assert.equal(`error: ${rendered}\n`, cliError("dist", "4d6kh3y"));
   await screenshot(page, "dice-error", 760);
 
   // Markup is text, never HTML; nesting past the limit is refused before parsing.

@@ -109,8 +109,8 @@ test("contests, Risk battles, analyses and searches equal the command line's doc
 
 test("refusals throw the use-case layer's error document with the command line's rendering", () => {
   assert.throws(
-    () => fairdice.dist("4d6kh3x"),
-    (error) => error instanceof FairdiceError && error.kind === "parse" && `error: ${error.rendered}\n` === cliError("dist", "4d6kh3x"),
+    () => fairdice.dist("4d6kh3y"),
+    (error) => error instanceof FairdiceError && error.kind === "parse" && `error: ${error.rendered}\n` === cliError("dist", "4d6kh3y"),
   );
   try {
     fairdice.dist("1000000d1000000");

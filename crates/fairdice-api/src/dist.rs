@@ -246,11 +246,12 @@ pub fn check_shape(text: &str) -> Result<(), Error> {
     let (mut depth, mut deepest, mut signs, mut most_signs) = (0usize, 0usize, 0usize, 0usize);
     for c in text.chars() {
         match c {
-            '(' | '{' => {
+            // A conditional's first branch nests like a bracket.
+            '(' | '{' | '[' | '?' => {
                 depth += 1;
                 deepest = deepest.max(depth);
             }
-            ')' | '}' => depth = depth.saturating_sub(1),
+            ')' | '}' | ']' | ':' => depth = depth.saturating_sub(1),
             _ => {}
         }
         if c == '-' || c == '+' {

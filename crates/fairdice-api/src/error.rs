@@ -235,12 +235,12 @@ mod tests {
 
     #[test]
     fn parse_errors_keep_their_caret_and_status() {
-        let error = Error::notation(&parse("4d6kh3x").unwrap_err().into(), "4d6kh3x");
+        let error = Error::notation(&parse("4d6kh3y").unwrap_err().into(), "4d6kh3y");
         assert_eq!(error.code, "parse");
         assert_eq!(error.exit_status(), 2);
         assert_eq!(error.http_status(), 400);
         assert!(
-            error.rendered.starts_with("4d6kh3x\n      ^"),
+            error.rendered.starts_with("4d6kh3y\n      ^"),
             "{}",
             error.rendered
         );

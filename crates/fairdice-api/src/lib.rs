@@ -15,7 +15,7 @@
 //! let report = DistRequest::new("4d6kh3").run(&Control::new())?;
 //! assert_eq!(report.mean_fraction().as_deref(), Some("15869/1296"));
 //!
-//! let error = DistRequest::new("4d6kh3x").run(&Control::new()).unwrap_err();
+//! let error = DistRequest::new("4d6kh3y").run(&Control::new()).unwrap_err();
 //! assert_eq!(error.code, "parse");
 //! assert_eq!(error.exit_status(), 2);
 //! # Ok::<(), fairdice_api::Error>(())

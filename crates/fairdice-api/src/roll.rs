@@ -1,7 +1,7 @@
 //! `roll`: roll a dice expression, every die shown, with a seed that repeats it.
 
 use fairdice::Control;
-use fairdice::dice::notation::{self, Roll};
+use fairdice::dice::notation::{self, PoolKind, Roll};
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::rng;
 use serde::{Deserialize, Serialize};
@@ -57,35 +57,54 @@ pub struct RollReport {
     pub rolls: Vec<RollShown>,
 }
 
-/// One roll: its value and every dice term with its dice.
+/// One roll: its value, every pool with its dice, and the value of every name.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RollShown {
     /// The value of the expression.
     pub value: i64,
-    /// Every dice term rolled, in the order rolled.
+    /// Every pool rolled (dice terms, groups, repetitions), in the order finished:
+    /// the terms inside a group or a repetition come before it.
     pub terms: Vec<TermShown>,
+    /// Every binding rolled (`[r = d20] …`), in the order rolled.
+    pub names: Vec<NameShown>,
 }
 
-/// One dice term of a roll.
+/// One pool of a roll: a dice term, a group or a repetition.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TermShown {
-    /// The term as written, e.g. `4d6kh3`.
+    /// The term as written, e.g. `4d6kh3`, `{d8!, d6!}kh1`, `6#(4d6kh3)`.
     pub term: String,
+    /// `dice`, `group` or `repeat`.
+    pub kind: &'static str,
     /// Its value.
     pub value: i64,
-    /// Each die: its final value, every roll made for it, whether it counts.
+    /// Each die (each value, for a group or a repetition): its final value,
+    /// every roll made for it, whether it counts, whether an explosion added it.
     pub dice: Vec<DieShown>,
 }
 
 /// One die of a term.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DieShown {
-    /// Its final value (explosions added up).
+    /// Its final value (compounded explosions added up, clamps applied).
     pub value: i64,
     /// Every roll made for it, rerolled ones included.
     pub rolls: Vec<i64>,
     /// Whether it counts after keep/drop.
     pub counted: bool,
+    /// Whether an explosion added it (`!`, `!p`, `x`: each extra roll is a die).
+    pub extra: bool,
+}
+
+/// The value a bound name stood for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NameShown {
+    /// The name.
+    pub name: String,
+    /// The binding as written, e.g. `r = d20`.
+    pub binding: String,
+    /// The value rolled for it.
+    pub value: i64,
 }
 
 impl RollShown {
@@ -97,6 +116,11 @@ impl RollShown {
                 .iter()
                 .map(|p| TermShown {
                     term: text.get(p.span.clone()).unwrap_or_default().to_string(),
+                    kind: match p.kind {
+                        PoolKind::Dice => "dice",
+                        PoolKind::Group => "group",
+                        PoolKind::Repeat => "repeat",
+                    },
                     value: p.value,
                     dice: p
                         .dice
@@ -105,8 +129,18 @@ impl RollShown {
                             value: d.value,
                             rolls: d.rolls.clone(),
                             counted: d.counted,
+                            extra: d.extra,
                         })
                         .collect(),
+                })
+                .collect(),
+            names: roll
+                .bindings
+                .iter()
+                .map(|b| NameShown {
+                    name: b.name.clone(),
+                    binding: text.get(b.span.clone()).unwrap_or_default().to_string(),
+                    value: b.value,
                 })
                 .collect(),
         }
@@ -189,6 +223,51 @@ mod tests {
         assert_eq!(first.terms[0].dice.iter().filter(|d| d.counted).count(), 3);
         assert_eq!(first.value, first.terms[0].value + 2);
         assert_eq!(roll("4d6kh3+2", 3, 7).unwrap(), report);
+    }
+
+    #[test]
+    fn names_groups_repetitions_and_explosions_show_every_die() {
+        let report = roll("[r = d20] r >= 10 ? 2d6 + r : r", 20, 3).unwrap();
+        for shown in &report.rolls {
+            let r = &shown.names[0];
+            assert_eq!((r.name.as_str(), r.binding.as_str()), ("r", "r = d20"));
+            assert_eq!(shown.terms[0].term, "d20");
+            assert_eq!(shown.terms[0].dice[0].value, r.value);
+            if r.value >= 10 {
+                // The branch taken is rolled, and only it.
+                assert_eq!(shown.terms.len(), 2);
+                assert_eq!(shown.value, shown.terms[1].value + r.value);
+            } else {
+                assert_eq!((shown.terms.len(), shown.value), (1, r.value));
+            }
+        }
+        // Each 10 adds a die, marked, that keep/drop ranks with the others.
+        let report = roll("10d10!kh3", 200, 5).unwrap();
+        let exploded = report
+            .rolls
+            .iter()
+            .find(|r| r.terms[0].dice.len() > 10)
+            .unwrap();
+        let term = &exploded.terms[0];
+        assert_eq!(term.kind, "dice");
+        assert_eq!(
+            term.dice.iter().filter(|d| d.extra).count(),
+            term.dice.len() - 10
+        );
+        assert_eq!(term.dice.iter().filter(|d| d.counted).count(), 3);
+        // A group shows its members after their own terms; a repetition its rolls.
+        let report = roll("{d8!, d6!}kh1", 1, 8).unwrap();
+        let kinds: Vec<&str> = report.rolls[0].terms.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, ["dice", "dice", "group"]);
+        let group = &report.rolls[0].terms[2];
+        assert_eq!(group.dice.len(), 2);
+        assert_eq!(group.value, report.rolls[0].value);
+        let report = roll("6#(4d6kh3)kh1", 1, 1).unwrap();
+        let terms = &report.rolls[0].terms;
+        assert_eq!(terms.len(), 7);
+        assert_eq!(terms[6].kind, "repeat");
+        let best = terms[..6].iter().map(|t| t.value).max().unwrap();
+        assert_eq!(report.rolls[0].value, best);
     }
 
     #[test]

@@ -76,10 +76,10 @@ fn dist_table_and_csv() {
 
 #[test]
 fn parse_errors_point_at_the_mistake_and_exit_2() {
-    let output = fairdice(&["dist", "4d6kh3x"]);
+    let output = fairdice(&["dist", "4d6kh3y"]);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
-    assert!(err.contains("4d6kh3x\n      ^ unexpected `x`"), "{err}");
+    assert!(err.contains("4d6kh3y\n      ^ unexpected `y`"), "{err}");
     let output = fairdice(&["roll", "d6r<7"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("rerolled forever"));

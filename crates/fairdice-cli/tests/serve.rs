@@ -82,7 +82,7 @@ fn the_api_serves_exactly_what_dist_json_prints() {
         assert!(status.contains("200"), "{expression}: {status}");
         assert_eq!(body, dist_json(expression), "{expression}");
     }
-    let (status, body) = served.get("/api/dist?expr=4d6kh3x");
+    let (status, body) = served.get("/api/dist?expr=4d6kh3y");
     assert!(status.contains("400"), "{status}");
     assert!(body.contains(r#""kind":"parse""#));
     // Requests addressed to another host name are refused (DNS rebinding).

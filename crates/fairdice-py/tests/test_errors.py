@@ -12,13 +12,13 @@ from fairdice import FairdiceError, InvalidInputError, ParseError, TooLargeError
 
 def test_a_parse_error_points_at_the_fault():
     with pytest.raises(ParseError) as caught:
-        fairdice.dist("4d6kh3x")
+        fairdice.dist("4d6kh3y")
     error = caught.value
     assert isinstance(error, InvalidInputError) and isinstance(error, ValueError)
     assert error.code == "parse" and error.category == "invalid"
-    assert error.span == (6, 7) and error.expression == "4d6kh3x"
+    assert error.span == (6, 7) and error.expression == "4d6kh3y"
     assert error.exit_status == 2
-    assert error.rendered.startswith("4d6kh3x\n      ^ unexpected `x`")
+    assert error.rendered.startswith("4d6kh3y\n      ^ unexpected `y`")
     assert str(error) == error.full_text == error.rendered
 
 
@@ -45,7 +45,7 @@ def test_a_smaller_budget_refuses_what_the_default_allows():
 
 
 def test_errors_are_the_command_lines(cli):
-    for expression in ["4d6kh3x", "d0", "2d6r<7", "(((d6)"]:
+    for expression in ["4d6kh3y", "d0", "2d6r<7", "(((d6)"]:
         with pytest.raises(FairdiceError) as caught:
             fairdice.dist(expression)
         import subprocess

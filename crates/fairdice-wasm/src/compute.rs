@@ -296,14 +296,14 @@ mod tests {
 
     #[test]
     fn errors_are_the_use_case_layers_documents() {
-        let error = parsed(&run_json("dist", r#"{"expression": "4d6kh3x"}"#));
+        let error = parsed(&run_json("dist", r#"{"expression": "4d6kh3y"}"#));
         assert_eq!(error["error"]["kind"], "parse");
         assert_eq!(error["error"]["category"], "invalid");
         assert!(
             error["error"]["rendered"]
                 .as_str()
                 .expect("text")
-                .starts_with("4d6kh3x\n      ^")
+                .starts_with("4d6kh3y\n      ^")
         );
         let unknown = parsed(&run_json("dice", "{}"));
         assert_eq!(unknown["error"]["kind"], "bad_request");

@@ -127,7 +127,7 @@ async fn the_names_links_and_scripts_used_before_still_work() {
 #[tokio::test]
 async fn errors_carry_their_kind_caret_and_status() {
     let app = app();
-    let reply = get(&app, "/api/dist?expr=4d6kh3x").await;
+    let reply = get(&app, "/api/dist?expr=4d6kh3y").await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     let error = &reply.json()["error"];
     assert_eq!(error["kind"], "parse");
@@ -136,7 +136,7 @@ async fn errors_carry_their_kind_caret_and_status() {
         error["rendered"]
             .as_str()
             .unwrap_or_default()
-            .starts_with("4d6kh3x\n      ^")
+            .starts_with("4d6kh3y\n      ^")
     );
     assert_eq!(error["span"]["start"], 6);
 

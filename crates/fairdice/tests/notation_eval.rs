@@ -212,7 +212,7 @@ fn pools_match_brute_force() {
     };
     let exploded = d6.explode(|o| o == 6, 2, &Control::new()).unwrap();
     assert_eq!(
-        evaluate_with("3d6!kh2", &options, &Control::new()).unwrap(),
+        evaluate_with("3d6!!kh2", &options, &Control::new()).unwrap(),
         pool_oracle(&exploded, 3, |r| sorted_desc(r)[..2].to_vec(), |x| x)
     );
 }
@@ -430,7 +430,7 @@ fn a_pool_that_keeps_no_dice_settles_them_all_at_once() {
     let none = evaluate("222337d6kh0").unwrap();
     assert_eq!(none.outcomes(), &[0]);
     assert_eq!(none.total(), BigUint::from(6u32).pow(222_337));
-    let exploding = evaluate("65535d4!<6k0").unwrap();
+    let exploding = evaluate("65535d4!!<6k0").unwrap();
     assert_eq!(exploding.outcomes(), &[0]);
     assert_eq!(evaluate("5d6dh5").unwrap(), evaluate("5d6kh0").unwrap());
 }

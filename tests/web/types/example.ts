@@ -36,7 +36,7 @@ const { charts } = fairdice.charts("dist", { expression: "3d6" }, { measures: ["
 const svg: string = charts[0].svg;
 
 try {
-  fairdice.dist("4d6kh3x");
+  fairdice.dist("4d6kh3y");
 } catch (error) {
   if (error instanceof FairdiceError) console.log(error.kind, error.rendered, error.suggestion?.command);
 }

@@ -63,15 +63,19 @@ pub struct Args {
 
 /// The notation summary shown under `--help`.
 pub const NOTATION_HELP: &str = "\
-Dice notation:
-  3d6, d20, d%, dF, d{1,1,2,3}, d{1..4,6}   dice; (d4)d6 rolls a random number of d6
-  + - * /  (floor division), unary -, ( )    arithmetic between independent rolls
-  < <= > >= == !=                            comparisons give 1 (true) or 0 (false)
+Dice notation (the whole language: docs/notation.md):
+  3d6, d20, d%, dF, d{1,1,2,3}, d{1..4,6}   dice; (d4)d6 a rolled count, 3d(d6) rolled sides
+  + - * / %, unary -, ( )                    arithmetic between independent rolls (/ floors)
+  < <= > >= == !=, and, or, not              comparisons and logic give 1 (true) or 0 (false)
+  [r = d20] r == 20 ? 4d6+3 : 2d6            a name is one roll used again; c ? a : b
+  max(a, b) min(a, b) abs(a)                 functions
   4d6kh3 4d6k3 2d20kl 4d6dl1 5d6dh2          keep/drop highest/lowest (N defaults to 1)
-  d6!  d10!>=9                               explode on the top face (or a condition)
-  2d6r1  d20r<3                              reroll until the die no longer matches
-  2d6ro1                                     reroll once
-  10d10cs>=8  10d10cs>=8df=1                 count successes (minus failures)";
+  {d8!, d6!}kh1   6#(4d6kh3)kh1              groups and repetitions are pools
+  d6!  d10!>=9  5d10x                        explode: each extra roll is a new die
+  d6!!  d6!p  6d10xo  6d10x5=10              compound, penetrate, once, at most 5 per term
+  2d6r1  d20rr<3  2d6ro1  4d10min2  4d10max8 reroll until no match, once; clamp each roll
+  10d10cs>=8  10d10cs>=8df=1  10d20cf<3      count successes (minus failures), failures
+  3d6even  3d6odd                            count even or odd dice";
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -66,10 +66,14 @@ fn fresh_seed() -> u64 {
     rand_core::Rng::next_u64(&mut g) % 1_000_000_000
 }
 
-/// `14  ← 4d6kh3 [6 5 3 (1)]`: the value, then each dice term with its dice;
-/// dropped dice in parentheses, rerolled and exploded dice with every roll.
+/// `14  ← 4d6kh3 [6 5 3 (1)]`: the value, then each name with its value and each
+/// pool with its dice; dropped dice in parentheses, rerolled and compounded dice
+/// with every roll, dice added by an explosion marked `!`.
 fn describe(roll: &RollShown) -> String {
     let mut parts = Vec::new();
+    for name in &roll.names {
+        parts.push(format!("{} → {}", name.binding, name.value));
+    }
     for term in &roll.terms {
         let dice: Vec<String> = term
             .dice
@@ -81,6 +85,7 @@ fn describe(roll: &RollShown) -> String {
                 } else {
                     d.value.to_string()
                 };
+                let shown = if d.extra { format!("{shown}!") } else { shown };
                 if d.counted {
                     shown
                 } else {

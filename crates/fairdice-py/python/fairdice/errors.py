@@ -12,7 +12,7 @@ its caret line, a ``hint`` and, for a request too large to compute exactly, a
 
     >>> import fairdice
     >>> try:
-    ...     fairdice.dist("4d6kh3x")
+    ...     fairdice.dist("4d6kh3y")
     ... except fairdice.ParseError as e:
     ...     print(e.span, e.exit_status)
     (6, 7) 2

@@ -3,7 +3,8 @@
 //! In a contest a `+` joins dice into one pool instead of adding their values; the
 //! dice keep the order written, which is the order an unsorted contest pairs them
 //! in. A pool holds only dice: a fixed count of any die (`d6`, `3d%`, `2d{1,1,2}`,
-//! with per-die modifiers such as `!` or `r1`), joined by `+`. Constants, other
+//! with per-die modifiers such as `!` or `r1`), joined by `+`. An exploding die is
+//! one die of the pool, its rolls added up (as `!!` would). Constants, other
 //! operators, keep/drop, success counting and random counts are refused with the
 //! span at fault.
 
@@ -119,6 +120,12 @@ fn collect_terms<'a>(
         ExprKind::Number(_) => Err(refuse("a constant")),
         ExprKind::Negate(_) => Err(refuse("a negated term")),
         ExprKind::Binary { op, .. } => Err(refuse(&format!("`{}`", op.symbol()))),
+        ExprKind::Not(_) => Err(refuse("`not`")),
+        ExprKind::Name(_) | ExprKind::Bind { .. } => Err(refuse("a named roll")),
+        ExprKind::Conditional { .. } => Err(refuse("a conditional")),
+        ExprKind::Call { function, .. } => Err(refuse(&format!("`{}`", function.name()))),
+        ExprKind::Group(_) => Err(refuse("a group")),
+        ExprKind::Repeat(_) => Err(refuse("a repetition")),
     }
 }
 
@@ -130,15 +137,19 @@ fn term(
     control: &Control,
 ) -> Result<(Die, u64), PoolTextError> {
     if let Some(modifier) = dice.pool_modifiers.first() {
-        let span = match modifier {
-            crate::dice::notation::ast::PoolModifier::Keep { span, .. }
-            | crate::dice::notation::ast::PoolModifier::CountSuccesses { span, .. }
-            | crate::dice::notation::ast::PoolModifier::DeductFailures { span, .. } => span,
-        };
+        let span = modifier.span();
         return Err(PoolTextError::NotAPool {
             span: span.clone(),
             reason: format!(
                 "keeping, dropping or counting dice is not allowed here, because a contest pairs every die rolled; {ACCEPTED}"
+            ),
+        });
+    }
+    if let crate::dice::notation::ast::Faces::Rolled(sides) = &dice.faces {
+        return Err(PoolTextError::NotAPool {
+            span: sides.span.clone(),
+            reason: format!(
+                "a contest pool needs dice whose faces are known (the sides are rolled once for the whole term); {ACCEPTED}"
             ),
         });
     }

@@ -29,6 +29,9 @@ pub enum BinaryOp {
     Mul,
     /// `floor(a / b)`; fails if `b` can be zero.
     Div,
+    /// `a - b·floor(a / b)`, the remainder with the divisor's sign (so that
+    /// `a == (a / b)·b + a % b`); fails if `b` can be zero.
+    Mod,
     /// `max(a, b)`
     Max,
     /// `min(a, b)`
@@ -45,6 +48,10 @@ pub enum BinaryOp {
     Eq,
     /// `1` if `a != b` else `0`
     Ne,
+    /// `1` if both `a` and `b` are not `0`, else `0`
+    And,
+    /// `1` if `a` or `b` is not `0`, else `0`
+    Or,
 }
 
 impl BinaryOp {
@@ -67,6 +74,15 @@ impl BinaryOp {
                     Ok(Integer::div_floor(&a, &b))
                 }
             }
+            BinaryOp::Mod => {
+                if b == 0 {
+                    Err(DieError::DivisionByZero)
+                } else if b == -1 {
+                    Ok(0)
+                } else {
+                    Ok(Integer::mod_floor(&a, &b))
+                }
+            }
             BinaryOp::Max => Ok(a.max(b)),
             BinaryOp::Min => Ok(a.min(b)),
             BinaryOp::Lt => flag(a < b),
@@ -75,6 +91,8 @@ impl BinaryOp {
             BinaryOp::Ge => flag(a >= b),
             BinaryOp::Eq => flag(a == b),
             BinaryOp::Ne => flag(a != b),
+            BinaryOp::And => flag(a != 0 && b != 0),
+            BinaryOp::Or => flag(a != 0 || b != 0),
         }
     }
 
@@ -85,6 +103,7 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
             BinaryOp::Max => "max",
             BinaryOp::Min => "min",
             BinaryOp::Lt => "<",
@@ -93,6 +112,8 @@ impl BinaryOp {
             BinaryOp::Ge => ">=",
             BinaryOp::Eq => "==",
             BinaryOp::Ne => "!=",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
         }
     }
 }
@@ -110,7 +131,8 @@ impl Die {
     pub fn combine(&self, other: &Die, op: BinaryOp, control: &Control) -> Result<Die, DieError> {
         let meter = &mut control.meter();
         // Stored outcomes all have positive counts.
-        if op == BinaryOp::Div && other.outcomes().binary_search(&0).is_ok() {
+        if matches!(op, BinaryOp::Div | BinaryOp::Mod) && other.outcomes().binary_search(&0).is_ok()
+        {
             return Err(DieError::DivisionByZero);
         }
         let ty = Die::product_count_type(&[self, other]);
@@ -118,6 +140,9 @@ impl Die {
             if let Some(die) = with_count_type!(ty, C => self.dense_sum::<C>(other, meter)) {
                 return die;
             }
+        }
+        if matches!(op, BinaryOp::Max | BinaryOp::Min) {
+            return with_count_type!(ty, C => self.extreme::<C>(other, op == BinaryOp::Max, meter));
         }
         with_count_type!(ty, C => self.pairwise::<C>(other, op, meter))
     }
@@ -269,6 +294,67 @@ impl Die {
         Some(convolve(&a, &b, meter).and_then(|counts| Die::from_dense(low, counts)))
     }
 
+    /// `max(X, Y)` (or `min`) from the cumulative counts, one pass over both dice:
+    /// `#{max <= x} = #{X <= x} · #{Y <= x}`, and `min` the same from above.
+    fn extreme<C: Count>(
+        &self,
+        other: &Die,
+        highest: bool,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
+        meter.charge((self.len() + other.len()) as u64)?;
+        let (a, b): (Vec<C>, Vec<C>) = (self.generic_counts(), other.generic_counts());
+        // Walk the union of outcomes from the end whose cumulative count grows.
+        let mut points: Vec<Outcome> = self
+            .outcomes()
+            .iter()
+            .chain(other.outcomes())
+            .copied()
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        if !highest {
+            points.reverse();
+        }
+        let cumulate = |die: &Die, counts: &[C]| -> Vec<C> {
+            let mut sums = Vec::with_capacity(points.len());
+            let mut acc = C::zero();
+            let (outcomes, mut i) = (die.outcomes(), 0usize);
+            let ordered = |k: usize| if highest { k } else { outcomes.len() - 1 - k };
+            for &x in &points {
+                while i < outcomes.len() {
+                    let k = ordered(i);
+                    let reached = if highest {
+                        outcomes[k] <= x
+                    } else {
+                        outcomes[k] >= x
+                    };
+                    if !reached {
+                        break;
+                    }
+                    acc.add_assign(&counts[k]);
+                    i += 1;
+                }
+                sums.push(acc.clone());
+            }
+            sums
+        };
+        let (sa, sb) = (cumulate(self, &a), cumulate(other, &b));
+        let mut previous = C::zero();
+        let mut pairs: Vec<(Outcome, C)> = Vec::with_capacity(points.len());
+        for (k, &x) in points.iter().enumerate() {
+            let reached = sa[k].times(&sb[k]);
+            let mut count = reached.clone();
+            count.sub_assign(&previous);
+            pairs.push((x, count));
+            previous = reached;
+        }
+        if !highest {
+            pairs.reverse();
+        }
+        Die::from_sorted_generic(pairs)
+    }
+
     /// Any binary operation by enumerating pairs of outcomes.
     fn pairwise<C: Count>(
         &self,
@@ -379,6 +465,9 @@ mod tests {
             BinaryOp::Ge,
             BinaryOp::Eq,
             BinaryOp::Ne,
+            BinaryOp::Mod,
+            BinaryOp::And,
+            BinaryOp::Or,
         ] {
             let expected = brute_force(&[&x, &y], |v| op.apply(v[0], v[1]).unwrap());
             assert_eq!(
@@ -401,6 +490,16 @@ mod tests {
             assert_eq!(BinaryOp::Div.apply(a, b), Ok(q), "{a} / {b}");
         }
         assert_eq!(d(6).div(&Die::range(0, 2)), Err(DieError::DivisionByZero));
+        for (a, b, r) in [(7, 3, 1), (-7, 3, 2), (7, -3, -2), (-7, -3, -1), (6, 3, 0)] {
+            assert_eq!(BinaryOp::Mod.apply(a, b), Ok(r), "{a} % {b}");
+            let q = BinaryOp::Div.apply(a, b).unwrap();
+            assert_eq!(q * b + r, a);
+        }
+        assert_eq!(BinaryOp::Mod.apply(i64::MIN, -1), Ok(0));
+        assert_eq!(
+            d(6).combine(&Die::range(0, 2), BinaryOp::Mod, &Control::new()),
+            Err(DieError::DivisionByZero)
+        );
     }
 
     #[test]

@@ -9,14 +9,27 @@ fn symbol(c: char) -> Expected {
     Expected::Symbol(c)
 }
 
-const OPERAND: [Expected; 4] = [
+const OPERAND: [Expected; 6] = [
     Expected::Number,
     Expected::Symbol('d'),
     Expected::Symbol('('),
     Expected::Symbol('-'),
+    Expected::Symbol('{'),
+    Expected::Name,
 ];
-const FACES: [Expected; 4] = [
+/// At the start of an expression a binding may open too.
+const START: [Expected; 7] = [
     Expected::Number,
+    Expected::Symbol('d'),
+    Expected::Symbol('('),
+    Expected::Symbol('-'),
+    Expected::Symbol('{'),
+    Expected::Symbol('['),
+    Expected::Name,
+];
+const FACES: [Expected; 5] = [
+    Expected::Number,
+    Expected::Symbol('('),
     Expected::Symbol('%'),
     Expected::Symbol('F'),
     Expected::Symbol('{'),
@@ -57,19 +70,28 @@ fn unexpected_input_says_what_would_fit() {
     use Expected::{Closing, Condition, EndOfInput, Modifier, Operator};
     use Found::{Char, EndOfInput as End};
     assert_error(
-        "4d6kh3x",
+        "4d6kh3y",
         6..7,
-        Char('x'),
+        Char('y'),
         &[Modifier, Operator, EndOfInput],
     );
     assert_error("3d", 2..2, End, &FACES);
-    assert_error("d", 1..1, End, &FACES);
-    assert_error("d(6)", 1..2, Char('('), &FACES);
+    assert_problem(
+        "d",
+        0..1,
+        Problem::ReservedName {
+            name: "d".into(),
+            reads_as: "a die without its faces (`d6`)",
+        },
+    );
+    assert_error("2d[6]", 2..3, Char('['), &FACES);
     assert_error("(2d6", 4..4, End, &[Modifier, Operator, Closing(')')]);
     assert_error("3d6 >=", 6..6, End, &OPERAND);
     assert_error("1 +", 3..3, End, &OPERAND);
-    assert_error("x", 0..1, Char('x'), &OPERAND);
-    assert_error("()", 1..2, Char(')'), &OPERAND);
+    let mut call = START.to_vec();
+    call.push(Closing(')'));
+    assert_error("y(", 2..2, End, &call);
+    assert_error("()", 1..2, Char(')'), &START);
     assert_error("4 d6", 2..3, Char('d'), &[Operator, EndOfInput]);
     assert_error("1 2", 2..3, Char('2'), &[Operator, EndOfInput]);
     assert_error("d6r", 3..3, End, &[Condition]);
@@ -79,23 +101,29 @@ fn unexpected_input_says_what_would_fit() {
     assert_error("d6r-", 4..4, End, &[Expected::Number]);
     assert_error("d{-", 3..3, End, &[Expected::Number]);
     assert_error("d6r1r", 5..5, End, &[Condition]);
-    assert_error("1.5", 1..2, Char('.'), &[symbol('d'), Operator, EndOfInput]);
+    assert_error(
+        "1.5",
+        1..2,
+        Char('.'),
+        &[symbol('d'), symbol('#'), Operator, EndOfInput],
+    );
     assert_error("d20 + 5 ≥ 15", 8..11, Char('≥'), &[Operator, EndOfInput]);
     assert_error(
-        "d6 !x",
+        "d6 !y",
         4..5,
-        Char('x'),
+        Char('y'),
         &[Condition, Modifier, Operator, EndOfInput],
     );
     let k = [
         Expected::Number,
+        symbol('('),
         symbol('h'),
         symbol('l'),
         Modifier,
         Operator,
         EndOfInput,
     ];
-    assert_error("4d6kx", 4..5, Char('x'), &k);
+    assert_error("4d6ky", 4..5, Char('y'), &k);
     assert_error("d{1.}", 4..5, Char('}'), &[Expected::RangeDots]);
     assert_error("d{1,", 4..4, End, &[Expected::Number]);
     assert_error(
@@ -126,8 +154,6 @@ fn common_mistakes_are_explained() {
     assert_problem("2d6)", 3..4, Problem::UnmatchedParen);
     assert_problem("(1))", 3..4, Problem::UnmatchedParen);
     assert_problem("3d6 = 10", 4..5, Problem::SingleEquals);
-    assert_problem("d6!!", 2..4, Problem::CompoundingExplosion);
-    assert_problem("d6!!>4", 2..4, Problem::CompoundingExplosion);
     assert_problem("d{5..1}", 2..6, Problem::EmptyRange { low: 5, high: 1 });
     let too_many = Problem::TooManyFaces {
         max: MAX_CUSTOM_FACES,
@@ -141,10 +167,126 @@ fn common_mistakes_are_explained() {
 }
 
 #[test]
+fn mistakes_of_the_new_forms_are_explained_where_they_are() {
+    let two = |first: &str, second: &str| Problem::TwoExplosions {
+        first: first.into(),
+        second: second.into(),
+    };
+    assert_problem("d6! !", 4..5, two("!", "!"));
+    assert_problem("d6!!xo", 4..6, two("!!", "xo"));
+    assert_problem("d6!5!!6", 4..7, two("!", "!!"));
+    assert_problem(
+        "3d6!r1",
+        4..6,
+        Problem::RerollAfterExplosion {
+            explosion: "!".into(),
+        },
+    );
+    assert_problem(
+        "3d6x2>=5ro1",
+        8..11,
+        Problem::RerollAfterExplosion {
+            explosion: "x2".into(),
+        },
+    );
+    assert_problem(
+        "d6min5max3",
+        2..10,
+        Problem::ConflictingClamps {
+            min: "min5".into(),
+            max: "max3".into(),
+        },
+    );
+    assert_problem(
+        "5d10cs>5cf<2",
+        8..12,
+        Problem::ConflictingCounts {
+            first: "cs>5".into(),
+            second: "cf<2".into(),
+        },
+    );
+    assert_problem(
+        "{d6, d8}cf1df2",
+        11..14,
+        Problem::ConflictingCounts {
+            first: "cf=1".into(),
+            second: "df=2".into(),
+        },
+    );
+    assert_problem("4d6kh(-1)", 5..9, Problem::NegativeKeep(-1));
+    assert_problem("r + 1", 0..1, Problem::UnknownName { name: "r".into() });
+    assert_problem(
+        "[r = d20] r + s",
+        14..15,
+        Problem::UnknownName { name: "s".into() },
+    );
+    assert_problem(
+        "([r = d20] r) + r",
+        16..17,
+        Problem::UnknownName { name: "r".into() },
+    );
+    assert_problem("[r = r] 1", 5..6, Problem::UnknownName { name: "r".into() });
+    assert_problem(
+        "[r = d20] [r = d6] r",
+        11..12,
+        Problem::NameTaken { name: "r".into() },
+    );
+    assert_problem(
+        "[d6 = 3] 1",
+        1..3,
+        Problem::ReservedName {
+            name: "d6".into(),
+            reads_as: "a die",
+        },
+    );
+    assert_problem(
+        "[max = 3] 1",
+        1..4,
+        Problem::ReservedName {
+            name: "max".into(),
+            reads_as: "a function",
+        },
+    );
+    assert_problem(
+        "[and = 3] 1",
+        1..4,
+        Problem::ReservedName {
+            name: "and".into(),
+            reads_as: "a keyword",
+        },
+    );
+    assert_problem(
+        "floor(d6)",
+        0..5,
+        Problem::UnknownFunction {
+            name: "floor".into(),
+        },
+    );
+    assert_problem(
+        "abs(1, 2)",
+        0..9,
+        Problem::Arguments {
+            function: "abs",
+            expected: "one argument: `abs(d20 - 10)`",
+        },
+    );
+    assert_problem(
+        "max()",
+        0..5,
+        Problem::Arguments {
+            function: "max",
+            expected: "one argument or more: `max(d8!, d6!)`",
+        },
+    );
+    // Sibling bindings may reuse a name: each is its own roll.
+    assert!(parse("([a = d6] a) + ([a = d4] a)").is_ok());
+}
+
+#[test]
 fn the_first_mistake_is_reported() {
     assert_problem("99999999999999999999 + x", 0..20, Problem::NumberTooLarge);
     assert_problem("1 < 2 < 3 x", 6..7, Problem::ChainedComparison);
-    assert_error("x + 99999999999999999999", 0..1, Found::Char('x'), &OPERAND);
+    assert_error("# + 99999999999999999999", 0..1, Found::Char('#'), &START);
 }
 
 #[test]
@@ -185,22 +327,22 @@ fn oversized_and_deeply_nested_input_is_refused_without_crashing() {
 
 #[test]
 fn messages_are_one_line() {
-    let error = parse("4d6kh3x").unwrap_err();
+    let error = parse("4d6kh3y").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "unexpected `x`; expected a modifier, an operator or end of input"
+        "unexpected `y`; expected a modifier, an operator or end of input"
     );
     assert_eq!(
         parse("3d").unwrap_err().to_string(),
-        "unexpected end of input; expected a number, `%`, `F` or `{`"
+        "unexpected end of input; expected a number, `(`, `%`, `F` or `{`"
     );
     assert_eq!(
         parse("1 < 2 < 3").unwrap_err().to_string(),
         "comparisons cannot be chained; use parentheses"
     );
     assert_eq!(
-        parse("2d6\n+x").unwrap_err().to_string(),
-        "unexpected `x`; expected a number, `d`, `(` or `-`"
+        parse("2d6\n+#").unwrap_err().to_string(),
+        "unexpected `#`; expected a number, `d`, `(`, `-`, `{` or a name"
     );
     assert_eq!(
         parse("1 2").unwrap_err().to_string(),
@@ -214,8 +356,8 @@ fn messages_are_one_line() {
 fn render_points_at_the_span() {
     let render = |text: &str| parse(text).unwrap_err().render(text);
     assert_eq!(
-        render("4d6kh3x"),
-        "4d6kh3x\n      ^ unexpected `x`; expected a modifier, an operator or end of input"
+        render("4d6kh3y"),
+        "4d6kh3y\n      ^ unexpected `y`; expected a modifier, an operator or end of input"
     );
     assert_eq!(
         render("(2d6"),
@@ -235,7 +377,7 @@ fn render_counts_characters_not_bytes() {
     assert_eq!(error.span(), 9..11);
     assert_eq!(
         error.render(text),
-        "d6\u{3000}+\u{3000}é\n     ^ unexpected `é`; expected a number, `d`, `(` or `-`"
+        "d6\u{3000}+\u{3000}é\n     ^ unexpected `é`; expected a number, `d`, `(`, `-`, `{` or a name"
     );
     let error = ParseError::new(2..4, Found::Char('é'), [], None);
     assert_eq!(error.render("éé"), "éé\n ^ unexpected `é`");
@@ -253,10 +395,10 @@ fn render_shows_only_the_line_of_the_error_and_cuts_long_lines() {
         parse(text).unwrap_err().render(text),
         ") + 3\n^ unmatched `)`"
     );
-    let text = "1 +\n\t2 x";
+    let text = "1 +\n\t2 y";
     assert_eq!(
         parse(text).unwrap_err().render(text),
-        " 2 x\n   ^ unexpected `x`; expected an operator or end of input"
+        " 2 y\n   ^ unexpected `y`; expected an operator or end of input"
     );
 
     let text = format!("{}x{}", "1+".repeat(100), "+1".repeat(100));

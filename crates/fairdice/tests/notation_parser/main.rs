@@ -3,11 +3,15 @@
 //! that no input makes it panic (`properties`).
 
 mod errors;
+mod expected;
 mod properties;
+mod tree;
+mod writer;
 
 use fairdice::BinaryOp;
 use fairdice::dice::notation::ast::{
-    Comparison, Condition, Dice, DieModifier, Expr, ExprKind, Faces, Keep, PoolModifier,
+    Comparison, Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces,
+    Keep, PoolModifier,
 };
 use fairdice::dice::notation::parse;
 
@@ -17,11 +21,65 @@ use fairdice::dice::notation::parse;
 fn show(expr: &Expr) -> String {
     match &expr.kind {
         ExprKind::Number(n) => n.to_string(),
+        ExprKind::Name(name) => name.clone(),
         ExprKind::Negate(inner) => format!("(- {})", show(inner)),
+        ExprKind::Not(inner) => format!("(not {})", show(inner)),
         ExprKind::Binary { op, left, right } => {
             format!("({} {} {})", op.symbol(), show(left), show(right))
         }
+        ExprKind::Bind {
+            name, value, body, ..
+        } => format!("(let {name} {} {})", show(value), show(body)),
+        ExprKind::Conditional {
+            condition,
+            then,
+            otherwise,
+        } => format!("(? {} {} {})", show(condition), show(then), show(otherwise)),
+        ExprKind::Call {
+            function,
+            arguments,
+        } => {
+            let arguments: Vec<String> = arguments.iter().map(show).collect();
+            format!("({} {})", function.name(), arguments.join(" "))
+        }
+        ExprKind::Group(group) => {
+            let members: Vec<String> = group.members.iter().map(show).collect();
+            format!(
+                "{{{}}}{}",
+                members.join(", "),
+                show_pool(&group.pool_modifiers)
+            )
+        }
+        ExprKind::Repeat(repeat) => format!(
+            "({}#{}){}",
+            show(&repeat.count),
+            show(&repeat.body),
+            show_pool(&repeat.pool_modifiers)
+        ),
         ExprKind::Dice(dice) => show_dice(dice),
+    }
+}
+
+fn show_pool(modifiers: &[PoolModifier]) -> String {
+    if modifiers.is_empty() {
+        return String::new();
+    }
+    let pool: Vec<String> = modifiers.iter().map(show_pool_modifier).collect();
+    format!("[{}]", pool.join(" "))
+}
+
+fn show_pool_modifier(m: &PoolModifier) -> String {
+    match m {
+        PoolModifier::Keep { keep, .. } => match keep {
+            Keep::Highest(n) => format!("kh{n}"),
+            Keep::Lowest(n) => format!("kl{n}"),
+            Keep::DropHighest(n) => format!("dh{n}"),
+            Keep::DropLowest(n) => format!("dl{n}"),
+        },
+        PoolModifier::KeepRolled { kind, count, .. } => format!("{kind:?}({})", show(count)),
+        PoolModifier::CountSuccesses { condition, .. } => format!("cs{condition}"),
+        PoolModifier::DeductFailures { condition, .. } => format!("df{condition}"),
+        PoolModifier::CountFailures { condition, .. } => format!("cf{condition}"),
     }
 }
 
@@ -39,6 +97,7 @@ fn show_dice(dice: &Dice) -> String {
         Faces::Percent => "%".to_string(),
         Faces::Fudge => "F".to_string(),
         Faces::Custom(faces) => format!("{{{}}}", join(faces, ",")),
+        Faces::Rolled(sides) => format!("({})", show(sides)),
     };
     let mut text = format!("{count}d{faces}");
     if dice.die_modifiers.is_empty() && dice.pool_modifiers.is_empty() {
@@ -47,29 +106,30 @@ fn show_dice(dice: &Dice) -> String {
     let die: Vec<String> = dice
         .die_modifiers
         .iter()
-        .map(|m| {
-            let (letter, conditions) = match m {
-                DieModifier::Explode { conditions, .. } => ("!", conditions),
-                DieModifier::Reroll { conditions, .. } => ("r", conditions),
-                DieModifier::RerollOnce { conditions, .. } => ("ro", conditions),
-            };
-            format!("{letter}{}", join(conditions, "|"))
-        })
-        .collect();
-    let pool: Vec<String> = dice
-        .pool_modifiers
-        .iter()
         .map(|m| match m {
-            PoolModifier::Keep { keep, .. } => match keep {
-                Keep::Highest(n) => format!("kh{n}"),
-                Keep::Lowest(n) => format!("kl{n}"),
-                Keep::DropHighest(n) => format!("dh{n}"),
-                Keep::DropLowest(n) => format!("dl{n}"),
-            },
-            PoolModifier::CountSuccesses { condition, .. } => format!("cs{condition}"),
-            PoolModifier::DeductFailures { condition, .. } => format!("df{condition}"),
+            DieModifier::Explode {
+                conditions,
+                kind,
+                limit,
+                ..
+            } => {
+                let letters = match (kind, limit) {
+                    (_, ExplodeLimit::Once) => "xo".to_string(),
+                    (_, ExplodeLimit::PerTerm(cap)) => format!("x{cap}"),
+                    (ExplodeKind::Dice, _) => "!".to_string(),
+                    (ExplodeKind::Compound, _) => "!!".to_string(),
+                    (ExplodeKind::Penetrate, _) => "!p".to_string(),
+                    (ExplodeKind::CompoundPenetrate, _) => "!!p".to_string(),
+                };
+                format!("{letters}{}", join(conditions, "|"))
+            }
+            DieModifier::Reroll { conditions, .. } => format!("r{}", join(conditions, "|")),
+            DieModifier::RerollOnce { conditions, .. } => format!("ro{}", join(conditions, "|")),
+            DieModifier::Minimum { value, .. } => format!("min{value}"),
+            DieModifier::Maximum { value, .. } => format!("max{value}"),
         })
         .collect();
+    let pool: Vec<String> = dice.pool_modifiers.iter().map(show_pool_modifier).collect();
     text.push_str(&format!("[{}][{}]", die.join(" "), pool.join(" ")));
     text
 }
@@ -174,8 +234,27 @@ fn die_modifiers_keep_written_order_and_merge_repeats() {
         ("d6!<=-1", "d6[!<=-1][]"),
         ("d6!5!6", "d6[!=5|=6][]"),
         ("d6!5 !>5", "d6[!=5|>5][]"),
-        ("d6!5!", "d6[!=5 !][]"),
-        ("d6! !", "d6[! !][]"),
+        ("d6!!", "d6[!!][]"),
+        ("d6!!>=5", "d6[!!>=5][]"),
+        ("d6!p", "d6[!p][]"),
+        ("d6!!p", "d6[!!p][]"),
+        ("d6!p<3", "d6[!p<3][]"),
+        ("d6!!5!!6", "d6[!!=5|=6][]"),
+        ("5d10x", "5d10[!][]"),
+        ("5d10x10", "5d10[!=10][]"),
+        ("5d10x=10", "5d10[!=10][]"),
+        ("5d10x>=9", "5d10[!>=9][]"),
+        ("6d10xo10", "6d10[xo=10][]"),
+        ("6d10xo", "6d10[xo][]"),
+        ("6d10x5=10", "6d10[x5=10][]"),
+        ("6d10x2>=9", "6d10[x2>=9][]"),
+        ("5d10x10cs>=8", "5d10[!=10][cs>=8]"),
+        ("4d10min2", "4d10[min2][]"),
+        ("4d10max8", "4d10[max8][]"),
+        ("4d10min2max8", "4d10[min2 max8][]"),
+        ("d6min-1", "d6[min-1][]"),
+        ("2d20rr<3", "2d20[r<3][]"),
+        ("2d20rr1r2", "2d20[r=1|=2][]"),
         ("2d6r1", "2d6[r=1][]"),
         ("2d6r1r2", "2d6[r=1|=2][]"),
         ("2d6r<3", "2d6[r<3][]"),
@@ -188,6 +267,7 @@ fn die_modifiers_keep_written_order_and_merge_repeats() {
         ("2d6ro1ro2", "2d6[ro=1|=2][]"),
         ("2d6r1ro2r3", "2d6[r=1 ro=2 r=3][]"),
         ("4d6r1!kh3", "4d6[r=1 !][kh3]"),
+        ("4d6!!r1kh3", "4d6[!! r=1][kh3]"),
         ("4d6r1kh3r2", "4d6[r=1 r=2][kh3]"),
         ("d6r1-1", "(- d6[r=1][] 1)"),
         ("d6!-1", "(- d6[!][] 1)"),
@@ -216,6 +296,93 @@ fn pool_modifiers_default_to_one_die() {
         ("4d6kh3!", "4d6[!][kh3]"),
         ("2d20kl+5", "(+ 2d20[][kl1] 5)"),
         ("4d6kh<2", "(< 4d6[][kh1] 2)"),
+        ("10d10cf<3", "10d10[][cf<3]"),
+        ("3d6even", "3d6[][cseven]"),
+        ("3d6 odd", "3d6[][csodd]"),
+        ("3d6cs6cs1", "3d6[][cs=6 cs=1]"),
+        ("4d6kh(1+2)", "4d6[][kh3]"),
+        ("4d6dl(2*1)", "4d6[][dl2]"),
+        ("4d6kh(d3)", "4d6[][Highest(d3)]"),
+        ("4d6kl(max(1,d2))", "4d6[][Lowest((max 1 d2))]"),
+    ]);
+}
+
+#[test]
+fn names_bind_one_roll() {
+    assert_parses(&[
+        ("[r = d20] r + 5", "(let r d20 (+ r 5))"),
+        ("[r=d20]r", "(let r d20 r)"),
+        (
+            "[r = d20] r == 20 ? 4d6+3 : r + 5 >= 15 ? 2d6+3 : 0",
+            "(let r d20 (? (== r 20) (+ 4d6 3) (? (>= (+ r 5) 15) (+ 2d6 3) 0)))",
+        ),
+        ("[a = d6, b = d8] a * b", "(let a d6 (let b d8 (* a b)))"),
+        ("[a = d6] [b = a + d4] b", "(let a d6 (let b (+ a d4) b))"),
+        (
+            "[hit_roll2 = d20] hit_roll2",
+            "(let hit_roll2 d20 hit_roll2)",
+        ),
+        ("1 + ([x = d6] x * x)", "(+ 1 (let x d6 (* x x)))"),
+        ("[n = d4] (n)d6", "(let n d4 (n)d6)"),
+        ("[n = d4] n#d6", "(let n d4 (n#d6))"),
+        ("[dmg = 2d6] dmg", "(let dmg 2d6 dmg)"),
+    ]);
+}
+
+#[test]
+fn logic_and_conditionals() {
+    assert_parses(&[
+        ("1 ? 2 : 3", "(? 1 2 3)"),
+        ("1?2:3?4:5", "(? 1 2 (? 3 4 5))"),
+        ("1 ? 2 ? 3 : 4 : 5", "(? 1 (? 2 3 4) 5)"),
+        ("d20 >= 10 ? d6 : 0", "(? (>= d20 10) d6 0)"),
+        ("1 and 0", "(and 1 0)"),
+        ("1 or 0 and 1", "(or 1 (and 0 1))"),
+        ("not 1", "(not 1)"),
+        ("not not 0", "(not (not 0))"),
+        ("not d20 == 1", "(not (== d20 1))"),
+        ("d6 > 3 and d6 < 3", "(and (> d6 3) (< d6 3))"),
+        ("d6 or d8", "(or d6 d8)"),
+        ("(1)and(0)", "(and 1 0)"),
+        ("1 or 2 ? 3 : 4", "(? (or 1 2) 3 4)"),
+    ]);
+}
+
+#[test]
+fn functions_modulo_and_computed_dice() {
+    assert_parses(&[
+        ("7 % 3", "(% 7 3)"),
+        ("d20 % 2 + 1", "(+ (% d20 2) 1)"),
+        ("2 * 3 % 4", "(% (* 2 3) 4)"),
+        ("max(d8!, d6!)", "(max d8[!][] d6[!][])"),
+        ("min(1, 2, 3)", "(min 1 2 3)"),
+        ("abs(d6 - d6)", "(abs (- d6 d6))"),
+        ("max( 1 , 2 )", "(max 1 2)"),
+        ("3d(d6)", "3d(d6)"),
+        ("d(2*3)", "d6"),
+        ("3d(4)!", "3d4[!][]"),
+        ("(1+2)d6", "((+ 1 2))d6"),
+        ("d%%2", "(% d% 2)"),
+    ]);
+}
+
+#[test]
+fn groups_and_repetitions_are_pools() {
+    assert_parses(&[
+        ("{d8!, d6!}kh1", "{d8[!][], d6[!][]}[kh1]"),
+        ("{ 4d6 + 3d8 }k4", "{(+ 4d6 3d8)}[kh4]"),
+        ("{1, 2, 3}", "{1, 2, 3}"),
+        ("{3d6, 3d6}cs>10", "{3d6, 3d6}[cs>10]"),
+        ("{d20, d20} kl", "{d20, d20}[kl1]"),
+        ("6#(4d6kh3)", "(6#4d6[][kh3])"),
+        ("6#4d6kh3", "(6#4d6[][kh3])"),
+        ("6#(4d6kh3)kh1", "(6#4d6[][kh3])[kh1]"),
+        ("6#(4d6kh3) kh1 + 2", "(+ (6#4d6[][kh3])[kh1] 2)"),
+        ("(d4)#(2d6)", "(d4#2d6)"),
+        ("3#{d6, d8}kh1", "(3#{d6, d8}[kh1])"),
+        ("3#({d6, d8})kh1", "(3#{d6, d8})[kh1]"),
+        ("2#max(d6, d6)even", "(2#(max d6 d6))[cseven]"),
+        ("2 * 3#d6", "(* 2 (3#d6))"),
     ]);
 }
 
@@ -224,6 +391,7 @@ fn not_equal_is_never_an_explosion() {
     assert_parses(&[
         ("d6!=5", "(!= d6 5)"),
         ("d6!!=5", "(!= d6[!][] 5)"),
+        ("d6!! != 5", "(!= d6[!!][] 5)"),
         ("d6! != 5", "(!= d6[!][] 5)"),
         ("d6!>=5", "d6[!>=5][]"),
         ("d6! >= 5", "(>= d6[!][] 5)"),
@@ -334,11 +502,7 @@ fn faces_and_modifier_spans() {
     let spans: Vec<_> = dice
         .pool_modifiers
         .iter()
-        .map(|m| match m {
-            PoolModifier::CountSuccesses { span, .. }
-            | PoolModifier::DeductFailures { span, .. } => span.clone(),
-            PoolModifier::Keep { span, .. } => span.clone(),
-        })
+        .map(|m| m.span().clone())
         .collect();
     assert_eq!(spans, [5..10, 10..14]);
 
@@ -359,6 +523,8 @@ fn faces_and_modifier_spans() {
                     value: 1
                 },
             ],
+            kind: ExplodeKind::Dice,
+            limit: ExplodeLimit::Depth,
             span: 2..8,
         }]
     );

@@ -1,11 +1,16 @@
 //! The syntax tree of a dice expression, with the source span of every node.
 //!
 //! The parser builds it; the exact evaluator, the cost estimate and the roller all
-//! walk it, so they agree on what an expression means.
+//! walk it, so they agree on what an expression means. The modifiers of dice and
+//! pools (and their conditions) are in [`modifier`].
 
-use std::fmt;
+mod modifier;
+
 use std::ops::Range;
 
+pub use self::modifier::{
+    Comparison, Condition, DieModifier, ExplodeKind, ExplodeLimit, Keep, KeepKind, PoolModifier,
+};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::Outcome;
 
@@ -26,33 +31,94 @@ pub struct Expr {
 pub enum ExprKind {
     /// An integer literal.
     Number(Outcome),
-    /// A roll of dice: `3d6`, `4d6kh3`, `(d4)d6`, `10d10cs>=8`, `d6!`.
+    /// A roll of dice: `3d6`, `4d6kh3`, `(d4)d6`, `10d10cs>=8`, `d6!`, `3d(d6)`.
     Dice(Dice),
     /// `-x`.
     Negate(Box<Expr>),
-    /// `a op b`: arithmetic (`+ - * /`) or a comparison giving 0/1 (`< <= > >= == !=`).
+    /// `a op b`: arithmetic (`+ - * / %`), a comparison giving 0/1
+    /// (`< <= > >= == !=`) or a logical `and` / `or` giving 0/1.
     Binary {
-        /// The operator (never `Max`/`Min`, which have no infix form).
+        /// The operator (never `Max`/`Min`, which are written as functions).
         op: BinaryOp,
         /// Left operand.
         left: Box<Expr>,
         /// Right operand.
         right: Box<Expr>,
     },
+    /// `not x`: 1 when `x` is 0, else 0.
+    Not(Box<Expr>),
+    /// A name bound by an enclosing [`ExprKind::Bind`]: the same roll wherever it
+    /// is used.
+    Name(String),
+    /// `[name = value] body`: `value` is rolled once and `body` sees that one roll
+    /// wherever it says `name`. Exactly, a mixture of `body` over the outcomes of
+    /// `value`.
+    Bind {
+        /// The name.
+        name: String,
+        /// Where the name is written in the binding.
+        name_span: Span,
+        /// What is rolled.
+        value: Box<Expr>,
+        /// Where the name may be used.
+        body: Box<Expr>,
+    },
+    /// `condition ? then : otherwise`: `then` when the condition is not 0.
+    Conditional {
+        /// Decides the branch.
+        condition: Box<Expr>,
+        /// The value when the condition is not 0.
+        then: Box<Expr>,
+        /// The value when it is 0.
+        otherwise: Box<Expr>,
+    },
+    /// `max(a, b, …)`, `min(a, b, …)`, `abs(x)`.
+    Call {
+        /// Which function.
+        function: Function,
+        /// Its arguments, at least one.
+        arguments: Vec<Expr>,
+    },
+    /// `{a, b, c}kh1`: several values rolled as one pool.
+    Group(Group),
+    /// `6#(4d6kh3)kh1`: one expression rolled several times as one pool.
+    Repeat(Repeat),
+}
+
+/// A function of the notation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Function {
+    /// `max(a, b, …)`: the largest argument.
+    Max,
+    /// `min(a, b, …)`: the smallest argument.
+    Min,
+    /// `abs(x)`: the absolute value.
+    Abs,
+}
+
+impl Function {
+    /// The function's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Max => "max",
+            Function::Min => "min",
+            Function::Abs => "abs",
+        }
+    }
 }
 
 /// `[count]d<faces><modifiers>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dice {
     /// How many dice: `None` for a bare `dN` (one die); a literal, or a parenthesized
-    /// expression for a random number of dice (`(d4)d6`).
+    /// expression for a computed or random number of dice (`(d4)d6`, `(1+2)d6`).
     pub count: Option<Box<Expr>>,
     /// The faces of each die.
     pub faces: Faces,
     /// Span of the faces part (after the `d`).
     pub faces_span: Span,
-    /// Modifiers applied to every die before pooling (explode, reroll), in the order
-    /// written.
+    /// Modifiers applied to every die before pooling (explode, reroll, clamp), in
+    /// the order written.
     pub die_modifiers: Vec<DieModifier>,
     /// Modifiers applied to the pool as a whole (keep/drop, success counting), in the
     /// order written.
@@ -62,7 +128,7 @@ pub struct Dice {
 /// The faces of a die.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Faces {
-    /// `dN`: faces `1..=N`.
+    /// `dN`: faces `1..=N` (also `d(2*3)`, folded when the parser reads it).
     Standard(u64),
     /// `d%`: faces `1..=100`.
     Percent,
@@ -70,124 +136,122 @@ pub enum Faces {
     Fudge,
     /// `d{1,1,2,3}` (ranges `a..b` expand inclusively): each listed face once.
     Custom(Vec<Outcome>),
+    /// `d(d6)`: as many sides as a roll shows (faces `1..=n`).
+    Rolled(Box<Expr>),
 }
 
-/// A test applied to one die's outcome: `<3`, `>=5`, `=1` (a bare number means `=`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Condition {
-    /// How the outcome is compared.
-    pub comparison: Comparison,
-    /// What it is compared with.
-    pub value: Outcome,
+/// `{a, b, c}` with pool modifiers: each member is one value of the pool.
+///
+/// A group of one member, `{4d6+3d8}kh4`, pools the member's dice instead: the
+/// dice of its dice terms, of its repetitions and groups, joined by `+`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The members, at least one.
+    pub members: Vec<Expr>,
+    /// Modifiers applied to the pool, in the order written.
+    pub pool_modifiers: Vec<PoolModifier>,
 }
 
-/// The comparison in a [`Condition`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Comparison {
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-    /// `=` (also written `==` or as a bare number)
-    Eq,
-    /// `!=`
-    Ne,
+/// `count#body` with pool modifiers: `body` rolled `count` times, each roll one
+/// value of the pool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repeat {
+    /// How many times: a literal, a name or a parenthesized expression.
+    pub count: Box<Expr>,
+    /// What is rolled each time.
+    pub body: Box<Expr>,
+    /// Modifiers applied to the pool, in the order written.
+    pub pool_modifiers: Vec<PoolModifier>,
 }
 
-impl Condition {
-    /// Whether `outcome` passes the test.
-    pub fn matches(self, outcome: Outcome) -> bool {
-        match self.comparison {
-            Comparison::Lt => outcome < self.value,
-            Comparison::Le => outcome <= self.value,
-            Comparison::Gt => outcome > self.value,
-            Comparison::Ge => outcome >= self.value,
-            Comparison::Eq => outcome == self.value,
-            Comparison::Ne => outcome != self.value,
+impl Expr {
+    /// The children of this node, in the order they are written (the count of a
+    /// dice term, its rolled sides and rolled keep counts included).
+    pub fn children(&self) -> Vec<&Expr> {
+        fn pool(modifiers: &[PoolModifier]) -> impl Iterator<Item = &Expr> {
+            modifiers.iter().filter_map(|m| match m {
+                PoolModifier::KeepRolled { count, .. } => Some(&**count),
+                _ => None,
+            })
+        }
+        match &self.kind {
+            ExprKind::Number(_) | ExprKind::Name(_) => Vec::new(),
+            ExprKind::Dice(dice) => {
+                let mut children: Vec<&Expr> = dice.count.as_deref().into_iter().collect();
+                if let Faces::Rolled(sides) = &dice.faces {
+                    children.push(sides);
+                }
+                children.extend(pool(&dice.pool_modifiers));
+                children
+            }
+            ExprKind::Negate(inner) | ExprKind::Not(inner) => vec![inner],
+            ExprKind::Binary { left, right, .. } => vec![left, right],
+            ExprKind::Bind { value, body, .. } => vec![value, body],
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => vec![condition, then, otherwise],
+            ExprKind::Call { arguments, .. } => arguments.iter().collect(),
+            ExprKind::Group(group) => {
+                let mut children: Vec<&Expr> = group.members.iter().collect();
+                children.extend(pool(&group.pool_modifiers));
+                children
+            }
+            ExprKind::Repeat(repeat) => {
+                let mut children = vec![&*repeat.count, &*repeat.body];
+                children.extend(pool(&repeat.pool_modifiers));
+                children
+            }
         }
     }
-}
 
-impl fmt::Display for Condition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let op = match self.comparison {
-            Comparison::Lt => "<",
-            Comparison::Le => "<=",
-            Comparison::Gt => ">",
-            Comparison::Ge => ">=",
-            Comparison::Eq => "=",
-            Comparison::Ne => "!=",
-        };
-        write!(f, "{op}{}", self.value)
+    /// Whether this node or any below it uses a name bound outside it.
+    ///
+    /// The parser refuses to bind a name again where it is already bound, so a
+    /// name is free here exactly when no binding inside the node binds it.
+    pub fn uses_names(&self) -> bool {
+        let (mut used, mut bound) = (Vec::new(), Vec::new());
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                ExprKind::Name(name) => used.push(name.as_str()),
+                ExprKind::Bind { name, .. } => bound.push(name.as_str()),
+                _ => {}
+            }
+            stack.extend(node.children());
+        }
+        used.iter().any(|name| !bound.contains(name))
     }
 }
 
-/// A modifier applied to each die of a pool.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DieModifier {
-    /// `!`, `!>=5`: roll again and add while the roll matches; with no condition, on
-    /// the die's top face. Depth is an evaluation option.
-    Explode {
-        /// Which rolls explode (any of them); empty means the top face.
-        conditions: Vec<Condition>,
-        /// Where the modifier is written.
-        span: Span,
-    },
-    /// `r1`, `r<3`: reroll until the die no longer matches (exact conditioning).
-    Reroll {
-        /// Which rolls are rerolled (any of them).
-        conditions: Vec<Condition>,
-        /// Where the modifier is written.
-        span: Span,
-    },
-    /// `ro1`, `ro<3`: reroll a matching die once and keep the second roll.
-    RerollOnce {
-        /// Which rolls are rerolled (any of them).
-        conditions: Vec<Condition>,
-        /// Where the modifier is written.
-        span: Span,
-    },
-}
-
-/// Which dice of a sorted pool a keep/drop modifier selects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Keep {
-    /// `khN` (also `kN`): keep the N highest.
-    Highest(u64),
-    /// `klN`: keep the N lowest.
-    Lowest(u64),
-    /// `dhN`: drop the N highest.
-    DropHighest(u64),
-    /// `dlN`: drop the N lowest.
-    DropLowest(u64),
-}
-
-/// A modifier applied to the pool as a whole.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PoolModifier {
-    /// Keep or drop some dice by rank before adding up.
-    Keep {
-        /// Which dice.
-        keep: Keep,
-        /// Where the modifier is written.
-        span: Span,
-    },
-    /// `cs>=8`: the pool's value is the number of dice matching instead of the sum.
-    CountSuccesses {
-        /// What counts as a success.
-        condition: Condition,
-        /// Where the modifier is written.
-        span: Span,
-    },
-    /// `df=1`: each die matching subtracts one from the success count.
-    DeductFailures {
-        /// What counts as a failure.
-        condition: Condition,
-        /// Where the modifier is written.
-        span: Span,
-    },
+impl Expr {
+    /// The value of an expression without dice or names (`1+2`, `-3`,
+    /// `max(2, 4)`), if it has one; `None` for anything rolled, named or
+    /// undefined (a division by zero, an overflow).
+    pub fn constant(&self) -> Option<Outcome> {
+        match &self.kind {
+            ExprKind::Number(n) => Some(*n),
+            ExprKind::Negate(inner) => inner.constant()?.checked_neg(),
+            ExprKind::Not(inner) => Some(Outcome::from(inner.constant()? == 0)),
+            ExprKind::Binary { op, left, right } => {
+                op.apply(left.constant()?, right.constant()?).ok()
+            }
+            ExprKind::Call {
+                function,
+                arguments,
+            } => {
+                let values = arguments
+                    .iter()
+                    .map(Expr::constant)
+                    .collect::<Option<Vec<_>>>()?;
+                match function {
+                    Function::Max => values.into_iter().max(),
+                    Function::Min => values.into_iter().min(),
+                    Function::Abs => values.first()?.checked_abs(),
+                }
+            }
+            _ => None,
+        }
+    }
 }

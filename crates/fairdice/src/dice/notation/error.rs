@@ -25,12 +25,12 @@ use super::ast::Span;
 /// ```
 /// use fairdice::dice::notation::{parse, Found};
 ///
-/// let error = parse("4d6kh3x").unwrap_err();
+/// let error = parse("4d6kh3y").unwrap_err();
 /// assert_eq!(error.span(), 6..7);
-/// assert_eq!(error.found(), Found::Char('x'));
+/// assert_eq!(error.found(), Found::Char('y'));
 /// assert_eq!(
-///     error.render("4d6kh3x"),
-///     "4d6kh3x\n      ^ unexpected `x`; expected a modifier, an operator or end of input"
+///     error.render("4d6kh3y"),
+///     "4d6kh3y\n      ^ unexpected `y`; expected a modifier, an operator or end of input"
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -39,7 +39,8 @@ pub struct ParseError {
     span: Span,
     found: Found,
     expected: Vec<Expected>,
-    problem: Option<Problem>,
+    /// Boxed: a problem is rare, and errors travel inside larger error types.
+    problem: Option<Box<Problem>>,
 }
 
 impl ParseError {
@@ -58,7 +59,7 @@ impl ParseError {
             span,
             found,
             expected,
-            problem,
+            problem: problem.map(Box::new),
         }
     }
 
@@ -86,7 +87,7 @@ impl ParseError {
 
     /// The specific explanation, when there is one.
     pub fn problem(&self) -> Option<&Problem> {
-        self.problem.as_ref()
+        self.problem.as_deref()
     }
 
     /// The one-line message: the specific explanation if there is one, otherwise
@@ -106,8 +107,8 @@ impl ParseError {
     /// The source line with carets under the offending span, followed by the message:
     ///
     /// ```text
-    /// 4d6kh3x
-    ///       ^ unexpected `x`; expected a modifier, an operator or end of input
+    /// 4d6kh3y
+    ///       ^ unexpected `y`; expected a modifier, an operator or end of input
     /// ```
     ///
     /// Columns count characters, so carets line up under multi-byte text; tabs and
@@ -265,11 +266,13 @@ pub enum Expected {
     Condition,
     /// A die or pool modifier: `!`, `r`, `ro`, `kh`, `kl`, `dh`, `dl`, `cs`, `df`.
     Modifier,
+    /// A name (of a bound roll or a function).
+    Name,
     /// An arithmetic or comparison operator.
     Operator,
     /// `..` in a custom die's face range.
     RangeDots,
-    /// A symbol that continues or closes a construct: `,`, `}`, `)`.
+    /// A symbol that continues or closes a construct: `,`, `}`, `)`, `]`, `:`.
     Closing(char),
     /// The end of the input.
     EndOfInput,
@@ -290,10 +293,11 @@ impl Expected {
             Expected::Symbol(c) => (2, symbol(c)),
             Expected::Condition => (3, 0),
             Expected::Modifier => (4, 0),
-            Expected::Operator => (5, 0),
-            Expected::RangeDots => (6, 0),
-            Expected::Closing(c) => (7, u32::from(c)),
-            Expected::EndOfInput => (8, 0),
+            Expected::Name => (5, 0),
+            Expected::Operator => (6, 0),
+            Expected::RangeDots => (7, 0),
+            Expected::Closing(c) => (8, u32::from(c)),
+            Expected::EndOfInput => (9, 0),
         }
     }
 }
@@ -318,6 +322,7 @@ impl fmt::Display for Expected {
             Expected::Symbol(c) | Expected::Closing(c) => write!(f, "`{c}`"),
             Expected::Condition => f.write_str("a condition such as `>=5`"),
             Expected::Modifier => f.write_str("a modifier"),
+            Expected::Name => f.write_str("a name"),
             Expected::Operator => f.write_str("an operator"),
             Expected::RangeDots => f.write_str("`..`"),
             Expected::EndOfInput => f.write_str("end of input"),
@@ -381,9 +386,83 @@ pub enum Problem {
         "`d` after dice is not a modifier; write `dl` to drop the lowest or `dh` to drop the highest"
     )]
     BareDrop,
-    /// `d6!!`: compounding explosion.
+    /// `d6!!` when compounding explosions were not supported (no longer reported:
+    /// `!!` compounds).
     #[error("compounding explosion `!!` is not supported; use `!` to explode")]
     CompoundingExplosion,
+    /// A name used where no binding gives it a value.
+    #[error("unknown name `{name}`; bind a roll to it first, as in `[{name} = d20] {name} + 5`")]
+    UnknownName {
+        /// The name.
+        name: String,
+    },
+    /// A name bound again where it is already bound.
+    #[error("`{name}` is already bound here; choose another name")]
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+    /// A name that reads as something else (a die, a keyword, a function).
+    #[error("`{name}` cannot be a name: it reads as {reads_as}")]
+    ReservedName {
+        /// The name.
+        name: String,
+        /// What it reads as.
+        reads_as: &'static str,
+    },
+    /// A function called with the wrong number of arguments.
+    #[error("`{function}` takes {expected}")]
+    Arguments {
+        /// The function's name.
+        function: &'static str,
+        /// How many arguments it takes, in words.
+        expected: &'static str,
+    },
+    /// A function name that does not exist.
+    #[error("unknown function `{name}`; the functions are `max`, `min` and `abs`")]
+    UnknownFunction {
+        /// The name.
+        name: String,
+    },
+    /// Two explosions on one die that cannot be combined (`d6!!!`, `d6!xo`).
+    #[error(
+        "a die explodes one way only: `{first}` and `{second}` cannot both apply; keep one (conditions of the same kind combine: `!5!6`)"
+    )]
+    TwoExplosions {
+        /// The first explosion as written.
+        first: String,
+        /// The second.
+        second: String,
+    },
+    /// A reroll written after an explosion that adds dice (`d6!r1`).
+    #[error(
+        "a reroll after `{explosion}` would reroll dice the explosion added; write it before (`d6r1!`: every roll is rerolled, then explodes), or compound with `!!`"
+    )]
+    RerollAfterExplosion {
+        /// The explosion as written.
+        explosion: String,
+    },
+    /// Two ways of counting a pool that contradict each other (`cs>5cf<2`).
+    #[error(
+        "`{first}` and `{second}` count different things; count successes with `cs` and deduct failures with `df`"
+    )]
+    ConflictingCounts {
+        /// The first counting modifier as written.
+        first: String,
+        /// The second.
+        second: String,
+    },
+    /// Clamps that leave one value (`min5max3`).
+    #[error("`{min}` is above `{max}`: every roll would count as one value")]
+    ConflictingClamps {
+        /// The minimum as written.
+        min: String,
+        /// The maximum as written.
+        max: String,
+    },
+    /// A count of dice to keep or drop that is negative.
+    #[error("a number of dice to keep or drop cannot be negative ({0})")]
+    NegativeKeep(i64),
     /// A `)` with no `(` before it.
     #[error("unmatched `)`")]
     UnmatchedParen,

@@ -28,7 +28,9 @@ pub use eval::evaluate_expr;
 pub use failure::{NotationError, TooBig};
 pub use options::Options;
 pub use parser::parse;
-pub use roll::{Estimate, Roll, dice_per_roll, monte_carlo, roll};
+pub use roll::{
+    BoundRoll, Estimate, PoolKind, PoolRoll, Roll, RolledDie, dice_per_roll, monte_carlo, roll,
+};
 
 use crate::control::Control;
 use crate::dice::die::Die;

@@ -9,7 +9,7 @@
 //! else (including every input with an error) returns `None` and goes to the full
 //! parser. The tests check the two agree on every input the shortcut accepts.
 
-use crate::dice::notation::ast::{Dice, Expr, ExprKind, Faces, Keep, PoolModifier};
+use crate::dice::notation::ast::{Dice, Expr, ExprKind, Faces, Keep, KeepKind, PoolModifier};
 
 /// The tree of `text` if it is one plain dice term, else `None`.
 pub(super) fn plain_dice(text: &str) -> Option<Expr> {
@@ -41,12 +41,12 @@ pub(super) fn plain_dice(text: &str) -> Option<Expr> {
     let mut pool_modifiers = Vec::new();
     if at < bytes.len() {
         let start = at;
-        let (kind, letters): (fn(u64) -> Keep, usize) = match &bytes[at..] {
-            [b'k', b'h', ..] => (Keep::Highest, 2),
-            [b'k', b'l', ..] => (Keep::Lowest, 2),
-            [b'k', ..] => (Keep::Highest, 1),
-            [b'd', b'h', ..] => (Keep::DropHighest, 2),
-            [b'd', b'l', ..] => (Keep::DropLowest, 2),
+        let (kind, letters) = match &bytes[at..] {
+            [b'k', b'h', ..] => (KeepKind::Highest, 2),
+            [b'k', b'l', ..] => (KeepKind::Lowest, 2),
+            [b'k', ..] => (KeepKind::Highest, 1),
+            [b'd', b'h', ..] => (KeepKind::DropHighest, 2),
+            [b'd', b'l', ..] => (KeepKind::DropLowest, 2),
             _ => return None,
         };
         at += letters;
@@ -58,7 +58,7 @@ pub(super) fn plain_dice(text: &str) -> Option<Expr> {
         };
         at += n_len;
         pool_modifiers.push(PoolModifier::Keep {
-            keep: kind(n),
+            keep: Keep::new(kind, n),
             span: start..at,
         });
     }

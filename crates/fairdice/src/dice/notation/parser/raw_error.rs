@@ -38,6 +38,7 @@ pub(super) fn report(text: &str, errors: Vec<RawError>) -> ParseError {
     };
     let problem = raw
         .problem
+        .map(|problem| *problem)
         .or_else(|| hint(text, &raw.span, found, &expected));
     ParseError::new(raw.span, found, expected, problem)
 }
@@ -87,7 +88,7 @@ impl From<DefaultExpected<'_, char>> for Label {
     fn from(expected: DefaultExpected<'_, char>) -> Label {
         match expected {
             DefaultExpected::Token(c) => match *c {
-                c @ (')' | '}' | ',') => Label::Shown(Expected::Closing(c)),
+                c @ (')' | '}' | ',' | ']' | ':') => Label::Shown(Expected::Closing(c)),
                 c => Label::Shown(Expected::Symbol(c)),
             },
             DefaultExpected::EndOfInput => Label::Shown(Expected::EndOfInput),
@@ -103,7 +104,7 @@ pub(super) struct RawError {
     span: Span,
     found: Option<char>,
     expected: ExpectedSet,
-    problem: Option<Problem>,
+    problem: Option<Box<Problem>>,
 }
 
 impl RawError {
@@ -123,7 +124,7 @@ impl RawError {
             span: span.into_range(),
             found: None,
             expected: ExpectedSet::new(),
-            problem: Some(problem),
+            problem: Some(Box::new(problem)),
         }
     }
 }

@@ -1,0 +1,370 @@
+//! The cost estimate made before any exact computation.
+//!
+//! # Design decisions
+//! The estimate walks the syntax tree with the same decisions the evaluator makes
+//! (convolution, the power recurrence, the pool engine) and bounds, for every node,
+//! its outcome range, the number of distinct outcomes, the size of its counts in
+//! bits and the work to build it. Everything is `f64` so that absurd inputs
+//! (`1000000d1000000`) give an absurd estimate instead of an overflow. It is an
+//! order of magnitude, not a promise: the engine's meter is the backstop.
+//!
+//! Being an order of magnitude, it takes logarithms from the float's exponent
+//! (`log2` here) and integer powers by multiplication (`power`) rather than calling
+//! the C library's `log2` and `pow` or a compiler intrinsic: their code lies far
+//! from ours and is mapped into the process on first use, and for a small
+//! expression those page faults cost more than the whole evaluation.
+//!
+//! A binding costs its bound roll, then its body once per outcome of the roll (a
+//! bound name is estimated as a constant somewhere in the roll's range); a
+//! conditional costs its condition and both branches; pools (dice terms with
+//! keep/drop, groups, repetitions, dice that explode into more dice) are costed
+//! in `cost/terms.rs`.
+
+mod terms;
+
+use super::ast::{Expr, ExprKind, Function};
+use super::options::Options;
+use crate::dice::arithmetic::BinaryOp;
+
+/// An estimated cost of an exact computation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// Work steps (about one 64-bit multiply-add each).
+    pub steps: f64,
+    /// The most distinct outcomes any intermediate distribution holds.
+    pub outcomes: f64,
+}
+
+/// What the estimate knows about a node's distribution.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shape {
+    pub(super) low: f64,
+    pub(super) high: f64,
+    /// Distinct outcomes (at most `high − low + 1`).
+    pub(super) support: f64,
+    /// Bits of the total count.
+    pub(super) bits: f64,
+    /// Work to build it, including its children.
+    pub(super) steps: f64,
+    /// The largest support met while building it.
+    pub(super) peak: f64,
+}
+
+impl Shape {
+    pub(super) fn constant(value: f64) -> Shape {
+        Shape {
+            low: value,
+            high: value,
+            support: 1.0,
+            bits: 0.0,
+            steps: 1.0,
+            peak: 1.0,
+        }
+    }
+
+    pub(super) fn span(&self) -> f64 {
+        self.high - self.low + 1.0
+    }
+
+    pub(super) fn with_support(mut self, support: f64) -> Shape {
+        self.support = support.min(self.span()).max(1.0);
+        self.peak = self.peak.max(self.support);
+        self
+    }
+}
+
+/// 64-bit limbs needed for counts of `bits` bits.
+pub(super) fn limbs(bits: f64) -> f64 {
+    if bits <= 64.0 {
+        1.0
+    } else {
+        (bits / 64.0).ceil() + 1.0
+    }
+}
+
+/// `log2(x)` for `x >= 1`, within 0.09: the exponent of `x` plus its mantissa's
+/// fraction (the chord of `log2` between powers of two), infinite for infinite `x`.
+pub(super) fn log2(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as f64 - 1023.0;
+    let mantissa = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
+    exponent + (mantissa - 1.0)
+}
+
+/// `base` to the power `exponent`, by multiplication (see the module's design notes).
+pub(super) fn power(base: f64, exponent: u32) -> f64 {
+    (0..exponent).fold(1.0, |acc, _| acc * base)
+}
+
+/// Estimates the cost of evaluating `expr` exactly.
+pub fn estimate(expr: &Expr, options: &Options) -> Cost {
+    let shape = Estimator {
+        options,
+        names: Vec::new(),
+    }
+    .shape(expr);
+    Cost {
+        steps: shape.steps,
+        outcomes: shape.peak,
+    }
+}
+
+/// Walks a tree with the bound names in scope.
+pub(super) struct Estimator<'a> {
+    pub(super) options: &'a Options,
+    /// Each bound name with the range of the roll it stands for.
+    names: Vec<(&'a str, f64, f64)>,
+}
+
+impl<'a> Estimator<'a> {
+    pub(super) fn shape(&mut self, expr: &'a Expr) -> Shape {
+        match &expr.kind {
+            ExprKind::Number(n) => Shape::constant(*n as f64),
+            ExprKind::Name(name) => {
+                let (low, high) = self
+                    .names
+                    .iter()
+                    .rev()
+                    .find(|(bound, ..)| bound == name)
+                    .map_or((0.0, 0.0), |&(_, low, high)| (low, high));
+                Shape {
+                    low,
+                    high,
+                    ..Shape::constant(low)
+                }
+            }
+            ExprKind::Negate(inner) => {
+                let s = self.shape(inner);
+                Shape {
+                    low: -s.high,
+                    high: -s.low,
+                    steps: s.steps + s.support,
+                    ..s
+                }
+            }
+            ExprKind::Not(inner) => {
+                let s = self.shape(inner);
+                Shape {
+                    low: 0.0,
+                    high: 1.0,
+                    steps: s.steps + s.support,
+                    ..s
+                }
+                .with_support(2.0)
+            }
+            ExprKind::Binary { op, left, right } => {
+                let (a, b) = (self.shape(left), self.shape(right));
+                binary(*op, a, b)
+            }
+            ExprKind::Bind {
+                name, value, body, ..
+            } => {
+                let v = self.shape(value);
+                self.names.push((name, v.low, v.high));
+                let b = self.shape(body);
+                self.names.pop();
+                let times = if body.uses_names() { v.support } else { 1.0 };
+                let support = (b.support * v.support).min(b.span());
+                let bits = b.bits + v.bits;
+                Shape {
+                    support,
+                    bits,
+                    steps: v.steps + times * b.steps + times * b.support * limbs(bits),
+                    peak: v.peak.max(b.peak).max(support),
+                    ..b
+                }
+                .with_support(support)
+            }
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let c = self.shape(condition);
+                let (a, b) = (self.shape(then), self.shape(otherwise));
+                let bits = c.bits + a.bits.max(b.bits) + 1.0;
+                let support = a.support + b.support;
+                Shape {
+                    low: a.low.min(b.low),
+                    high: a.high.max(b.high),
+                    support,
+                    bits,
+                    steps: c.steps + a.steps + b.steps + support * limbs(bits),
+                    peak: c.peak.max(a.peak).max(b.peak),
+                }
+                .with_support(support)
+            }
+            ExprKind::Call {
+                function,
+                arguments,
+            } => {
+                let mut shapes = arguments.iter().map(|a| self.shape(a));
+                let first = shapes.next().unwrap_or(Shape::constant(0.0));
+                match function {
+                    Function::Abs => {
+                        let high = first.high.abs().max(first.low.abs());
+                        let low = if first.low <= 0.0 && first.high >= 0.0 {
+                            0.0
+                        } else {
+                            first.low.abs().min(first.high.abs())
+                        };
+                        Shape {
+                            low,
+                            high,
+                            steps: first.steps + first.support,
+                            ..first
+                        }
+                        .with_support(first.support)
+                    }
+                    Function::Max | Function::Min => {
+                        let op = if *function == Function::Max {
+                            BinaryOp::Max
+                        } else {
+                            BinaryOp::Min
+                        };
+                        shapes.fold(first, |acc, next| binary(op, acc, next))
+                    }
+                }
+            }
+            ExprKind::Dice(dice) => self.dice(dice),
+            ExprKind::Group(group) => self.group(group),
+            ExprKind::Repeat(repeat) => self.repeat(repeat),
+        }
+    }
+}
+
+fn binary(op: BinaryOp, a: Shape, b: Shape) -> Shape {
+    let pairs = a.support * b.support;
+    let corners = [
+        a.low * b.low,
+        a.low * b.high,
+        a.high * b.low,
+        a.high * b.high,
+    ];
+    let (low, high) = match op {
+        BinaryOp::Add => (a.low + b.low, a.high + b.high),
+        BinaryOp::Sub => (a.low - b.high, a.high - b.low),
+        BinaryOp::Mul | BinaryOp::Div => (
+            corners
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min)
+                .min(0.0),
+            corners
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max)
+                .max(0.0),
+        ),
+        BinaryOp::Mod => {
+            let m = b.low.abs().max(b.high.abs());
+            (-m, m)
+        }
+        BinaryOp::Max | BinaryOp::Min => (a.low.min(b.low), a.high.max(b.high)),
+        _ => (0.0, 1.0),
+    };
+    let bits = a.bits + b.bits;
+    let work = match op {
+        // Dense convolution touches every pair of slots; sparse ones every pair.
+        BinaryOp::Add => pairs.min(a.span() * b.span()) + (high - low + 1.0).min(pairs),
+        _ => pairs * log2(pairs.max(2.0)),
+    };
+    let shape = Shape {
+        low,
+        high,
+        support: pairs,
+        bits,
+        steps: a.steps + b.steps + work * limbs(bits),
+        peak: a.peak.max(b.peak),
+    };
+    shape.with_support(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::notation::parser::parse;
+
+    fn cost(text: &str) -> Cost {
+        estimate(&parse(text).unwrap(), &Options::default())
+    }
+
+    #[test]
+    fn everyday_expressions_are_cheap() {
+        for text in [
+            "3d6",
+            "4d6kh3",
+            "d20+5 >= 15",
+            "100d6",
+            "100d10kh10",
+            "10d10cs>=8",
+            "(d4)d6",
+            "d6!",
+            "d44721",
+            "d{1..65536}",
+            "3d{0,1000000000}kh2",
+            "[r = d20] r == 20 ? 4d6+3 : r + 5 >= 15 ? 2d6+3 : 0",
+            "6#(4d6kh3)kh1",
+            "{d8!, d6!}kh1",
+            "10d10!kh3",
+            "3d(d6)",
+            "4d6kh(d3)",
+        ] {
+            let c = cost(text);
+            assert!(c.steps < 1e8, "{text}: {c:?}");
+            assert!(c.outcomes < 1e7, "{text}: {c:?}");
+        }
+    }
+
+    #[test]
+    fn absurd_expressions_are_refused() {
+        let max = crate::control::DEFAULT_MAX_STEPS as f64;
+        for text in [
+            "1000000d1000000",
+            "100000d100000kh50000",
+            "d1000000000",
+            "d100000*d100000*d100000",
+            "(1000d6)d6",
+            "(d100)d100kh50",
+            "[a = d1000] [b = d1000] [c = d1000] a + b + c",
+            "1000#(100d10kh50)kh500",
+            "{100d1000!, 100d1000!}kh1",
+            "1000d10!kh300",
+            "100d6x1000000=6kh3",
+        ] {
+            let c = cost(text);
+            assert!(
+                c.steps > max || c.outcomes > Options::default().max_outcomes as f64,
+                "{text}: {c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn logarithms_are_within_a_tenth_of_a_bit() {
+        for x in [1.0, 1.5, 2.0, 3.0, 6.0, 1e3, 1e12, 123456789.0, 1e300] {
+            let exact = f64::log2(x);
+            assert!(
+                (log2(x) - exact).abs() < 0.09,
+                "{x}: {} vs {exact}",
+                log2(x)
+            );
+        }
+        assert_eq!(log2(1024.0), 10.0);
+        assert_eq!(power(6.0, 3), 216.0);
+        assert_eq!(power(6.0, 0), 1.0);
+        assert_eq!(log2(f64::INFINITY), f64::INFINITY);
+    }
+
+    #[test]
+    fn estimates_grow_with_size() {
+        assert!(cost("20d6").steps < cost("200d6").steps);
+        assert!(cost("10d10kh3").steps < cost("100d10kh30").steps);
+        assert!(cost("[r = d4] r * 3d6").steps < cost("[r = d20] r * 3d6").steps);
+        assert!(cost("5d10!kh3").steps < cost("10d10!kh3").steps);
+        assert!(cost("3#(4d6kh3)kh1").steps < cost("30#(4d6kh3)kh1").steps);
+    }
+}

@@ -1,0 +1,432 @@
+//! The price of pools: dice terms, groups, repetitions, and explosions whose extra
+//! rolls are dice (a mixture of pools, one per make-up).
+
+use std::borrow::Cow;
+
+use super::{Estimator, Shape, limbs, log2, power};
+use crate::dice::notation::ast::{
+    Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep, PoolModifier,
+    Repeat,
+};
+
+/// One die of a term after its per-die modifiers.
+enum PerDie {
+    Single(Shape),
+    /// Extra rolls are dice: one roll, and how the chain may grow.
+    Exploding {
+        roll: Shape,
+        kind: ExplodeKind,
+        limit: ExplodeLimit,
+    },
+}
+
+impl<'a> Estimator<'a> {
+    pub(super) fn dice(&mut self, dice: &'a Dice) -> Shape {
+        let (faces, rolled_sides) = match &dice.faces {
+            Faces::Rolled(sides) => {
+                let s = self.shape(sides);
+                (
+                    bare_faces(&Faces::Standard(s.high.max(1.0) as u64)),
+                    Some(s),
+                )
+            }
+            faces => (bare_faces(faces), None),
+        };
+        let per_die = self.per_die(dice, faces);
+        let (count, k) = match dice.count.as_deref() {
+            None => (1.0, None),
+            Some(Expr {
+                kind: ExprKind::Number(n),
+                ..
+            }) => ((*n).max(0) as f64, None),
+            Some(count) => {
+                let k = self.shape(count);
+                (k.high.max(0.0), Some(k))
+            }
+        };
+        let (modifiers, keep_times) = self.keep_counts(&dice.pool_modifiers);
+        let selects = dice.pool_modifiers.iter().any(PoolModifier::selects);
+        let largest = match &per_die {
+            PerDie::Single(die) => pool_shape(&modifiers, *die, count),
+            PerDie::Exploding { roll, kind, limit } => {
+                let capped = matches!(limit, ExplodeLimit::PerTerm(_));
+                if selects || capped {
+                    self.exploding_pool(&modifiers, *roll, *kind, *limit, count)
+                } else {
+                    let chain = self.chain(*roll, *limit);
+                    pool_shape(&modifiers, chain, count)
+                }
+            }
+        };
+        let mut term = match k {
+            None => largest,
+            Some(k) => {
+                // One pool per possible count (a plain sum extends the previous one, so
+                // all of them cost about two of the largest; a pool with modifiers is
+                // built afresh each time), each folded into the mixture with counts of
+                // the combined size.
+                let pools = if selects {
+                    largest.steps * k.support
+                } else {
+                    largest.steps * k.support.min(2.0)
+                };
+                let bits = largest.bits + k.bits;
+                let mut mixed = Shape {
+                    low: largest.low.min(0.0),
+                    high: largest.high.max(0.0),
+                    bits,
+                    steps: k.steps + pools + largest.support * k.support * limbs(bits),
+                    ..largest
+                };
+                mixed.peak = mixed.peak.max(k.peak);
+                mixed
+            }
+        };
+        term.steps *= keep_times;
+        match rolled_sides {
+            None => term,
+            Some(s) => mixed_over(s, term),
+        }
+    }
+
+    #[cold]
+    pub(super) fn group(&mut self, group: &'a Group) -> Shape {
+        let members: Vec<(Shape, f64)> = match group.members.as_slice() {
+            [only] => self.pooled(only),
+            members => members.iter().map(|m| (self.shape(m), 1.0)).collect(),
+        };
+        let (modifiers, keep_times) = self.keep_counts(&group.pool_modifiers);
+        let mut shape = mixed_pool(&modifiers, &members);
+        shape.steps *= keep_times;
+        shape
+    }
+
+    #[cold]
+    pub(super) fn repeat(&mut self, repeat: &'a Repeat) -> Shape {
+        let k = self.shape(&repeat.count);
+        let body = self.shape(&repeat.body);
+        let (modifiers, keep_times) = self.keep_counts(&repeat.pool_modifiers);
+        let mut pool = pool_shape(&modifiers, body, k.high.max(0.0));
+        pool.steps = (pool.steps * k.support + k.steps) * keep_times;
+        pool.peak = pool.peak.max(k.peak);
+        pool
+    }
+
+    /// What a lone group member pools: its dice terms' dice and its repetitions'
+    /// rolls (joined by `+`), or itself as one value.
+    #[cold]
+    fn pooled(&mut self, expr: &'a Expr) -> Vec<(Shape, f64)> {
+        match &expr.kind {
+            ExprKind::Binary {
+                op: crate::BinaryOp::Add,
+                left,
+                right,
+            } => {
+                let mut all = self.pooled(left);
+                all.extend(self.pooled(right));
+                all
+            }
+            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => {
+                let count = match dice.count.as_deref() {
+                    None => 1.0,
+                    Some(count) => self.shape(count).high.max(0.0),
+                };
+                let faces = match &dice.faces {
+                    Faces::Rolled(sides) => {
+                        bare_faces(&Faces::Standard(self.shape(sides).high.max(1.0) as u64))
+                    }
+                    faces => bare_faces(faces),
+                };
+                match self.per_die(dice, faces) {
+                    PerDie::Single(die) => vec![(die, count)],
+                    PerDie::Exploding { roll, limit, .. } => {
+                        let depth = self.depth(limit);
+                        vec![(roll, count * (depth + 1.0))]
+                    }
+                }
+            }
+            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
+                let k = self.shape(&repeat.count);
+                vec![(self.shape(&repeat.body), k.high.max(0.0))]
+            }
+            _ => vec![(self.shape(expr), 1.0)],
+        }
+    }
+
+    /// The modifiers with rolled keep counts read at their largest, and how many
+    /// times the pool is evaluated (once per combination of rolled counts).
+    fn keep_counts(&mut self, modifiers: &'a [PoolModifier]) -> (Cow<'a, [PoolModifier]>, f64) {
+        if !modifiers
+            .iter()
+            .any(|m| matches!(m, PoolModifier::KeepRolled { .. }))
+        {
+            return (Cow::Borrowed(modifiers), 1.0);
+        }
+        let mut times = 1.0;
+        let read = modifiers
+            .iter()
+            .map(|m| match m {
+                PoolModifier::KeepRolled { kind, count, span } => {
+                    let k = self.shape(count);
+                    times *= k.support;
+                    PoolModifier::Keep {
+                        keep: Keep::new(*kind, k.high.max(0.0) as u64),
+                        span: span.clone(),
+                    }
+                }
+                m => m.clone(),
+            })
+            .collect();
+        (Cow::Owned(read), times)
+    }
+
+    fn depth(&self, limit: ExplodeLimit) -> f64 {
+        match limit {
+            ExplodeLimit::Once => 1.0,
+            ExplodeLimit::Depth => f64::from(self.options.explode_depth),
+            ExplodeLimit::PerTerm(cap) => cap as f64,
+        }
+    }
+
+    /// One die after its per-die modifiers, in order.
+    fn per_die(&mut self, dice: &Dice, faces: Shape) -> PerDie {
+        let mut s = faces;
+        for modifier in &dice.die_modifiers {
+            match modifier {
+                DieModifier::Explode { kind, limit, .. } if !kind.compounds() => {
+                    return PerDie::Exploding {
+                        roll: s,
+                        kind: *kind,
+                        limit: *limit,
+                    };
+                }
+                DieModifier::Explode { limit, .. } => s = self.chain(s, *limit),
+                DieModifier::Reroll { .. } | DieModifier::Minimum { .. } => {
+                    s.steps += s.support;
+                }
+                DieModifier::Maximum { .. } => s.steps += s.support,
+                DieModifier::RerollOnce { .. } => {
+                    s.bits *= 2.0;
+                    s.steps += s.support * limbs(s.bits);
+                }
+            }
+        }
+        PerDie::Single(s)
+    }
+
+    /// The value of one chain of rolls: up to `depth` extra rolls added up.
+    #[cold]
+    fn chain(&self, roll: Shape, limit: ExplodeLimit) -> Shape {
+        let depth = self
+            .depth(limit)
+            .min(f64::from(self.options.explode_depth).max(1.0));
+        let faces = roll.support;
+        let mut s = roll;
+        s.high += s.high.max(0.0) * depth;
+        s.low = s.low.min(s.low * (depth + 1.0));
+        s.bits *= depth + 1.0;
+        s.steps += depth * faces * faces * (depth + 1.0) * limbs(s.bits);
+        s.with_support(faces * (depth + 1.0))
+    }
+
+    /// `count` exploding dice whose extra rolls are dice: one pool per make-up.
+    #[cold]
+    fn exploding_pool(
+        &self,
+        modifiers: &[PoolModifier],
+        roll: Shape,
+        kind: ExplodeKind,
+        limit: ExplodeLimit,
+        count: f64,
+    ) -> Shape {
+        let (dice, shapes) = match limit {
+            ExplodeLimit::PerTerm(cap) => {
+                let cap = cap as f64;
+                (count + cap, (count + cap + 1.0) * (count + cap + 1.0))
+            }
+            _ => {
+                let depth = self.depth(limit);
+                let mut shapes = (count + 1.0) * (count * depth + 1.0);
+                if kind.extra_offset() != 0 {
+                    shapes *= count + 1.0;
+                }
+                (count * (depth + 1.0), shapes)
+            }
+        };
+        let per_pool = pool_shape(modifiers, roll, dice);
+        let bits = per_pool.bits + log2(shapes.max(2.0));
+        Shape {
+            bits,
+            steps: roll.steps
+                + shapes * shapes.sqrt() * limbs(bits)
+                + shapes * (per_pool.steps + per_pool.support * limbs(bits)),
+            ..per_pool
+        }
+    }
+}
+
+/// The bare die of written faces.
+fn bare_faces(faces: &Faces) -> Shape {
+    let (low, high, support) = match faces {
+        Faces::Standard(n) => (1.0, *n as f64, *n as f64),
+        Faces::Percent => (1.0, 100.0, 100.0),
+        Faces::Fudge => (-1.0, 1.0, 3.0),
+        Faces::Custom(faces) => {
+            let low = faces.iter().copied().min().unwrap_or(0) as f64;
+            let high = faces.iter().copied().max().unwrap_or(0) as f64;
+            (low, high, faces.len() as f64)
+        }
+        Faces::Rolled(_) => (1.0, 1.0, 1.0),
+    };
+    Shape {
+        low,
+        high,
+        support,
+        bits: log2(support.max(2.0)),
+        steps: support,
+        peak: support,
+    }
+}
+
+/// A term evaluated once per outcome of `s` (its rolled sides), mixed.
+#[cold]
+fn mixed_over(s: Shape, term: Shape) -> Shape {
+    let bits = term.bits + s.bits;
+    Shape {
+        low: term.low.min(0.0),
+        bits,
+        steps: s.steps + s.support * (term.steps + term.support * limbs(bits)),
+        peak: term.peak.max(s.peak),
+        ..term
+    }
+}
+
+/// How many different sums `counted` dice of `support` outcomes can show at most:
+/// the multisets of that size, `C(support + counted − 1, counted)`.
+fn multisets(support: f64, counted: f64) -> f64 {
+    let r = counted.min(support - 1.0).max(0.0);
+    if r > 64.0 {
+        return f64::INFINITY;
+    }
+    let n = support + counted - 1.0;
+    (0..r as u32).fold(1.0, |acc, i| {
+        acc * (n - f64::from(i)) / (f64::from(i) + 1.0)
+    })
+}
+
+/// `count` dice of shape `die` with the pool modifiers.
+pub(super) fn pool_shape(modifiers: &[PoolModifier], die: Shape, count: f64) -> Shape {
+    let counting = modifiers.iter().any(|m| !m.selects());
+    // Success counting maps each die to −1, 0 or 1 first.
+    let per_die = if counting {
+        Shape {
+            low: -1.0,
+            high: 1.0,
+            support: 3.0,
+            steps: die.steps + die.support,
+            ..die
+        }
+    } else {
+        die
+    };
+    let kept = kept_ranks(modifiers, count);
+    let bits = per_die.bits * count;
+    let span = per_die.high - per_die.low;
+    if kept.is_none() {
+        // Plain sum: squaring while totals fit 128 bits, else the power recurrence;
+        // one die is itself.
+        let result_span = count * span + 1.0;
+        let dense = result_span * result_span;
+        let sparse = power(per_die.support, count.min(64.0) as u32) * per_die.support;
+        let work = if count <= 1.0 {
+            per_die.support
+        } else if bits > 128.0 && span <= 4096.0 {
+            result_span * span.max(1.0)
+        } else {
+            dense.min(sparse)
+        };
+        let support = result_span
+            .min(sparse)
+            .min(multisets(per_die.support, count));
+        let shape = Shape {
+            low: per_die.low * count,
+            high: per_die.high * count,
+            support,
+            bits,
+            steps: per_die.steps + work * limbs(bits),
+            peak: per_die.peak,
+        };
+        return shape.with_support(support);
+    }
+    let (counted, consumed) = kept.unwrap_or((count, count));
+    // Engine states: ranks consumed so far × partial sums of the counted dice
+    // (no more sums than multisets of the counted dice).
+    let sums = (counted * span + 1.0).min(multisets(per_die.support, counted));
+    let states = (consumed + 1.0) * sums;
+    let branches = consumed + 1.0;
+    let work = per_die.support * states * branches + per_die.support * consumed * count;
+    let shape = Shape {
+        low: per_die.low.min(0.0) * counted,
+        high: per_die.high.max(0.0) * counted,
+        support: sums,
+        bits: bits + count,
+        steps: per_die.steps + work * limbs(bits + count),
+        peak: per_die.peak.max(states),
+    };
+    shape.with_support(sums)
+}
+
+/// A pool of several kinds of dice (`members`: each kind's shape and how many).
+#[cold]
+fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
+    if members.len() == 1 {
+        return pool_shape(modifiers, members[0].0, members[0].1);
+    }
+    let low = members
+        .iter()
+        .map(|(s, _)| s.low)
+        .fold(f64::INFINITY, f64::min);
+    let high = members
+        .iter()
+        .map(|(s, _)| s.high)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let support: f64 = members.iter().map(|(s, _)| s.support).sum();
+    let count: f64 = members.iter().map(|(_, n)| n).sum();
+    let union = Shape {
+        low,
+        high,
+        support: support.min(high - low + 1.0),
+        bits: members.iter().map(|(s, n)| s.bits * n).sum::<f64>() / count.max(1.0),
+        steps: members.iter().map(|(s, _)| s.steps).sum(),
+        peak: members.iter().map(|(s, _)| s.peak).fold(1.0, f64::max),
+    };
+    // Each kind adds its dice-left to the engine's state.
+    let codes: f64 = members.iter().map(|(_, n)| n + 1.0).product();
+    let mut shape = pool_shape(modifiers, union, count);
+    let factor = codes / (count + 1.0);
+    shape.steps = union.steps + (shape.steps - union.steps) * factor.max(1.0);
+    shape.peak = shape.peak.max(shape.support * codes.min(1e18));
+    shape
+}
+
+/// For a pool with keep/drop: how many dice count, and how many ranks the engine
+/// consumes (from the cheaper end) before no further die counts.
+fn kept_ranks(modifiers: &[PoolModifier], count: f64) -> Option<(f64, f64)> {
+    let mut any = false;
+    // Track the counted ranks as an interval [top, bottom) from the highest.
+    let (mut top, mut bottom) = (0.0f64, count);
+    for modifier in modifiers {
+        let PoolModifier::Keep { keep, .. } = modifier else {
+            continue;
+        };
+        any = true;
+        let n = bottom - top;
+        match *keep {
+            Keep::Highest(k) => bottom = top + (k as f64).min(n),
+            Keep::Lowest(k) => top = bottom - (k as f64).min(n),
+            Keep::DropHighest(k) => top += (k as f64).min(n),
+            Keep::DropLowest(k) => bottom -= (k as f64).min(n),
+        }
+    }
+    any.then(|| (bottom - top, bottom.min(count - top)))
+}

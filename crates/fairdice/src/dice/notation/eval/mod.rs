@@ -1,0 +1,442 @@
+//! The exact evaluator: a syntax tree to its [`Die`].
+//!
+//! Expressions combine as independent rolls; a name is one roll used several
+//! times, so `[r = d20] body` is the mixture over the outcomes `v` of `d20` of
+//! `body` with `r = v` (AnyDice's "die passed as a number", icepool's `map`).
+//! Dice terms, groups and repetitions are pools ([`pools::Shapes`]) that keep/drop
+//! and success counting act on (`dice.rs`); exploding dice are worked out in
+//! `chains.rs`.
+//!
+//! # Design decisions
+//! Inside a binding the body is evaluated once per outcome of the bound roll, so
+//! every part of the body that does not use a bound name is evaluated once and
+//! remembered (by node), and outcomes that lead to the same distribution are
+//! weighed together before they are mixed. A conditional whose condition is
+//! settled (a constant, as it is when it tests a bound name) evaluates only the
+//! branch taken.
+
+mod chains;
+mod dice;
+
+pub(crate) use self::dice::clamp;
+pub(crate) mod pools;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use self::pools::{Groups, Shapes};
+use super::ast::{Condition, Expr, ExprKind, Function, Keep, PoolModifier, Span};
+use super::cost::estimate;
+use super::failure::{NotationError, TooBig};
+use super::options::Options;
+use crate::control::{Control, Meter};
+use crate::dice::arithmetic::BinaryOp;
+use crate::dice::die::{Die, DieError, Outcome};
+use crate::dice::mixture::Mixture;
+
+/// Evaluates a syntax tree exactly, after checking its estimated cost against the
+/// budget of `control`, which also meters the work.
+///
+/// # Errors
+/// [`NotationError::TooBig`] when the estimate exceeds the budget;
+/// [`NotationError::Stopped`] if metering stops it; otherwise the first invalid
+/// operation, with its span.
+#[inline]
+pub fn evaluate_expr(
+    expr: &Expr,
+    options: &Options,
+    control: &Control,
+) -> Result<Die, NotationError> {
+    let cost = estimate(expr, options);
+    if cost.steps > control.max_steps() as f64 || cost.outcomes > options.max_outcomes as f64 {
+        return Err(NotationError::TooBig(TooBig {
+            estimate: cost,
+            max_steps: control.max_steps(),
+            max_outcomes: options.max_outcomes,
+        }));
+    }
+    let mut evaluator = Exact {
+        options,
+        control,
+        meter: control.meter(),
+        names: Vec::new(),
+        remembered: HashMap::default(),
+        named: HashMap::default(),
+    };
+    evaluator.expr(expr)
+}
+
+struct Exact<'a> {
+    options: &'a Options,
+    control: &'a Control,
+    meter: Meter,
+    /// The bound names in scope and the outcome each stands for now.
+    names: Vec<(&'a str, Outcome)>,
+    /// Distributions of nodes that use no bound name, by node address, once a
+    /// binding's body is evaluated several times.
+    remembered: HashMap<usize, Die>,
+    /// Whether a node uses a bound name, by node address (asked once per node).
+    named: HashMap<usize, bool>,
+}
+
+impl<'a> Exact<'a> {
+    fn expr(&mut self, expr: &'a Expr) -> Result<Die, NotationError> {
+        let at = NotationError::at(&expr.span);
+        self.meter.charge(1).map_err(DieError::from).map_err(&at)?;
+        let key = expr as *const Expr as usize;
+        let worth_remembering = !self.names.is_empty()
+            && !matches!(expr.kind, ExprKind::Number(_) | ExprKind::Name(_))
+            && !*self.named.entry(key).or_insert_with(|| expr.uses_names());
+        if worth_remembering {
+            if let Some(die) = self.remembered.get(&key) {
+                return Ok(die.clone());
+            }
+        }
+        let die = self.compute(expr)?;
+        if worth_remembering {
+            self.remembered.insert(key, die.clone());
+        }
+        Ok(die)
+    }
+
+    fn compute(&mut self, expr: &'a Expr) -> Result<Die, NotationError> {
+        let at = NotationError::at(&expr.span);
+        match &expr.kind {
+            ExprKind::Number(n) => Ok(Die::constant(*n)),
+            ExprKind::Negate(inner) => self.expr(inner)?.negate().map_err(at),
+            ExprKind::Not(inner) => Ok(self.expr(inner)?.map(|o| Outcome::from(o == 0))),
+            ExprKind::Binary { op, left, right } => {
+                let a = self.expr(left)?;
+                let b = self.expr(right)?;
+                if let ([x], [y]) = (a.outcomes(), b.outcomes()) {
+                    // Two settled values (a bound name and a number): no convolution.
+                    let v = op.apply(*x, *y).map_err(|e| match e {
+                        DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                        e => at(e),
+                    })?;
+                    return Die::new([(v, a.total() * b.total())]).map_err(at);
+                }
+                a.combine(&b, *op, self.control).map_err(|e| match e {
+                    // Point at the divisor, which is what can be zero.
+                    DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                    e => at(e),
+                })
+            }
+            ExprKind::Name(name) => {
+                let value = self
+                    .names
+                    .iter()
+                    .rev()
+                    .find(|(bound, _)| bound == name)
+                    .map(|&(_, value)| value);
+                // The parser checks that every name is bound.
+                value.map(Die::constant).ok_or_else(|| at(DieError::Empty))
+            }
+            ExprKind::Bind {
+                name, value, body, ..
+            } => self.bind(name, value, body, &expr.span),
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => self.conditional(condition, then, otherwise, &expr.span),
+            ExprKind::Call {
+                function,
+                arguments,
+            } => self.call(*function, arguments, &expr.span),
+            ExprKind::Dice(dice) => self.dice(dice, &expr.span),
+            ExprKind::Group(group) => {
+                let shapes = if let [only] = group.members.as_slice() {
+                    self.pool_of(only)?
+                } else {
+                    let mut groups: Groups = Vec::with_capacity(group.members.len());
+                    for member in &group.members {
+                        groups.push((self.expr(member)?, 1));
+                    }
+                    Shapes::fixed(groups)
+                };
+                self.finish_pool(&shapes, &group.pool_modifiers, &expr.span)
+            }
+            ExprKind::Repeat(repeat) => {
+                let shapes = self.repetition(&repeat.count, &repeat.body)?;
+                self.finish_pool(&shapes, &repeat.pool_modifiers, &expr.span)
+            }
+        }
+    }
+
+    /// `[name = value] body`: the mixture of `body` over the outcomes of `value`.
+    #[cold]
+    fn bind(
+        &mut self,
+        name: &'a str,
+        value: &'a Expr,
+        body: &'a Expr,
+        span: &Span,
+    ) -> Result<Die, NotationError> {
+        let rolled = self.expr(value)?;
+        let at = NotationError::at(span);
+        // Outcomes leading to the same distribution are weighed together.
+        let mut parts: Vec<(BigUint, Die)> = Vec::new();
+        let mut index: HashMap<Die, usize> = HashMap::default();
+        for (outcome, count) in rolled.iter() {
+            self.names.push((name, outcome));
+            let part = self.expr(body);
+            self.names.pop();
+            let part = part?;
+            match index.get(&part) {
+                Some(&i) => parts[i].0 += count,
+                None => {
+                    index.insert(part.clone(), parts.len());
+                    parts.push((count, part));
+                }
+            }
+        }
+        if let [(_, only)] = parts.as_slice() {
+            // One distribution whatever the roll: keep the roll's total in it.
+            let scale = rolled.total();
+            return scale_counts(only, &scale).map_err(at);
+        }
+        let mut mixture = Mixture::new();
+        for (weight, part) in &parts {
+            mixture.add(weight, part, self.control).map_err(&at)?;
+        }
+        mixture.finish().map_err(at)
+    }
+
+    /// `condition ? then : otherwise`, evaluating only the branches that can be
+    /// taken.
+    #[cold]
+    fn conditional(
+        &mut self,
+        condition: &'a Expr,
+        then: &'a Expr,
+        otherwise: &'a Expr,
+        span: &Span,
+    ) -> Result<Die, NotationError> {
+        let decided = self.expr(condition)?;
+        let at = NotationError::at(span);
+        let no = decided.count(0);
+        let yes = decided.total() - &no;
+        if no.is_zero() {
+            return self.expr(then);
+        }
+        if yes.is_zero() {
+            return self.expr(otherwise);
+        }
+        let a = self.expr(then)?;
+        let b = self.expr(otherwise)?;
+        let mut mixture = Mixture::new();
+        mixture.add(&yes, &a, self.control).map_err(&at)?;
+        mixture.add(&no, &b, self.control).map_err(&at)?;
+        mixture.finish().map_err(at)
+    }
+
+    /// `max(…)`, `min(…)`, `abs(x)`.
+    #[cold]
+    fn call(
+        &mut self,
+        function: Function,
+        arguments: &'a [Expr],
+        span: &Span,
+    ) -> Result<Die, NotationError> {
+        let at = NotationError::at(span);
+        let op = match function {
+            Function::Abs => {
+                let x = self.expr(&arguments[0])?;
+                return x
+                    .try_map(|o| o.checked_abs().ok_or(DieError::Overflow))
+                    .map_err(at);
+            }
+            Function::Max => BinaryOp::Max,
+            Function::Min => BinaryOp::Min,
+        };
+        let mut result = self.expr(&arguments[0])?;
+        for argument in &arguments[1..] {
+            let next = self.expr(argument)?;
+            result = result.combine(&next, op, self.control).map_err(&at)?;
+        }
+        Ok(result)
+    }
+
+    /// `count#body` as a pool: `body` rolled `count` times.
+    #[cold]
+    fn repetition(&mut self, count: &'a Expr, body: &'a Expr) -> Result<Shapes, NotationError> {
+        let at_count = NotationError::at(&count.span);
+        let counts = self.expr(count)?;
+        if counts.min_outcome() < 0 {
+            return Err(at_count(DieError::NegativeDiceCount(counts.min_outcome())));
+        }
+        let die = self.expr(body)?;
+        if counts.len() == 1 {
+            return Ok(Shapes::fixed(vec![(die, counts.min_outcome() as u64)]));
+        }
+        let parts = counts
+            .iter()
+            .map(|(n, weight)| (weight, Shapes::fixed(vec![(die.clone(), n as u64)])))
+            .collect();
+        Ok(Shapes::choose(parts))
+    }
+
+    /// What a lone member of a group pools: the dice of its dice terms, of its
+    /// repetitions and groups, joined by `+`; anything else is one value.
+    #[cold]
+    fn pool_of(&mut self, expr: &'a Expr) -> Result<Shapes, NotationError> {
+        let at = NotationError::at(&expr.span);
+        match &expr.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                left,
+                right,
+            } => {
+                let a = self.pool_of(left)?;
+                let b = self.pool_of(right)?;
+                a.join(&b, &mut self.meter).map_err(at)
+            }
+            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => self.dice_pool(dice),
+            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
+                self.repetition(&repeat.count, &repeat.body)
+            }
+            ExprKind::Group(group) if group.pool_modifiers.is_empty() => match &group.members[..] {
+                [only] => self.pool_of(only),
+                members => {
+                    let mut groups: Groups = Vec::with_capacity(members.len());
+                    for member in members {
+                        groups.push((self.expr(member)?, 1));
+                    }
+                    Ok(Shapes::fixed(groups))
+                }
+            },
+            _ => Ok(Shapes::fixed(vec![(self.expr(expr)?, 1)])),
+        }
+    }
+
+    /// The value of a pool under its modifiers: keep/drop (rolled counts mixed
+    /// over their outcomes), then success counting.
+    #[cold]
+    fn finish_pool(
+        &mut self,
+        shapes: &Shapes,
+        modifiers: &'a [PoolModifier],
+        span: &Span,
+    ) -> Result<Die, NotationError> {
+        let at = NotationError::at(span);
+        let mut keeps: Vec<Keep> = Vec::new();
+        let mut rolled: Vec<(usize, &'a PoolModifier)> = Vec::new();
+        for modifier in modifiers {
+            match modifier {
+                PoolModifier::Keep { keep, .. } => keeps.push(*keep),
+                PoolModifier::KeepRolled { kind, .. } => {
+                    rolled.push((keeps.len(), modifier));
+                    keeps.push(Keep::new(*kind, 0));
+                }
+                _ => {}
+            }
+        }
+        let value = pool_value(modifiers);
+        let value = value.as_ref().map(|f| f as &dyn Fn(Outcome) -> Outcome);
+        if rolled.is_empty() {
+            return shapes.evaluate(&keeps, value, &mut self.meter).map_err(at);
+        }
+        // Every combination of the rolled counts, each a part of a mixture.
+        let mut counts: Vec<Die> = Vec::with_capacity(rolled.len());
+        for (_, modifier) in &rolled {
+            let PoolModifier::KeepRolled { count, .. } = modifier else {
+                unreachable!("only rolled counts are listed");
+            };
+            let die = self.expr(count)?;
+            if die.min_outcome() < 0 {
+                let at_count = NotationError::at(&count.span);
+                return Err(at_count(DieError::NegativeDiceCount(die.min_outcome())));
+            }
+            counts.push(die);
+        }
+        let mut mixture = Mixture::new();
+        let mut choice = vec![0usize; counts.len()];
+        loop {
+            let mut weight = BigUint::from(1u32);
+            for (i, die) in counts.iter().enumerate() {
+                let (n, count) = (
+                    die.outcomes()[choice[i]],
+                    die.count(die.outcomes()[choice[i]]),
+                );
+                weight *= count;
+                let slot = rolled[i].0;
+                keeps[slot] = Keep::new(keeps[slot].kind(), n as u64);
+            }
+            let part = shapes
+                .evaluate(&keeps, value, &mut self.meter)
+                .map_err(&at)?;
+            mixture.add(&weight, &part, self.control).map_err(&at)?;
+            // The next combination, like an odometer.
+            let mut i = 0;
+            loop {
+                if i == counts.len() {
+                    return mixture.finish().map_err(at);
+                }
+                choice[i] += 1;
+                if choice[i] < counts[i].len() {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
+        }
+    }
+}
+
+/// `die` with every count multiplied by `scale`.
+fn scale_counts(die: &Die, scale: &BigUint) -> Result<Die, DieError> {
+    Die::new(die.iter().map(|(o, c)| (o, c * scale)))
+}
+
+/// Whether any of the conditions matches.
+pub(crate) fn any_matches(conditions: &[Condition], outcome: Outcome) -> bool {
+    conditions.iter().any(|c| c.matches(outcome))
+}
+
+/// The explode test: the listed conditions, or the die's highest face.
+pub(crate) fn explode_test(
+    conditions: &[Condition],
+    top: Outcome,
+) -> impl Fn(Outcome) -> bool + '_ {
+    move |o| {
+        if conditions.is_empty() {
+            o == top
+        } else {
+            any_matches(conditions, o)
+        }
+    }
+}
+
+/// The value of one counted die under success counting: +1 per success (any `cs`,
+/// `even`, `odd` matching), −1 per failure (any `df` matching), or +1 per counted
+/// failure (any `cf` matching); `None` when the pool simply adds its dice.
+pub(crate) fn pool_value(
+    modifiers: &[PoolModifier],
+) -> Option<impl Fn(Outcome) -> Outcome + Clone + '_> {
+    let of = |wanted: fn(&PoolModifier) -> Option<&Condition>| -> Vec<Condition> {
+        modifiers.iter().filter_map(wanted).copied().collect()
+    };
+    let successes = of(|m| match m {
+        PoolModifier::CountSuccesses { condition, .. } => Some(condition),
+        _ => None,
+    });
+    let deducted = of(|m| match m {
+        PoolModifier::DeductFailures { condition, .. } => Some(condition),
+        _ => None,
+    });
+    let failures = of(|m| match m {
+        PoolModifier::CountFailures { condition, .. } => Some(condition),
+        _ => None,
+    });
+    if successes.is_empty() && deducted.is_empty() && failures.is_empty() {
+        return None;
+    }
+    Some(move |o: Outcome| {
+        let s = any_matches(&successes, o) || any_matches(&failures, o);
+        let f = any_matches(&deducted, o);
+        i64::from(s) - i64::from(f)
+    })
+}

@@ -1,0 +1,191 @@
+//! [`Shapes`]: a pool whose make-up may be random — a weighted mixture of fixed
+//! pools (groups of identical dice) — and its value under keep/drop and counting.
+//!
+//! # Design decisions
+//! A dice term, a group `{a, b}`, a repetition `6#x` and an exploding term whose
+//! extra rolls are dice all become one of these before their pool modifiers
+//! apply, so keep/drop and success counting are written once. A weight multiplies
+//! the counts of its pool's rolls: the mixture's counts are `Σ weight × count`,
+//! and its total is the natural one when the weights pad every pool to the same
+//! number of rolls (see `chains.rs`). Each fixed pool goes to the pool engine
+//! ([`evaluate_die`]) as it stands, so a faster engine for mixed pools speeds
+//! these up unchanged; an engine that took the whole mixture (starting its walk
+//! from several pool sizes at once) would replace [`Shapes::evaluate`] alone.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::One;
+
+use crate::BinaryOp;
+use crate::control::{Control, Meter};
+use crate::dice::die::{Die, DieError, Outcome};
+use crate::dice::evaluator::SumOf;
+use crate::dice::evaluator::engine::evaluate_die;
+use crate::dice::notation::ast::Keep;
+use crate::dice::pool::Pool;
+
+/// One fixed pool: groups of identical dice and how many of each.
+pub(crate) type Groups = Vec<(Die, u64)>;
+
+/// A weighted mixture of fixed pools.
+#[derive(Debug, Clone)]
+pub(crate) struct Shapes {
+    shapes: Vec<(BigUint, Groups)>,
+}
+
+impl Shapes {
+    pub(crate) fn new(shapes: Vec<(BigUint, Groups)>) -> Shapes {
+        Shapes { shapes }
+    }
+
+    /// A pool of one make-up.
+    pub(crate) fn fixed(groups: Groups) -> Shapes {
+        Shapes::new(vec![(BigUint::one(), groups)])
+    }
+
+    /// The total of every pool's rolls, weighted: the total of the result.
+    fn total(&self) -> BigUint {
+        self.shapes
+            .iter()
+            .map(|(weight, groups)| weight * pool_total(groups))
+            .sum()
+    }
+
+    /// Both pools rolled together: every pair of make-ups.
+    #[cold]
+    pub(crate) fn join(&self, other: &Shapes, meter: &mut Meter) -> Result<Shapes, DieError> {
+        let mut shapes = Vec::with_capacity(self.shapes.len() * other.shapes.len());
+        for (a, groups_a) in &self.shapes {
+            meter.charge(other.shapes.len() as u64)?;
+            for (b, groups_b) in &other.shapes {
+                let mut groups = groups_a.clone();
+                groups.extend(groups_b.iter().cloned());
+                shapes.push((a * b, groups));
+            }
+        }
+        Ok(Shapes::new(shapes))
+    }
+
+    /// Pools chosen at random: part `i` with probability `weights[i] / Σ weights`.
+    /// Every part is scaled to the least common multiple of their totals.
+    #[cold]
+    pub(crate) fn choose(parts: Vec<(BigUint, Shapes)>) -> Shapes {
+        let totals: Vec<BigUint> = parts.iter().map(|(_, s)| s.total()).collect();
+        let common = totals
+            .iter()
+            .fold(BigUint::one(), |acc, total| acc.lcm(total));
+        let mut shapes = Vec::new();
+        for ((weight, part), total) in parts.into_iter().zip(totals) {
+            let factor = &weight * (&common / &total);
+            for (w, groups) in part.shapes {
+                shapes.push((&w * &factor, groups));
+            }
+        }
+        Shapes::new(shapes)
+    }
+
+    /// The value of the pool: `value` of each die counted after the keep/drop
+    /// selections, added up (the identity when `value` is `None`).
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`]; [`DieError::Stopped`] through `meter`;
+    /// [`DieError::TooManyDice`] past the engine's limit.
+    #[cold]
+    pub(crate) fn evaluate(
+        &self,
+        keeps: &[Keep],
+        value: Option<&dyn Fn(Outcome) -> Outcome>,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
+        let control = meter.control().clone();
+        let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+        let single = self.shapes.len() == 1;
+        for (weight, groups) in &self.shapes {
+            let extreme = match keeps {
+                [Keep::Highest(1)] => Some(BinaryOp::Max),
+                [Keep::Lowest(1)] => Some(BinaryOp::Min),
+                _ => None,
+            };
+            let dice: u64 = groups.iter().map(|(_, n)| n).sum();
+            let die = if let (Some(op), true) = (extreme, dice > 0) {
+                // The one die kept is the pool's maximum (minimum): folded from the
+                // cumulative counts, without the pool engine.
+                let mut best: Option<Die> = None;
+                for (die, n) in groups {
+                    let part = extreme_of(die, *n, op, &control)?;
+                    best = Some(match best {
+                        None => part,
+                        Some(best) => best.combine(&part, op, &control)?,
+                    });
+                }
+                let best = best.expect("a pool with dice");
+                match value {
+                    Some(value) => best.map(value),
+                    None => best,
+                }
+            } else if keeps.is_empty() {
+                let mut total = Die::constant(0);
+                for (die, n) in groups {
+                    let mapped = match value {
+                        Some(value) => die.map(value),
+                        None => die.clone(),
+                    };
+                    let part = mapped.repeat_sum(*n, &control)?;
+                    total = total.combine(&part, BinaryOp::Add, &control)?;
+                }
+                total
+            } else {
+                let mut pool = Pool::mixed(groups.iter().cloned())?;
+                for keep in keeps {
+                    pool = match *keep {
+                        Keep::Highest(k) => pool.keep_highest(k),
+                        Keep::Lowest(k) => pool.keep_lowest(k),
+                        Keep::DropHighest(k) => pool.drop_highest(k),
+                        Keep::DropLowest(k) => pool.drop_lowest(k),
+                    };
+                }
+                let identity = |o: Outcome| o;
+                let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
+                evaluate_die(&SumOf::new(value), &[&pool], &control)?
+            };
+            if single && weight.is_one() {
+                return Ok(die);
+            }
+            meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
+            for (outcome, count) in die.iter() {
+                *sum.entry(outcome).or_default() += count * weight;
+            }
+        }
+        Die::new(sum)
+    }
+}
+
+/// The maximum (or minimum, by `op`) of `n` copies of `die`, by squaring.
+fn extreme_of(die: &Die, n: u64, op: BinaryOp, control: &Control) -> Result<Die, DieError> {
+    let mut result: Option<Die> = None;
+    let mut base = die.clone();
+    let mut remaining = n;
+    while remaining > 0 {
+        if remaining & 1 == 1 {
+            result = Some(match result {
+                None => base.clone(),
+                Some(result) => result.combine(&base, op, control)?,
+            });
+        }
+        remaining >>= 1;
+        if remaining > 0 {
+            base = base.combine(&base, op, control)?;
+        }
+    }
+    Ok(result.expect("n > 0"))
+}
+
+/// The number of rolls of a fixed pool: the product of its dice's totals.
+fn pool_total(groups: &Groups) -> BigUint {
+    groups
+        .iter()
+        .map(|(die, n)| die.total().pow(*n as u32))
+        .product()
+}

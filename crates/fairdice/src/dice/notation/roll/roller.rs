@@ -1,0 +1,505 @@
+//! [`Roller`]: one roll of an expression, die by die, recording every die.
+
+use rand_core::Rng;
+
+use super::{BoundRoll, FaceList, PoolKind, PoolRoll, RolledDie, face_list};
+use crate::control::Stop;
+use crate::dice::arithmetic::BinaryOp;
+use crate::dice::die::{DieError, MAX_DICE, Outcome};
+use crate::dice::notation::ast::{
+    Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Function, Keep, PoolModifier,
+    Span,
+};
+use crate::dice::notation::eval::{any_matches, clamp, explode_test, pool_value};
+use crate::dice::notation::failure::NotationError;
+use crate::dice::notation::options::Options;
+use crate::rng;
+
+/// How many rerolls of one die the roller tries before giving up (only reachable for
+/// conditions that match almost every face of a huge die).
+const MAX_REROLLS: u32 = 1_000_000;
+
+pub(super) struct Roller<'a, 'r, R: ?Sized> {
+    options: &'a Options,
+    rng: &'r mut R,
+    record: bool,
+    pub(super) pools: Vec<PoolRoll>,
+    pub(super) bindings: Vec<BoundRoll>,
+    names: Vec<(&'a str, Outcome)>,
+    /// Dice rolled so far, rerolls and explosions included.
+    pub(super) dice_rolled: u64,
+    /// Past this many dice a roll stops with [`Stop::OverBudget`].
+    pub(super) most_dice: u64,
+}
+
+impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
+    pub(super) fn new(options: &'a Options, rng: &'r mut R, record: bool) -> Self {
+        Roller {
+            options,
+            rng,
+            record,
+            pools: Vec::new(),
+            bindings: Vec::new(),
+            names: Vec::new(),
+            dice_rolled: 0,
+            most_dice: u64::MAX,
+        }
+    }
+
+    pub(super) fn expr(&mut self, expr: &'a Expr) -> Result<Outcome, NotationError> {
+        let at = NotationError::at(&expr.span);
+        match &expr.kind {
+            ExprKind::Number(n) => Ok(*n),
+            ExprKind::Negate(inner) => self
+                .expr(inner)?
+                .checked_neg()
+                .ok_or(DieError::Overflow)
+                .map_err(at),
+            ExprKind::Not(inner) => Ok(Outcome::from(self.expr(inner)? == 0)),
+            ExprKind::Binary { op, left, right } => {
+                let a = self.expr(left)?;
+                let b = self.expr(right)?;
+                op.apply(a, b).map_err(|e| match e {
+                    DieError::DivisionByZero => NotationError::at(&right.span)(e),
+                    e => at(e),
+                })
+            }
+            ExprKind::Name(name) => self
+                .names
+                .iter()
+                .rev()
+                .find(|(bound, _)| bound == name)
+                .map(|&(_, value)| value)
+                .ok_or_else(|| at(DieError::Empty)),
+            ExprKind::Bind {
+                name,
+                name_span,
+                value,
+                body,
+            } => {
+                let rolled = self.expr(value)?;
+                if self.record {
+                    self.bindings.push(BoundRoll {
+                        name: name.clone(),
+                        span: name_span.start..value.span.end,
+                        value: rolled,
+                    });
+                }
+                self.names.push((name, rolled));
+                let result = self.expr(body);
+                self.names.pop();
+                result
+            }
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => {
+                if self.expr(condition)? != 0 {
+                    self.expr(then)
+                } else {
+                    self.expr(otherwise)
+                }
+            }
+            ExprKind::Call {
+                function,
+                arguments,
+            } => {
+                let mut values = Vec::with_capacity(arguments.len());
+                for argument in arguments {
+                    values.push(self.expr(argument)?);
+                }
+                match function {
+                    Function::Max => Ok(values.into_iter().max().unwrap_or(0)),
+                    Function::Min => Ok(values.into_iter().min().unwrap_or(0)),
+                    Function::Abs => values[0]
+                        .checked_abs()
+                        .ok_or(DieError::Overflow)
+                        .map_err(at),
+                }
+            }
+            ExprKind::Dice(dice) => {
+                if let Some(value) = self.unrecorded_sum(dice, &expr.span)? {
+                    return Ok(value);
+                }
+                let rolled = self.dice(dice)?;
+                self.pool(rolled, &dice.pool_modifiers, PoolKind::Dice, &expr.span)
+            }
+            ExprKind::Group(group) => {
+                let rolled = match group.members.as_slice() {
+                    [only] => self.pooled(only)?,
+                    members => {
+                        let mut values = Vec::with_capacity(members.len());
+                        for member in members {
+                            values.push(value_die(self.expr(member)?));
+                        }
+                        values
+                    }
+                };
+                self.pool(rolled, &group.pool_modifiers, PoolKind::Group, &expr.span)
+            }
+            ExprKind::Repeat(repeat) => {
+                let rolled = self.repetition(&repeat.count, &repeat.body)?;
+                self.pool(rolled, &repeat.pool_modifiers, PoolKind::Repeat, &expr.span)
+            }
+        }
+    }
+
+    /// The dice a lone group member pools (see the exact evaluator's `pool_of`).
+    fn pooled(&mut self, expr: &'a Expr) -> Result<Vec<RolledDie>, NotationError> {
+        match &expr.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                left,
+                right,
+            } => {
+                let mut dice = self.pooled(left)?;
+                dice.extend(self.pooled(right)?);
+                Ok(dice)
+            }
+            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => self.dice(dice),
+            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
+                self.repetition(&repeat.count, &repeat.body)
+            }
+            ExprKind::Group(group) if group.pool_modifiers.is_empty() => match &group.members[..] {
+                [only] => self.pooled(only),
+                members => {
+                    let mut values = Vec::with_capacity(members.len());
+                    for member in members {
+                        values.push(value_die(self.expr(member)?));
+                    }
+                    Ok(values)
+                }
+            },
+            _ => Ok(vec![value_die(self.expr(expr)?)]),
+        }
+    }
+
+    fn repetition(
+        &mut self,
+        count: &'a Expr,
+        body: &'a Expr,
+    ) -> Result<Vec<RolledDie>, NotationError> {
+        let n = self.count(count)?;
+        let mut values = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            values.push(value_die(self.expr(body)?));
+        }
+        Ok(values)
+    }
+
+    /// A count of dice or repetitions, checked.
+    fn count(&mut self, count: &'a Expr) -> Result<u64, NotationError> {
+        let n = self.expr(count)?;
+        let at = NotationError::at(&count.span);
+        if n < 0 {
+            return Err(at(DieError::NegativeDiceCount(n)));
+        }
+        if n as u64 > MAX_DICE {
+            return Err(at(DieError::TooManyDice {
+                count: n as u64,
+                max: MAX_DICE,
+            }));
+        }
+        Ok(n as u64)
+    }
+
+    /// Keep/drop and counting on rolled dice, recording the pool.
+    fn pool(
+        &mut self,
+        mut dice: Vec<RolledDie>,
+        modifiers: &'a [PoolModifier],
+        kind: PoolKind,
+        span: &Span,
+    ) -> Result<Outcome, NotationError> {
+        for modifier in modifiers {
+            let keep = match modifier {
+                PoolModifier::Keep { keep, .. } => *keep,
+                PoolModifier::KeepRolled { kind, count, .. } => {
+                    Keep::new(*kind, self.count(count)?)
+                }
+                _ => continue,
+            };
+            apply_keep(&mut dice, keep);
+        }
+        let value_of = pool_value(modifiers);
+        let mut value: Outcome = 0;
+        for die in dice.iter().filter(|d| d.counted) {
+            let v = match &value_of {
+                Some(f) => f(die.value),
+                None => die.value,
+            };
+            value = value
+                .checked_add(v)
+                .ok_or_else(|| NotationError::at(span)(DieError::Overflow))?;
+        }
+        if self.record {
+            self.pools.push(PoolRoll {
+                span: span.clone(),
+                kind,
+                dice,
+                value,
+            });
+        }
+        Ok(value)
+    }
+
+    /// A term with nothing to show and nothing to rank (not recording, no
+    /// keep/drop, no explosion adding dice): its dice added up as they fall,
+    /// without holding them. `None` for any other term.
+    fn unrecorded_sum(
+        &mut self,
+        dice: &'a Dice,
+        span: &Span,
+    ) -> Result<Option<Outcome>, NotationError> {
+        let adds_dice = dice
+            .die_modifiers
+            .iter()
+            .any(|m| matches!(m, DieModifier::Explode { kind, .. } if !kind.compounds()));
+        let rolled_faces = matches!(dice.faces, crate::dice::notation::ast::Faces::Rolled(_));
+        if self.record
+            || adds_dice
+            || rolled_faces
+            || dice.pool_modifiers.iter().any(|m| m.selects())
+        {
+            return Ok(None);
+        }
+        let n = match dice.count.as_deref() {
+            None => 1,
+            Some(count) => self.count(count)?,
+        };
+        let faces = face_list(dice)?;
+        let top = match &faces {
+            FaceList::Range(_, high) => *high,
+            FaceList::Listed(f) => f.iter().copied().max().unwrap_or(0),
+        };
+        let value_of = pool_value(&dice.pool_modifiers);
+        let mut value: Outcome = 0;
+        for _ in 0..n {
+            let v = self.die(&faces, top, &dice.die_modifiers, &mut Vec::new())?;
+            let v = value_of.as_ref().map_or(v, |f| f(v));
+            value = value
+                .checked_add(v)
+                .ok_or_else(|| NotationError::at(span)(DieError::Overflow))?;
+        }
+        Ok(Some(value))
+    }
+
+    /// The dice of a term, extra dice of explosions included.
+    fn dice(&mut self, dice: &'a Dice) -> Result<Vec<RolledDie>, NotationError> {
+        let n = match dice.count.as_deref() {
+            None => 1,
+            Some(count) => self.count(count)?,
+        };
+        let faces = match &dice.faces {
+            crate::dice::notation::ast::Faces::Rolled(sides) => {
+                let s = self.expr(sides)?;
+                if s < 1 {
+                    let shown = u64::try_from(s).unwrap_or(0);
+                    return Err(NotationError::at(&dice.faces_span)(DieError::NoSides(
+                        shown,
+                    )));
+                }
+                FaceList::Range(1, s)
+            }
+            _ => face_list(dice)?,
+        };
+        let top = match &faces {
+            FaceList::Range(_, high) => *high,
+            FaceList::Listed(f) => f.iter().copied().max().unwrap_or(0),
+        };
+        let split = dice
+            .die_modifiers
+            .iter()
+            .position(|m| matches!(m, DieModifier::Explode { kind, .. } if !kind.compounds()));
+        let Some(at) = split else {
+            let mut rolled = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                let mut rolls = Vec::new();
+                let value = self.die(&faces, top, &dice.die_modifiers, &mut rolls)?;
+                rolled.push(RolledDie {
+                    value,
+                    rolls,
+                    counted: true,
+                    extra: false,
+                });
+            }
+            return Ok(rolled);
+        };
+        let DieModifier::Explode {
+            conditions,
+            kind,
+            limit,
+            ..
+        } = &dice.die_modifiers[at]
+        else {
+            unreachable!("the position of an explosion");
+        };
+        let (before, after) = (&dice.die_modifiers[..at], &dice.die_modifiers[at + 1..]);
+        let explodes = explode_test(conditions, top);
+        let offset = kind.extra_offset();
+        let mut rolled: Vec<RolledDie> = Vec::new();
+        // One roll of the die: its natural value, and the die it makes.
+        let one = |roller: &mut Self, extra: bool| -> Result<(Outcome, RolledDie), NotationError> {
+            let mut rolls = Vec::new();
+            let natural = roller.die(&faces, top, before, &mut rolls)?;
+            let shifted = if extra {
+                natural.saturating_add(offset)
+            } else {
+                natural
+            };
+            let die = RolledDie {
+                value: clamp(after, shifted),
+                rolls,
+                counted: true,
+                extra,
+            };
+            Ok((natural, die))
+        };
+        match limit {
+            ExplodeLimit::PerTerm(cap) => {
+                // Dice in the order rolled; each match adds one, while the cap lasts.
+                let mut naturals = Vec::with_capacity(n as usize);
+                for _ in 0..n {
+                    let (natural, die) = one(self, false)?;
+                    naturals.push(natural);
+                    rolled.push(die);
+                }
+                let (mut left, mut i) = (*cap, 0);
+                while i < naturals.len() && left > 0 {
+                    if explodes(naturals[i]) {
+                        let (natural, die) = one(self, true)?;
+                        naturals.push(natural);
+                        rolled.push(die);
+                        left -= 1;
+                    }
+                    i += 1;
+                }
+            }
+            ExplodeLimit::Depth | ExplodeLimit::Once => {
+                let depth = match limit {
+                    ExplodeLimit::Once => 1,
+                    _ => self.options.explode_depth,
+                };
+                for _ in 0..n {
+                    let (mut natural, die) = one(self, false)?;
+                    rolled.push(die);
+                    let mut extra = 0;
+                    while explodes(natural) && extra < depth {
+                        let (next, die) = one(self, true)?;
+                        natural = next;
+                        rolled.push(die);
+                        extra += 1;
+                    }
+                }
+            }
+        }
+        Ok(rolled)
+    }
+
+    /// Rolls one die through its modifiers, the last modifier outermost.
+    fn die(
+        &mut self,
+        faces: &FaceList<'_>,
+        top: Outcome,
+        modifiers: &[DieModifier],
+        rolls: &mut Vec<Outcome>,
+    ) -> Result<Outcome, NotationError> {
+        let Some((last, inner)) = modifiers.split_last() else {
+            self.dice_rolled += 1;
+            if self.dice_rolled > self.most_dice {
+                return Err(NotationError::Stopped(Stop::OverBudget {
+                    limit: self.most_dice,
+                }));
+            }
+            let value = match faces {
+                FaceList::Range(low, high) => {
+                    low + rng::below(self.rng, (high - low) as u64 + 1) as i64
+                }
+                FaceList::Listed(f) => f[rng::below(self.rng, f.len() as u64) as usize],
+            };
+            if self.record {
+                rolls.push(value);
+            }
+            return Ok(value);
+        };
+        match last {
+            DieModifier::Reroll { conditions, span } => {
+                for _ in 0..MAX_REROLLS {
+                    let v = self.die(faces, top, inner, rolls)?;
+                    if !any_matches(conditions, v) {
+                        return Ok(v);
+                    }
+                }
+                Err(NotationError::at(span)(DieError::RerollsEverything))
+            }
+            DieModifier::RerollOnce { conditions, .. } => {
+                let v = self.die(faces, top, inner, rolls)?;
+                if any_matches(conditions, v) {
+                    self.die(faces, top, inner, rolls)
+                } else {
+                    Ok(v)
+                }
+            }
+            DieModifier::Minimum { value, .. } => {
+                Ok(self.die(faces, top, inner, rolls)?.max(*value))
+            }
+            DieModifier::Maximum { value, .. } => {
+                Ok(self.die(faces, top, inner, rolls)?.min(*value))
+            }
+            DieModifier::Explode {
+                conditions,
+                kind,
+                span,
+                ..
+            } => {
+                // Only compounding explosions reach here: the chain is one die.
+                let offset = if *kind == ExplodeKind::CompoundPenetrate {
+                    -1
+                } else {
+                    0
+                };
+                let explodes = explode_test(conditions, top);
+                let mut v = self.die(faces, top, inner, rolls)?;
+                let mut total = v;
+                let mut depth = 0;
+                while explodes(v) && depth < self.options.explode_depth {
+                    v = self.die(faces, top, inner, rolls)?;
+                    total = total
+                        .checked_add(v)
+                        .and_then(|t| t.checked_add(offset))
+                        .ok_or_else(|| NotationError::at(span)(DieError::Overflow))?;
+                    depth += 1;
+                }
+                Ok(total)
+            }
+        }
+    }
+}
+
+/// A value of a group or a repetition, shown as a die.
+fn value_die(value: Outcome) -> RolledDie {
+    RolledDie {
+        value,
+        rolls: vec![value],
+        counted: true,
+        extra: false,
+    }
+}
+
+/// Marks the dice that a keep/drop modifier leaves uncounted, among the dice still
+/// counted, ranking by value (ties broken by roll order).
+fn apply_keep(dice: &mut [RolledDie], keep: Keep) {
+    let mut ranked: Vec<usize> = (0..dice.len()).filter(|&i| dice[i].counted).collect();
+    ranked.sort_by(|&a, &b| dice[b].value.cmp(&dice[a].value).then(a.cmp(&b)));
+    let n = ranked.len() as u64;
+    for (rank, &i) in ranked.iter().enumerate() {
+        let rank = rank as u64;
+        dice[i].counted = match keep {
+            Keep::Highest(k) => rank < k,
+            Keep::Lowest(k) => n - rank <= k,
+            Keep::DropHighest(k) => rank >= k,
+            Keep::DropLowest(k) => n - rank > k,
+        };
+    }
+}

@@ -1,0 +1,243 @@
+//! The dice language beyond plain terms — names, conditionals, logic, functions,
+//! groups, repetitions, rolled sides and counts, explosions whose extra rolls are
+//! dice, clamps and counting — checked exactly against a brute-force oracle, on
+//! real games against independent calculations, and on random expressions.
+
+mod games;
+mod oracle;
+mod properties;
+
+use fairdice::dice::notation::{self, NotationError, Options, evaluate_with};
+use fairdice::{Control, Die, DieError};
+use num_rational::BigRational;
+
+use oracle::Oracle;
+
+/// Options for small brute-force cases: explosions two extra rolls deep.
+fn shallow() -> Options {
+    Options {
+        explode_depth: 2,
+        ..Options::default()
+    }
+}
+
+/// The exact distribution as probabilities.
+fn probabilities(die: &Die) -> Vec<(i64, BigRational)> {
+    die.outcomes()
+        .iter()
+        .map(|&o| (o, die.probability(o)))
+        .collect()
+}
+
+#[track_caller]
+fn agrees_with_brute_force(text: &str) {
+    let options = shallow();
+    let expr = notation::parse(text).unwrap_or_else(|e| panic!("{}", e.render(text)));
+    let exact = evaluate_with(text, &options, &Control::new())
+        .unwrap_or_else(|e| panic!("{text}: {}", e.render(text)));
+    let mut oracle = Oracle::new(options.explode_depth);
+    let expected: Vec<(i64, BigRational)> = oracle.value(&expr).into_iter().collect();
+    assert_eq!(probabilities(&exact), expected, "{text}");
+}
+
+#[test]
+fn names_conditionals_and_logic_match_brute_force() {
+    for text in [
+        "[r = d6] r + r",
+        "[r = d6] r * r - d4",
+        "[r = d4] [s = r + d4] s * r",
+        "[a = d4, b = d6] max(a, b) - min(a, b)",
+        "[r = d20] r == 20 ? 2d4+3 : r + 5 >= 15 ? d4+3 : 0",
+        "d6 > 3 ? d4 : -d4",
+        "[r = d6] r >= 4 ? r : d6",
+        "d4 == 1 and d4 == 1",
+        "[r = d6] r > 2 and r < 5",
+        "not d4 == 2 or d6 >= 5",
+        "[r = 2d4] (r)d4",
+        "[n = d3] n#d4kh1",
+        "[n = d3] 3d4kh(n)",
+        "([a = d4] a * 2) + ([a = d4] a)",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn functions_and_modulo_match_brute_force() {
+    for text in [
+        "max(d8, d6)",
+        "min(d4, d4, d4)",
+        "abs(d6 - d6)",
+        "d20 % 6",
+        "(d6 - 4) % 3",
+        "d6 % -4",
+        "max(d4!, d6!)",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn groups_and_repetitions_match_brute_force() {
+    for text in [
+        "{d8!, d6!}kh1",
+        "{d6, d4, d4}kl1",
+        "{2d4, d6}kh1",
+        "{d4, d4, d6}dl1",
+        "{d6, d6, d6}cs>=4",
+        "{2d3 + d4}kh2",
+        "{2d3 + 1}kh2",
+        "{2#d4}kh1",
+        "3#(2d4kh1)kh1",
+        "3#(2d4kh1)",
+        "(d3)#d4",
+        "(d3)#d4kh1",
+        "2#{d4, d4}kh1",
+        "3#d4cs>=3",
+        "{d4, d6}kh(d2)",
+        "{d6, d6, d6}even",
+        "{d6!, 2}odd",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn rolled_sides_and_counts_match_brute_force() {
+    for text in [
+        "2d(d4)",
+        "d(d4+1)",
+        "(1+1)d4",
+        "(d2)d(d3)kh1",
+        "2d(d3)!",
+        "3d4kh(1+1)",
+        "3d4kh(d3)",
+        "3d4dl(d2)kh(d2)",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn explosions_as_dice_match_brute_force() {
+    for text in [
+        "2d4!",
+        "3d4!kh2",
+        "3d4!kl1",
+        "2d4!dh1",
+        "2d4!>=3kh2",
+        "3d4!cs>=3",
+        "3d4!cs4",
+        "2d4!pkh1",
+        "2d4!p",
+        "3d4!p>=3kl2",
+        "3d4xkh2",
+        "3d4xokh1",
+        "3d4xo>=3kh2",
+        "3d4x2=4kh2",
+        "3d4x3>=3",
+        "2d4x1=4cs>=3",
+        "3d4!max3kh2",
+        "2d4!min2kh1",
+        "2d4r1!kh1",
+        "d{1,1,4}!kh1",
+        "3dF!kh2",
+        "{3d4!}kh2",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn compounding_and_per_die_modifiers_match_brute_force() {
+    for text in [
+        "2d4!!",
+        "3d4!!kh2",
+        "2d4!!p",
+        "2d4!!pkh1",
+        "2d4!!r5",
+        "2d4!!>=3",
+        "3d4min2",
+        "3d4max3kh2",
+        "2d6min3max4",
+        "3d4cf<2",
+        "3d4even",
+        "3d4odd",
+        "3d4cs4cs1",
+        "3d4cs>=3df1df2",
+        "2d6rr<3",
+        "2d6r1ro2",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn compounding_is_the_old_explosion() {
+    // `!!` is what `!` meant before explosions added dice: one die, its chain
+    // added up (the library's `Die::explode`).
+    let d6 = Die::standard(6).unwrap();
+    let chain = d6.explode(|o| o == 6, 9, &Control::new()).unwrap();
+    let compounded = evaluate_with("d6!!", &Options::default(), &Control::new()).unwrap();
+    assert_eq!(compounded, chain);
+    // Added up, the dice of `!` are the same chain: only keep/drop and counting
+    // tell them apart.
+    assert_eq!(
+        evaluate_with("3d6!", &Options::default(), &Control::new()).unwrap(),
+        evaluate_with("3d6!!", &Options::default(), &Control::new()).unwrap()
+    );
+    assert_ne!(
+        evaluate_with("3d6!kh2", &shallow(), &Control::new()).unwrap(),
+        evaluate_with("3d6!!kh2", &shallow(), &Control::new()).unwrap()
+    );
+    // The oracle tells the two readings apart too.
+    let compounded = evaluate_with("3d4!!kh2", &shallow(), &Control::new()).unwrap();
+    let dice = Oracle::new(2).value(&notation::parse("3d4!kh2").unwrap());
+    let dice: Vec<(i64, BigRational)> = dice.into_iter().collect();
+    assert_ne!(probabilities(&compounded), dice);
+}
+
+#[test]
+fn evaluation_errors_point_at_the_new_forms() {
+    let error =
+        |text: &str| evaluate_with(text, &Options::default(), &Control::new()).expect_err(text);
+    let e = error("3d(d4 - 2)");
+    assert!(matches!(
+        e,
+        NotationError::Invalid {
+            error: DieError::NoSides(0),
+            ..
+        }
+    ));
+    assert_eq!(e.span(), Some(2..10));
+    let e = error("(d4 - 3)#d6");
+    assert!(matches!(
+        e,
+        NotationError::Invalid {
+            error: DieError::NegativeDiceCount(-2),
+            ..
+        }
+    ));
+    assert_eq!(e.span(), Some(0..8));
+    let e = error("d6 % (d2 - 1)");
+    assert_eq!(e.span(), Some(5..13));
+    let e = error("4d6kh(d3 - 2)");
+    assert_eq!(e.span(), Some(5..13));
+    let e = error("[r = d6] d6r<=6 + r");
+    assert!(matches!(
+        e,
+        NotationError::Invalid {
+            error: DieError::RerollsEverything,
+            ..
+        }
+    ));
+    assert_eq!(e.span(), Some(11..15));
+    let e = error("abs(-9223372036854775807 - 1)");
+    assert!(matches!(
+        e,
+        NotationError::Invalid {
+            error: DieError::Overflow,
+            ..
+        }
+    ));
+}
