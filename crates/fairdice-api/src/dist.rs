@@ -155,8 +155,11 @@ impl DistRequest {
     }
 
     /// The same request as an estimate that finishes in seconds, if one can.
-    fn suggestion(&self, expr: &Expr) -> Option<Suggestion> {
-        let dice = dice_per_roll(expr, &self.options(), self.seed).ok()?;
+    fn suggestion(&self, expr: &Expr, control: &Control) -> Option<Suggestion> {
+        // A roll of more dice than this leaves fewer than the fewest runs worth
+        // suggesting: no need to roll further.
+        let most = SUGGESTED_DICE / MIN_SUGGESTED_RUNS;
+        let dice = dice_per_roll(expr, &self.options(), self.seed, most, control).ok()?;
         let runs = nice_runs(SUGGESTED_DICE / dice.max(1));
         if runs < MIN_SUGGESTED_RUNS {
             return None;
@@ -181,7 +184,12 @@ impl DistRequest {
             ));
         }
         let options = self.options();
-        let dice = dice_per_roll(expr, &options, self.seed).map_err(|e| self.notation_error(e))?;
+        // Past this many dice a roll is refused anyway: by the steps of `runs`
+        // rolls, or by the memory of the dice one roll holds.
+        let most = (control.max_steps() / STEPS_PER_ROLLED_DIE / runs)
+            .min(control.max_memory() / BYTES_PER_HELD_DIE);
+        let dice = dice_per_roll(expr, &options, self.seed, most, control)
+            .map_err(|e| self.notation_error(e))?;
         let steps = runs
             .saturating_mul(dice)
             .saturating_mul(STEPS_PER_ROLLED_DIE);
@@ -193,10 +201,21 @@ impl DistRequest {
                 steps,
                 control.max_steps()
             ));
-            if let Some(suggestion) = self.suggestion(expr) {
+            if let Some(suggestion) = self.suggestion(expr, control) {
                 error = error.with_suggestion(suggestion);
             }
             return Err(error);
+        }
+        // Every thread holds the dice of the roll it is making.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        let held = dice
+            .saturating_mul(BYTES_PER_HELD_DIE)
+            .saturating_mul(threads);
+        if control.reserve(held).is_err() {
+            return Err(Error::too_big(format!(
+                "one roll holds more than {dice} dice (about {} of memory), more than the budget allows",
+                fairdice::control::bytes(held)
+            )));
         }
         let estimate = notation::monte_carlo(expr, &options, runs, self.seed, control)
             .map_err(|e| self.notation_error(e))?;
@@ -222,7 +241,7 @@ impl UseCase for DistRequest {
             Err(error) => {
                 let mut refusal = self.notation_error(error);
                 if refusal.kind == fairdice::FailureKind::TooLarge {
-                    if let Some(suggestion) = self.suggestion(&expr) {
+                    if let Some(suggestion) = self.suggestion(&expr, control) {
                         refusal = refusal.with_suggestion(suggestion);
                     }
                 }
@@ -269,18 +288,25 @@ pub fn check_shape(text: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// The most dice a trial roll counts before it stops: far past any request that
-/// fits a budget.
-pub const MOST_TRIAL_DICE: u64 = 100_000_000;
+/// About how many bytes a die takes while a roll holds it (its value, its
+/// rolls, whether it counts; measured 40 bytes for a die rolled once).
+pub const BYTES_PER_HELD_DIE: u64 = 48;
 
 /// How many dice one roll of `expr` rolls, rerolls and explosions included: the
-/// most of a few trial rolls (at least 1, at most [`MOST_TRIAL_DICE`] + 1),
-/// recording nothing.
+/// most of a few trial rolls (at least 1), or `most + 1` once a roll passes
+/// `most` (it stops there: ask no more than a request could afford). Nothing is
+/// recorded; `control` can cancel the trials.
 ///
 /// # Errors
-/// As [`notation::roll`].
-pub fn dice_per_roll(expr: &Expr, options: &Options, seed: u64) -> Result<u64, NotationError> {
-    notation::dice_per_roll(expr, options, 4, seed, MOST_TRIAL_DICE)
+/// As [`notation::roll`]; cancelled through `control`.
+pub fn dice_per_roll(
+    expr: &Expr,
+    options: &Options,
+    seed: u64,
+    most: u64,
+    control: &Control,
+) -> Result<u64, NotationError> {
+    notation::dice_per_roll(expr, options, 4, seed, most, control)
 }
 
 #[cfg(test)]

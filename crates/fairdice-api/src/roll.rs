@@ -168,7 +168,10 @@ impl UseCase for RollRequest {
         let expr = dist.parse()?;
         let options = dist.options();
         // Every die of every roll is shown: priced in steps and in memory first.
-        let dice = dice_per_roll(&expr, &options, self.seed)
+        let times = self.times.max(1);
+        let most = (control.max_steps() / STEPS_PER_ROLLED_DIE / times)
+            .min(control.max_memory() / BYTES_PER_SHOWN_DIE / times);
+        let dice = dice_per_roll(&expr, &options, self.seed, most, control)
             .map_err(|e| Error::notation(&e, &self.expression))?;
         let shown = dice.saturating_mul(self.times);
         let steps = shown as f64 * STEPS_PER_ROLLED_DIE as f64;

@@ -179,6 +179,38 @@ fn risk_explains_the_five_sided_simulation() {
 }
 
 #[test]
+fn risk_names_its_rule_in_words() {
+    // The default answers for the armies that fight; the official rule counts the
+    // army that stays behind, so one more army on the territory is the same battle.
+    let simple = fairdice(&["risk", "10", "8"]);
+    assert!(simple.status.success());
+    assert!(
+        stdout(&simple).contains("simple rule: all 10 attacking armies fight"),
+        "{}",
+        stdout(&simple)
+    );
+    let official = fairdice(&["risk", "11", "8", "--rule", "official"]);
+    assert!(stdout(&official).contains("11 armies on the territory, one of which stays behind"));
+    let p = |args: &[&str]| {
+        json(args)["p_attacker_wins"]
+            .as_f64()
+            .expect("a probability")
+    };
+    assert_eq!(
+        p(&["risk", "10", "8", "--json"]),
+        p(&["risk", "11", "8", "--rule", "official", "--json"])
+    );
+    assert_eq!(format!("{:.3}", p(&["risk", "10", "8", "--json"])), "0.724");
+    assert_eq!(
+        format!(
+            "{:.3}",
+            p(&["risk", "10", "8", "--rule", "official", "--json"])
+        ),
+        "0.646"
+    );
+}
+
+#[test]
 fn risk_simulation_and_bad_input() {
     let v = json(&[
         "risk",

@@ -69,7 +69,10 @@ Rules:
   official  A counts every army on the territory: the attacker rolls min(3, A - 1) dice and
             must stop at A = 1
 Each roll sorts both sides' dice from highest to lowest and compares them in pairs;
-ties go to the defender.";
+ties go to the defender.
+simple is the default: A and D are the armies that fight, the question the well-known
+study and most calculators answer. A board's territory of 11 armies attacking 8 is
+`risk 10 8` or, the same battle, `risk 11 8 --rule official`. Every report names its rule.";
 
 /// The grid a `--plot` draws when `--table` does not say.
 const DEFAULT_PLOT_GRID: u32 = 20;
@@ -146,9 +149,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     write!(out, "{text}").context("could not write the output")
 }
 
+/// What the armies count under `rule`, said so a board-game player sees which
+/// question was answered.
+fn rule_in_words(rule: Rule, attacker: u32) -> String {
+    match rule {
+        Rule::Simple => format!(
+            "(simple rule: all {attacker} attacking armies fight; on a board that is {} armies on \
+             the territory, one staying behind; --rule official counts that one)",
+            u64::from(attacker) + 1
+        ),
+        Rule::Official => format!(
+            "(official rule: {attacker} armies on the territory, one of which stays behind, so {} \
+             can fight)",
+            attacker.saturating_sub(1)
+        ),
+    }
+}
+
 fn report_text(report: &BattleReport) -> String {
     let p = report.p_attacker_wins;
-    let mut text = format!("Risk battle: {}\n\n", report.setup());
+    let mut text = format!(
+        "Risk battle: {}\n{}\n\n",
+        report.setup(),
+        rule_in_words(report.rule, report.attacker)
+    );
     let exact_note = match report.p_attacker_wins_exact.as_ref().map(fraction) {
         Some(f) if f.len() <= MAX_FRACTION_CHARS => format!(" = {f} exactly"),
         Some(f) => format!(

@@ -104,8 +104,17 @@ impl Oracle {
                 then,
                 otherwise,
             } => {
+                // A branch is worked out only when the condition can take it: an
+                // untaken branch may divide by a name that is zero here.
                 let c = self.value(condition);
-                let (a, b) = (self.value(then), self.value(otherwise));
+                let mut branch = |taken: bool, expr: &Expr| {
+                    if c.keys().any(|x| (*x != 0) == taken) {
+                        self.value(expr)
+                    } else {
+                        Dist::new()
+                    }
+                };
+                let (a, b) = (branch(true, then), branch(false, otherwise));
                 bind(&c, |x| if *x != 0 { a.clone() } else { b.clone() })
             }
             ExprKind::Call {

@@ -112,23 +112,25 @@ pub fn roll<R: Rng + ?Sized>(
 
 /// How many dice one roll of `expr` rolls, rerolls and explosions included: the
 /// most of `trials` seeded rolls (at least 1), or `most + 1` as soon as a roll
-/// passes `most` (a roll that would go on for billions of explosions is cut
-/// short). Nothing is recorded, so a roll of a million dice holds no more than
-/// their values.
+/// passes `most` dice (a roll that would go on for billions of explosions is cut
+/// short, and holds at most `most` dice). Nothing is recorded; `control`'s
+/// cancel switch is read every few thousand dice.
 ///
 /// # Errors
-/// As [`roll`].
+/// As [`roll`]; [`NotationError::Stopped`] if `control` is cancelled.
 pub fn dice_per_roll(
     expr: &Expr,
     options: &Options,
     trials: u32,
     seed: u64,
     most: u64,
+    control: &Control,
 ) -> Result<u64, NotationError> {
     validate(expr)?;
     let mut generator = rng::seeded(seed);
     let mut roller = Roller::new(options, &mut generator, false);
     roller.most_dice = most;
+    roller.control = Some(control);
     let mut found = 1;
     for _ in 0..trials.max(1) {
         roller.dice_rolled = 0;

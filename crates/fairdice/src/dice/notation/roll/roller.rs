@@ -3,7 +3,10 @@
 use rand_core::Rng;
 
 use super::{BoundRoll, FaceList, PoolKind, PoolRoll, RolledDie, face_list};
-use crate::control::Stop;
+use crate::control::{Control, Stop};
+
+/// Dice between two reads of a cancel switch (a few hundred microseconds).
+const CHECK_EVERY: u64 = 1 << 14;
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{DieError, MAX_DICE, Outcome};
 use crate::dice::notation::ast::{
@@ -30,6 +33,8 @@ pub(super) struct Roller<'a, 'r, R: ?Sized> {
     pub(super) dice_rolled: u64,
     /// Past this many dice a roll stops with [`Stop::OverBudget`].
     pub(super) most_dice: u64,
+    /// Whose cancel switch a long roll reads, if any.
+    pub(super) control: Option<&'a Control>,
 }
 
 impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
@@ -43,6 +48,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             names: Vec::new(),
             dice_rolled: 0,
             most_dice: u64::MAX,
+            control: None,
         }
     }
 
@@ -411,6 +417,11 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 return Err(NotationError::Stopped(Stop::OverBudget {
                     limit: self.most_dice,
                 }));
+            }
+            if self.dice_rolled % CHECK_EVERY == 0
+                && let Some(control) = self.control
+            {
+                control.check().map_err(NotationError::Stopped)?;
             }
             let value = match faces {
                 FaceList::Range(low, high) => {
