@@ -36,6 +36,11 @@ use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::mixture::Mixture;
 
+/// Memory an exact evaluation plans for each outcome of its widest distribution:
+/// the outcome and its count, twice (a step builds a distribution from another).
+/// Measured: `d1000000` holds about 30 MB while it is evaluated.
+pub const BYTES_PER_OUTCOME: u64 = 32;
+
 /// Evaluates a syntax tree exactly, after checking its estimated cost against the
 /// budget of `control`, which also meters the work.
 ///
@@ -57,6 +62,10 @@ pub fn evaluate_expr(
             max_outcomes: options.max_outcomes,
         }));
     }
+    // The widest distribution it builds, with the one it is built from.
+    control
+        .reserve((cost.outcomes * BYTES_PER_OUTCOME as f64) as u64)
+        .map_err(NotationError::Stopped)?;
     let mut evaluator = Exact {
         options,
         control,
