@@ -1,0 +1,30 @@
+//! Any request of any use case, as the web app's `/api/*` and the packages'
+//! `run(name, request)` receive it: the first byte picks the use case, the rest is
+//! its JSON request (the dictionary `dictionaries/request.dict` gives libFuzzer the
+//! field names and spec words). Run under a small budget, as the generated-request
+//! test does; a panic, a hang or runaway memory is a finding.
+#![no_main]
+
+use fairdice::Control;
+use fairdice_api::{USE_CASES, run_json};
+use libfuzzer_sys::fuzz_target;
+
+const MAX_STEPS: u64 = 20_000_000;
+const MAX_MEMORY: u64 = 64 << 20;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(request) = std::str::from_utf8(rest) else {
+        return;
+    };
+    if request.len() > 1024 {
+        return;
+    }
+    let use_case = USE_CASES[usize::from(pick) % USE_CASES.len()];
+    let control = Control::new()
+        .with_max_steps(MAX_STEPS)
+        .with_max_memory(MAX_MEMORY);
+    let _ = run_json(use_case, request, &control);
+});
