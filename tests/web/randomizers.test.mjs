@@ -110,12 +110,13 @@ test("a slow analysis is cancelled; hostile specs are refused; the next analysis
   assert.match(await page.textContent(".problem pre"), /unknown randomizer `dek`; accepted: .*deck\(values=N/);
   await screenshot(page, "randomizers-error", 760);
 
-  // The fair roller's exact droughts over 2d6: about a minute of work. The curves
+  // The fair roller's droughts over 2d6 and 8 samples: seconds of work (the exact
+  // sweep, then a Monte Carlo when its last step passes the budget). The curves
   // come first; cancelling the droughts keeps them.
-  await fillSpec(page, "fair(base=2d6, tightness=1)", 10);
+  await fillSpec(page, "fair(base=2d6, tightness=1)", 8);
   await page.click("#analyze-button");
   await page.waitForSelector("#droughts-pending");
-  assert.equal(await page.textContent("#summary .outcome-variance"), "0.6807");
+  assert.equal(await page.textContent("#summary .outcome-variance"), "0.5557");
   assert.ok(await page.isVisible("#busy"));
   await page.click("#cancel");
   await page.waitForSelector('#droughts-problem[data-kind="cancelled"]');

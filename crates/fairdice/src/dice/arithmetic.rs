@@ -223,7 +223,7 @@ impl Die {
             .ok_or(DieError::Overflow)?;
         let bits = self.total_bits() * n;
         let span = (self.max_outcome() as i128 - self.min_outcome() as i128) as u64;
-        if bits > 128 && span <= 4096 && span.saturating_mul(n) <= DENSE_SPAN_LIMIT {
+        if self.sums_by_recurrence(n) {
             return self.power_by_recurrence(n, meter);
         }
         // Outcomes close together stay close together in every partial sum.
@@ -248,6 +248,16 @@ impl Die {
             }
             base = base.combine(&base, BinaryOp::Add, meter.control())?;
         }
+    }
+
+    /// Whether [`repeat_sum`](Self::repeat_sum) of `n` copies takes the recurrence
+    /// over the outcomes of `n·X` (big counts, a narrow die): its work grows about
+    /// linearly with `n`, so a sum of `n` copies is cheaper made anew than by
+    /// convolving two big partial sums.
+    pub(crate) fn sums_by_recurrence(&self, n: u64) -> bool {
+        let bits = self.total_bits().saturating_mul(n);
+        let span = (self.max_outcome() as i128 - self.min_outcome() as i128) as u64;
+        bits > 128 && span <= 4096 && span.saturating_mul(n) <= DENSE_SPAN_LIMIT
     }
 
     /// `n·X` by squaring on dense arrays, every step in the count type `C` chosen
