@@ -5,6 +5,7 @@
 //! printed through `output`.
 
 mod commands;
+mod csv_table;
 mod failure;
 mod output;
 mod plot;

@@ -324,3 +324,61 @@ fn plots_are_written_as_svg_or_png() {
     assert_eq!(output.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_command_with_a_table_prints_it_as_csv_under_the_json_names() {
+    // (arguments, the JSON array the CSV holds, its first columns)
+    let cases: [(&[&str], &str, &str); 8] = [
+        (&["dist", "2d6"], "outcomes", "outcome,count,probability"),
+        (&["contest", "2d6", "2d6"], "net", "score,count,probability"),
+        (
+            &["risk", "3", "2", "--per-roll"],
+            "",
+            "attacker_dice,defender_dice,total,attacker_loses",
+        ),
+        (
+            &["analyze", "deck(values=3)", "--samples", "4"],
+            "steps",
+            "step,entropy,outcome_variance",
+        ),
+        (
+            &["tune", "--values", "3", "--samples", "4"],
+            "systems",
+            "system,params.",
+        ),
+        (
+            &["next", "prd(p=0.25)", "--history", "0,0"],
+            "outcomes",
+            "outcome,probability",
+        ),
+        (
+            &["prd", "0.25"],
+            "attempts",
+            "attempt,probability,first_success",
+        ),
+        (
+            &["sample", "nes", "--samples", "5", "--seed", "2"],
+            "samples",
+            "draw,outcome,label",
+        ),
+    ];
+    for (args, array, header) in cases {
+        let csv = fairdice(&[args, &["--csv"]].concat());
+        assert!(csv.status.success(), "{args:?}: {}", stderr(&csv));
+        let text = stdout(&csv);
+        assert!(text.starts_with(header), "{args:?}: {text}");
+        if !array.is_empty() {
+            let document = json(&[args, &["--json"]].concat());
+            let rows = document[array].as_array().expect("an array").len();
+            assert_eq!(text.lines().count(), rows + 1, "{args:?}: {text}");
+        }
+    }
+    let grid = stdout(&fairdice(&["risk", "3", "2", "--table", "2", "--csv"]));
+    assert_eq!(grid.lines().next(), Some("attackers \\ defenders,1,2"));
+    assert_eq!(grid.lines().count(), 3);
+    let endings = stdout(&fairdice(&["risk", "3", "2", "--csv"]));
+    assert!(
+        endings.starts_with("side,armies,probability\nattacker,1,"),
+        "{endings}"
+    );
+}

@@ -12,6 +12,7 @@ use fairdice_api::UseCase;
 use fairdice_api::analyze::{AnalysisReport, AnalyzeRequest};
 use fairdice_charts::CurvesFigure;
 
+use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, bar, progress, shown_on, spinner};
 use crate::plot;
@@ -64,6 +65,9 @@ pub struct Args {
     /// Print JSON: `{"method", "mean_entropy", "outcome_variance", "steps": [...], "droughts"}`.
     #[arg(long)]
     pub json: bool,
+    /// Print the table per step (entropy, outcome variance, repeats) as CSV (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Runs the command.
@@ -94,6 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let text = if args.json {
         crate::output::json(&report)?
+    } else if args.csv {
+        CsvTable::of(&csv_table::document(&report)?["steps"], &[]).to_csv()?
     } else {
         render(&report, args.every)
     };

@@ -13,6 +13,7 @@ use fairdice_api::UseCase;
 use fairdice_api::contest::ContestRequest;
 use num_rational::BigRational;
 
+use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 
 use crate::output::{Table, bar, progress, shown_on};
@@ -34,6 +35,9 @@ pub struct Args {
     /// Print JSON instead of a report.
     #[arg(long)]
     pub json: bool,
+    /// Print the net distribution (A minus B, pair by pair) as CSV (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
     /// Refuse exact computations estimated above this many steps.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "STEPS")]
     pub max_steps: u64,
@@ -119,6 +123,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let printed = if args.json {
         write!(out, "{}", crate::output::json(&report)?)
+    } else if args.csv {
+        let document = csv_table::document(&report)?;
+        write!(out, "{}", CsvTable::of(&document["net"], &[]).to_csv()?)
     } else {
         write!(out, "{}", text(&report))
     };

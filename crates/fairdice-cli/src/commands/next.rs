@@ -1,5 +1,6 @@
 //! `fairdice next`: the next-sample distribution of a randomizer after a history.
 
+use crate::csv_table::{self, CsvTable};
 use crate::output::outln;
 use std::path::PathBuf;
 
@@ -30,6 +31,9 @@ pub struct Args {
     /// Print JSON: `{"spec", "history", "outcomes": [{"outcome", "probability"}]}`.
     #[arg(long)]
     pub json: bool,
+    /// Print the next-sample distribution as CSV (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Runs the command.
@@ -43,6 +47,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
         outln!("{}", crate::output::json(&report)?.trim_end());
+    } else if args.csv {
+        let document = csv_table::document(&report)?;
+        outln!(
+            "{}",
+            CsvTable::of(&document["outcomes"], &[])
+                .to_csv()?
+                .trim_end()
+        );
     } else {
         print_distribution(&report.outcomes)?;
     }

@@ -1,5 +1,6 @@
 //! `fairdice prd`: the PRD constant C for a nominal chance, and what it implies.
 
+use crate::csv_table::{self, CsvTable};
 use crate::output::outln;
 use fairdice::Control;
 use fairdice_api::UseCase;
@@ -24,6 +25,9 @@ pub struct Args {
     /// Print JSON: `{"p", "c", "expected_attempts", "max_attempts", "attempts": [...]}`.
     #[arg(long)]
     pub json: bool,
+    /// Print the table per attempt as CSV (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Runs the command.
@@ -35,6 +39,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = request.run(&Control::new()).map_err(UserError::from_api)?;
     if args.json {
         outln!("{}", crate::output::json(&report)?.trim_end());
+        return Ok(());
+    }
+    if args.csv {
+        let document = csv_table::document(&report)?;
+        outln!(
+            "{}",
+            CsvTable::of(&document["attempts"], &[])
+                .to_csv()?
+                .trim_end()
+        );
         return Ok(());
     }
     outln!("p                  {}", report.p);

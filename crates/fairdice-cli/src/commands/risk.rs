@@ -13,6 +13,7 @@ use fairdice_api::UseCase;
 use fairdice_api::risk::RiskRequest;
 use fairdice_charts::win_grid_chart;
 
+use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, bar, progress, shown_on, write_plot};
 
@@ -60,6 +61,10 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print CSV: the grid of --table N, else the one-roll tables of --per-roll,
+    /// else how each side's survivors end (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 const RULES_HELP: &str = "\
@@ -124,6 +129,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         write!(out, "{}", crate::output::json(&report)?).context("could not write the output")?;
         return Ok(());
     }
+    if args.csv {
+        write!(out, "{}", battle_csv(&report)?).context("could not write the output")?;
+        return Ok(());
+    }
     let mut text = report_text(&report);
     if let Some(sim) = &report.simulation {
         let [low, high] = sim.interval95;
@@ -147,6 +156,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text.push_str(&table_text(t, &rules));
     }
     write!(out, "{text}").context("could not write the output")
+}
+
+/// The report's main table as CSV: the grid when one was asked for, else the
+/// one-roll tables, else the endings of both sides.
+fn battle_csv(report: &BattleReport) -> anyhow::Result<String> {
+    let document = csv_table::document(report)?;
+    let table = if let Some(grid) = &report.table {
+        let labels: Vec<String> = (1..=grid.len()).map(|n| n.to_string()).collect();
+        CsvTable::grid(
+            &document["table"],
+            "attackers \\ defenders",
+            &labels,
+            &labels,
+        )
+    } else if let Some(rolls) = document["per_roll"].as_array() {
+        let mut table = CsvTable::default();
+        for roll in rolls {
+            let lead =
+                ["attacker_dice", "defender_dice", "total"].map(|name| (name, roll[name].clone()));
+            table.extend(&roll["outcomes"], &lead);
+        }
+        table
+    } else {
+        let mut table = CsvTable::of(
+            &document["attacker_survivors"],
+            &[("side", "attacker".into())],
+        );
+        table.extend(
+            &document["defender_survivors"],
+            &[("side", "defender".into())],
+        );
+        table
+    };
+    table.to_csv()
 }
 
 /// What the armies count under `rule`, said so a board-game player sees which

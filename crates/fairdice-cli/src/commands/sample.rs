@@ -1,10 +1,12 @@
 //! `fairdice sample`: draw a sequence from a randomizer, optionally saving the
 //! session to continue it later.
 
+use crate::csv_table::CsvTable;
 use crate::output::outln;
 use std::path::PathBuf;
 
 use fairdice::Control;
+use fairdice::randomizer::SampleReport;
 use fairdice_api::UseCase;
 use fairdice_api::randomizer::{SampleRequest, Source};
 
@@ -44,6 +46,9 @@ pub struct Args {
     /// Print JSON: `{"spec", "seed", "samples": [...], "labels": [...]}`.
     #[arg(long)]
     pub json: bool,
+    /// Print the draws, one a row (draw, outcome and its label) as CSV (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Runs the command.
@@ -70,6 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| failure(args.resume.as_deref(), e))?;
     if args.json {
         outln!("{}", crate::output::json(&answer.report)?.trim_end());
+    } else if args.csv {
+        outln!("{}", draws_csv(&answer.report)?.trim_end());
     } else {
         outln!("{}", answer.report.shown().join(" "));
     }
@@ -85,4 +92,21 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+/// The draws as CSV: `draw` (from 1), `outcome`, and `label` for named outcomes.
+fn draws_csv(report: &SampleReport) -> anyhow::Result<String> {
+    let rows: Vec<serde_json::Value> = report
+        .samples
+        .iter()
+        .enumerate()
+        .map(|(i, outcome)| {
+            let mut row = serde_json::json!({ "draw": i + 1, "outcome": outcome });
+            if let Some(label) = report.labels.as_ref().and_then(|labels| labels.get(i)) {
+                row["label"] = label.clone().into();
+            }
+            row
+        })
+        .collect();
+    CsvTable::of(&serde_json::Value::Array(rows), &[]).to_csv()
 }

@@ -15,6 +15,7 @@ use fairdice_api::tune::{TuneReport, TuneRequest};
 use fairdice_charts::CurvesFigure;
 
 use super::analyze::describe;
+use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, progress, shown_on};
 use crate::plot;
@@ -94,6 +95,9 @@ pub struct Args {
     /// Print JSON: `{"systems": [{"system", "params", "mean_entropy", "outcome_variance", ...}]}`.
     #[arg(long)]
     pub json: bool,
+    /// Print the fairest candidate of each system, with its parameters as CSV (columns named as in the JSON document).
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Runs the command.
@@ -125,6 +129,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let text = if args.json {
         crate::output::json(&report)?
+    } else if args.csv {
+        CsvTable::of(&csv_table::document(&report)?["systems"], &[]).to_csv()?
     } else {
         render(&report)
     };
