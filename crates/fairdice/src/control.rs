@@ -244,6 +244,7 @@ impl Control {
             limit: self.shared.max_steps.saturating_mul(METER_SLACK),
             unsettled: 0,
             looked: false,
+            scale: 1,
         }
     }
 
@@ -289,6 +290,8 @@ pub struct Meter {
     limit: u64,
     unsettled: u64,
     looked: bool,
+    /// Steps one charged unit costs (see [`Meter::scaled`]).
+    scale: u64,
 }
 
 impl fmt::Debug for Shared {
@@ -305,11 +308,22 @@ impl Meter {
     /// budget; [`Stop::Cancelled`] once it is cancelled.
     #[inline]
     pub fn charge(&mut self, steps: u64) -> Result<(), Stop> {
-        self.unsettled = self.unsettled.saturating_add(steps);
+        self.unsettled = self
+            .unsettled
+            .saturating_add(steps.saturating_mul(self.scale));
         if self.unsettled >= SETTLE_STEPS || !self.looked {
             self.settle()?;
         }
         Ok(())
+    }
+
+    /// This meter with every charged unit counted as `scale` steps: for work whose
+    /// unit grows with its numbers (a product of big counts costs a step per few
+    /// pairs of their 64-bit words).
+    #[must_use]
+    pub fn scaled(mut self, scale: u64) -> Meter {
+        self.scale = scale.max(1);
+        self
     }
 
     /// Settles the steps counted so far with the control and looks at its switch.

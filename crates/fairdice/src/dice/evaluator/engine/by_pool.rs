@@ -67,7 +67,7 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                 stored
             };
             let pool = scratch.orders[id as usize][position];
-            let branches = walk.branches(pool, code);
+            let branches = walk.branches(pool, code, meter)?;
             meter.charge((states.len() * branches.len()) as u64)?;
             let targets = &mut scratch.targets;
             targets.clear();

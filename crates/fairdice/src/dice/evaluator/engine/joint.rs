@@ -30,7 +30,14 @@ pub(super) fn step<C: Count, E: Evaluator>(
 ) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
     for (key, states) in current.keys.iter().zip(&mut current.states) {
-        moves(walk, key.0, next, &mut scratch.moves, &mut scratch.branches);
+        moves(
+            walk,
+            key.0,
+            next,
+            &mut scratch.moves,
+            &mut scratch.branches,
+            meter,
+        )?;
         states.drain_into(&mut scratch.states);
         for (state, weight) in scratch.states.drain(..) {
             for m in &scratch.moves {
@@ -57,15 +64,16 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
     next: &mut Buckets<S, C>,
     moves: &mut Vec<Move<C>>,
     branches: &mut Vec<(u32, Code, C)>,
-) {
+    meter: &mut Meter,
+) -> Result<(), DieError> {
     moves.clear();
     branches.clear();
     // Pool `p`'s branches are `branches[ends[p - 1]..ends[p]]` (from 0 for the first).
     let mut ends: SmallVec<[usize; 4]> = SmallVec::new();
     for p in 0..walk.pools() {
-        let pool = walk.branches(p, code);
+        let pool = walk.branches(p, code, meter)?;
         if pool.is_empty() {
-            return;
+            return Ok(());
         }
         branches.extend(
             pool.iter()
@@ -99,7 +107,7 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
         let mut p = 0;
         loop {
             if p == choice.len() {
-                return;
+                return Ok(());
             }
             choice[p] += 1;
             if choice[p] < ends[p] {

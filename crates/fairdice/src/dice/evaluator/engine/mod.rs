@@ -56,7 +56,7 @@ pub fn evaluate<E: Evaluator>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
-    let mut meter = control.meter();
+    let mut meter = control.meter().scaled(weight_steps(pools));
     with_count_type!(count_type(pools), C => {
         to_big(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
     })
@@ -73,7 +73,7 @@ pub fn evaluate_by_pool<E: PoolByPool>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
-    let mut meter = control.meter();
+    let mut meter = control.meter().scaled(weight_steps(pools));
     with_count_type!(count_type(pools), C => {
         to_big(run::<C, E>(evaluator, pools, &mut meter, by_pool::step::<C, E>)?)
     })
@@ -88,7 +88,7 @@ pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Die, DieError> {
-    let mut meter = control.meter();
+    let mut meter = control.meter().scaled(weight_steps(pools));
     with_count_type!(count_type(pools), C => {
         Die::from_sorted_generic(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
     })
@@ -102,15 +102,43 @@ fn to_big<T, C: Count>(results: Vec<(T, C)>) -> Result<Vec<(T, BigUint)>, DieErr
     Ok(results.into_iter().map(|(o, c)| (o, c.to_big())).collect())
 }
 
-/// A bound on the total: the product of the totals of every die rolled, and at least
-/// `2^n` so that binomial coefficients fit too.
-fn count_type(pools: &[&Pool]) -> CountType {
-    let bits: u64 = pools
+/// Steps one weight update costs: a state's weight (up to the total's bits) times
+/// a branch's binomial (up to a pool's dice in bits), about a step per four pairs
+/// of 64-bit words; machine-word counts cost one. The fixed widths multiply all
+/// their words. (`65536d20df>2kh`, weights of 283,000 bits, was charged a step a
+/// product and ran for minutes inside a budget of seconds.)
+fn weight_steps(pools: &[&Pool]) -> u64 {
+    let bits = total_bits(pools) + 1;
+    let words = bits / 64 + 1;
+    match CountType::for_bits(bits) {
+        CountType::U64 | CountType::U128 => 1,
+        CountType::Big => {
+            let dice = pools
+                .iter()
+                .flat_map(|p| p.groups())
+                .map(|(_, n)| u64::from(*n))
+                .max()
+                .unwrap_or(1);
+            let binomial_words = (dice / 64 + 1).min(words);
+            (words * binomial_words).div_ceil(4)
+        }
+        _ => (words * words).div_ceil(4),
+    }
+}
+
+/// Bits of the product of the totals of every die rolled, at least one a die.
+fn total_bits(pools: &[&Pool]) -> u64 {
+    pools
         .iter()
         .flat_map(|p| p.groups())
         .map(|(die, n)| u64::from(*n) * die.total_bits().max(1))
-        .sum();
-    CountType::for_bits(bits + 1)
+        .sum()
+}
+
+/// A bound on the total: the product of the totals of every die rolled, and at least
+/// `2^n` so that binomial coefficients fit too.
+fn count_type(pools: &[&Pool]) -> CountType {
+    CountType::for_bits(total_bits(pools) + 1)
 }
 
 /// One step of the walk: every state of `current` sees the outcome at `step`; the

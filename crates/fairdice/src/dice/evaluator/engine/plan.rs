@@ -13,6 +13,7 @@ use num_bigint::BigUint;
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
+use crate::control::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::Order;
@@ -144,7 +145,16 @@ impl<C: Count> Walk<C> {
     }
 
     /// The branches of pool `pool` from the bucket `code` at the current step.
-    pub(super) fn branches(&mut self, pool: usize, code: Code) -> &[Branch<C>] {
+    ///
+    /// # Errors
+    /// [`DieError::Stopped`] when `meter` stops the making of new branches: each
+    /// is a product of binomials and powers of counts, charged as a weight update.
+    pub(super) fn branches(
+        &mut self,
+        pool: usize,
+        code: Code,
+        meter: &mut Meter,
+    ) -> Result<&[Branch<C>], DieError> {
         let key = self.pool_code(pool, code);
         let range = match self.cache[pool].find(key) {
             Some(range) => range,
@@ -155,6 +165,10 @@ impl<C: Count> Walk<C> {
                     .clone()
                     .map(|g| self.remaining(g, key))
                     .collect();
+                let made = remaining
+                    .iter()
+                    .fold(1u64, |n, &r| n.saturating_mul(u64::from(r) + 1));
+                meter.charge(made)?;
                 let strides = &self.strides[plan.groups.clone()];
                 let offset = self.fields[pool].0;
                 let cache = &mut self.cache[pool];
@@ -172,7 +186,7 @@ impl<C: Count> Walk<C> {
                 range
             }
         };
-        &self.cache[pool].arena[range.0 as usize..range.1 as usize]
+        Ok(&self.cache[pool].arena[range.0 as usize..range.1 as usize])
     }
 
     /// How many counted dice each pool has shown in the bucket `code`.
