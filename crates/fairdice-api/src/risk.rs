@@ -10,11 +10,15 @@ use serde::{Deserialize, Serialize};
 
 pub use fairdice::battle::report::BattleReport;
 
-use crate::dist::STEPS_PER_ROLLED_DIE;
 use crate::{DEFAULT_SEED, Error, UseCase};
 
 /// The most one-roll tables a request lists (attacker dice × defender dice).
 pub const MAX_PER_ROLL_TABLES: u32 = 100;
+
+/// Budget steps a die a simulated battle could roll costs: the bound counts every
+/// battle at its longest, and a roll of at most five dice sorts them in place
+/// (measured: 100 against 100 by 100,000 battles, 0.2 s for 5.4e8 steps).
+pub const STEPS_PER_BATTLE_DIE: u64 = 4;
 
 /// The largest grid of P(attacker wins) a request computes (A, D = 1..=N).
 pub const MAX_TABLE: u32 = 2000;
@@ -186,7 +190,7 @@ impl RiskRequest {
                 ));
             }
             let dice = most_dice(self.attacker, self.defender, &rules, runs);
-            let steps = dice * STEPS_PER_ROLLED_DIE as f64;
+            let steps = dice * STEPS_PER_BATTLE_DIE as f64;
             if steps > control.max_steps() as f64 {
                 return Err(Error::too_big(format!(
                     "{runs} battles of {} against {} armies could roll {dice:.2e} dice, more than the budget allows (about {steps:.1e} steps, the limit is {:.1e}); simulate fewer battles",
