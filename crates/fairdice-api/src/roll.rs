@@ -6,7 +6,7 @@ use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::rng;
 use serde::{Deserialize, Serialize};
 
-use crate::dist::{DistRequest, STEPS_PER_ROLLED_DIE, dice_per_roll};
+use crate::dist::{DistRequest, dice_per_roll};
 use crate::{Error, UseCase};
 
 /// Most rolls one request may ask for (more is almost certainly a typo; a
@@ -17,6 +17,10 @@ pub const MAX_TIMES: u64 = 1_000_000;
 /// (value, rolls, whether it counts), its row of the report and its JSON
 /// (measured: about 150 bytes for a die rolled once).
 pub const BYTES_PER_SHOWN_DIE: u64 = 200;
+
+/// Budget steps one shown die costs: rolled, recorded and written into the
+/// report (measured: `10d10!kh3` rolled 1,000 times, 13,000 dice, 2.9 ms).
+pub const STEPS_PER_SHOWN_DIE: u64 = 64;
 
 /// Rolls of one dice expression.
 ///
@@ -169,12 +173,12 @@ impl UseCase for RollRequest {
         let options = dist.options();
         // Every die of every roll is shown: priced in steps and in memory first.
         let times = self.times.max(1);
-        let most = (control.max_steps() / STEPS_PER_ROLLED_DIE / times)
+        let most = (control.max_steps() / STEPS_PER_SHOWN_DIE / times)
             .min(control.max_memory() / BYTES_PER_SHOWN_DIE / times);
         let dice = dice_per_roll(&expr, &options, self.seed, most, control)
             .map_err(|e| Error::notation(&e, &self.expression))?;
         let shown = dice.saturating_mul(self.times);
-        let steps = shown as f64 * STEPS_PER_ROLLED_DIE as f64;
+        let steps = shown as f64 * STEPS_PER_SHOWN_DIE as f64;
         let bytes = shown.saturating_mul(BYTES_PER_SHOWN_DIE);
         if control.afford(steps).is_err() || control.reserve(bytes).is_err() {
             return Err(Error::too_big(format!(
