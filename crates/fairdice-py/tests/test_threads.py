@@ -75,7 +75,7 @@ def test_ctrl_c_stops_a_long_computation():
 
 
 def test_ctrl_c_stops_a_monte_carlo_run_and_dice_arithmetic():
-    for compute in (lambda: fairdice.dist("3d6", runs=10**8), lambda: 60 @ fairdice.d(1000)):
+    for compute in (lambda: fairdice.dist("3d6", runs=10**8, max_steps=10**10), lambda: 60 @ fairdice.d(1000)):
         timer = threading.Timer(0.3, _thread.interrupt_main)
         start = time.perf_counter()
         timer.start()
