@@ -285,6 +285,16 @@ pub(super) enum FaceList<'a> {
     Listed(&'a [Outcome]),
 }
 
+impl FaceList<'_> {
+    /// The highest face (what a bare explosion matches).
+    pub(super) fn top(&self) -> Outcome {
+        match self {
+            FaceList::Range(_, high) => *high,
+            FaceList::Listed(faces) => faces.iter().copied().max().unwrap_or(0),
+        }
+    }
+}
+
 pub(super) fn face_list(dice: &Dice) -> Result<FaceList<'_>, NotationError> {
     Ok(match &dice.faces {
         Faces::Standard(0) => {

@@ -275,10 +275,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             Some(count) => self.count(count)?,
         };
         let faces = face_list(dice)?;
-        let top = match &faces {
-            FaceList::Range(_, high) => *high,
-            FaceList::Listed(f) => f.iter().copied().max().unwrap_or(0),
-        };
+        let top = faces.top();
         let value_of = pool_value(&dice.pool_modifiers);
         let mut value: Outcome = 0;
         for _ in 0..n {
@@ -310,10 +307,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             }
             _ => face_list(dice)?,
         };
-        let top = match &faces {
-            FaceList::Range(_, high) => *high,
-            FaceList::Listed(f) => f.iter().copied().max().unwrap_or(0),
-        };
+        let top = faces.top();
         let split = dice
             .die_modifiers
             .iter()
