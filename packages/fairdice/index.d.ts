@@ -286,10 +286,16 @@ export interface TuneReport {
     params: Record<string, number | string> | null;
     spec?: string;
     mean_entropy: number | null;
+    /** Standard error of the winner's mean entropy, when it was estimated. */
+    mean_entropy_error?: number;
     outcome_variance: number | null;
+    /** Standard error of the winner's outcome variance, when it was estimated. */
+    outcome_variance_error?: number;
+    /** Whether the winner is certain (every rival measured exactly or ruled out by four standard errors). */
+    certain: boolean;
     qualified: number;
     candidates_tried: number;
-    candidates?: (Method & { params: Record<string, number | string>; spec: string; mean_entropy: number; outcome_variance: number; qualifies: boolean })[];
+    candidates?: (Method & { params: Record<string, number | string>; spec: string; mean_entropy: number; mean_entropy_error?: number; outcome_variance: number; outcome_variance_error?: number; qualifies: boolean })[];
     [more: string]: unknown;
   })[];
   fairest: string | null;

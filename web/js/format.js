@@ -42,3 +42,9 @@ export function count(n, one, many) {
 export function seconds(start) {
   return `${((performance.now() - start) / 1000).toFixed(1)} s`;
 }
+
+/** `0.5089`, `0.5089 ± 0.0012` for an estimate, `-` for no value. */
+export function withError(value, error) {
+  if (value === null || value === undefined) return "-";
+  return error === undefined || error === null ? fixed(value, 4) : `${fixed(value, 4)} ± ${fixed(error, 4)}`;
+}

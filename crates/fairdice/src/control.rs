@@ -80,6 +80,34 @@ struct Shared {
     max_memory: u64,
     used: AtomicU64,
     cancelled: AtomicBool,
+    /// The budget this one is a share of (see [`Control::share`]): steps count
+    /// against both, and a cancelled parent cancels the share.
+    parent: Option<Arc<Shared>>,
+}
+
+impl Shared {
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+            || self
+                .parent
+                .as_ref()
+                .is_some_and(|parent| parent.is_cancelled())
+    }
+
+    /// Adds `steps` here and to every budget above; the first budget passed
+    /// (counting [`METER_SLACK`]), if any.
+    fn add(&self, steps: u64) -> Option<u64> {
+        let used = self
+            .used
+            .fetch_add(steps, Ordering::Relaxed)
+            .saturating_add(steps);
+        let above = self.parent.as_ref().and_then(|parent| parent.add(steps));
+        if used > self.max_steps.saturating_mul(METER_SLACK) {
+            Some(self.max_steps)
+        } else {
+            above
+        }
+    }
 }
 
 /// A progress callback and the stage it is told about.
@@ -126,8 +154,29 @@ impl Control {
                 max_memory,
                 used: AtomicU64::new(0),
                 cancelled: AtomicBool::new(false),
+                parent: None,
             }),
             progress,
+        }
+    }
+
+    /// A share of this control's budget: a control allowed `steps`, whose steps
+    /// also count here (so it stops when this budget is passed too) and which
+    /// stops when this one is cancelled. Its own cancel switch stops only the
+    /// share. For a search that tries something cheap first and wants it to give
+    /// up early, not to use the whole budget. The share's size does not depend on
+    /// what others have used, so work sized by it stays reproducible.
+    #[must_use]
+    pub fn share(&self, steps: u64) -> Control {
+        Control {
+            shared: Arc::new(Shared {
+                max_steps: steps,
+                max_memory: self.shared.max_memory,
+                used: AtomicU64::new(0),
+                cancelled: AtomicBool::new(false),
+                parent: Some(self.shared.clone()),
+            }),
+            progress: None,
         }
     }
 
@@ -192,7 +241,7 @@ impl Control {
 
     /// Whether [`cancel`](Self::cancel) was called.
     pub fn is_cancelled(&self) -> bool {
-        self.shared.cancelled.load(Ordering::Relaxed)
+        self.shared.is_cancelled()
     }
 
     /// [`Stop::Cancelled`] once cancelled: for loops that do not meter steps.
@@ -241,7 +290,6 @@ impl Control {
         Meter {
             shared: self.shared.clone(),
             control: self.silent(),
-            limit: self.shared.max_steps.saturating_mul(METER_SLACK),
             unsettled: 0,
             looked: false,
             scale: 1,
@@ -287,7 +335,6 @@ impl Reporter {
 pub struct Meter {
     shared: Arc<Shared>,
     control: Control,
-    limit: u64,
     unsettled: u64,
     looked: bool,
     /// Steps one charged unit costs (see [`Meter::scaled`]).
@@ -333,15 +380,8 @@ impl Meter {
     pub fn settle(&mut self) -> Result<(), Stop> {
         self.looked = true;
         let steps = std::mem::take(&mut self.unsettled);
-        let used = self
-            .shared
-            .used
-            .fetch_add(steps, Ordering::Relaxed)
-            .saturating_add(steps);
-        if used > self.limit {
-            return Err(Stop::OverBudget {
-                limit: self.shared.max_steps,
-            });
+        if let Some(limit) = self.shared.add(steps) {
+            return Err(Stop::OverBudget { limit });
         }
         self.control.check()
     }
@@ -354,9 +394,7 @@ impl Meter {
 
 impl Drop for Meter {
     fn drop(&mut self) {
-        self.shared
-            .used
-            .fetch_add(self.unsettled, Ordering::Relaxed);
+        self.shared.add(self.unsettled);
     }
 }
 
@@ -532,5 +570,36 @@ mod tests {
             }
         );
         assert_eq!(control.max_steps(), 5);
+    }
+
+    #[test]
+    fn a_share_stops_at_its_own_limit_and_counts_against_the_whole() {
+        let control = Control::new().with_max_steps(1_000_000);
+        let share = control.share(10_000);
+        assert_eq!(share.max_steps(), 10_000);
+        let mut meter = share.meter();
+        assert!(meter.charge(30_000).is_ok());
+        assert_eq!(
+            meter.charge(20_000),
+            Err(Stop::OverBudget { limit: 10_000 })
+        );
+        drop(meter);
+        assert_eq!(control.steps_used(), 50_000);
+        // The whole goes on after the share's stop; a share's steps that pass the
+        // whole's budget stop the share too.
+        assert!(control.meter().charge(10).is_ok());
+        let mut large = control.share(u64::MAX).meter();
+        assert_eq!(
+            large.charge(4_000_000),
+            Err(Stop::OverBudget { limit: 1_000_000 })
+        );
+        // Cancelling the whole stops every share; cancelling a share does not
+        // reach the whole.
+        let other = control.share(100);
+        other.cancel();
+        assert!(!control.is_cancelled());
+        control.cancel();
+        assert!(share.is_cancelled());
+        assert_eq!(share.check(), Err(Stop::Cancelled));
     }
 }

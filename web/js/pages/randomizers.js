@@ -6,7 +6,7 @@
 
 import { button, code, download, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
-import { fixed } from "../format.js";
+import { fixed, withError } from "../format.js";
 import { startPage, stoppedNode } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, param, requestJson, u64, whole } from "../request.js";
@@ -198,9 +198,6 @@ function methodWords(method) {
     : `Monte Carlo: ${method.runs} runs, seed ${method.seed} (± one standard error)`;
 }
 
-function withError(value, error) {
-  return error === undefined ? fixed(value, 4) : `${fixed(value, 4)} ± ${fixed(error, 4)}`;
-}
 
 /**
  * The summary, the curves, the droughts (when asked for: computed after the

@@ -6,7 +6,7 @@
 
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
-import { fixed } from "../format.js";
+import { fixed, withError } from "../format.js";
 import { startPage, stoppedNode } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, param, requestJson, u64, whole } from "../request.js";
@@ -156,8 +156,8 @@ function render(state, outcomes, results) {
         cells: [
           s.system,
           { text: s.params ? paramsText(s.params) : "none qualifies", class: "params", csv: s.spec ?? "" },
-          { text: s.mean_entropy === null ? "-" : fixed(s.mean_entropy, 4), class: "mean-entropy", csv: s.mean_entropy ?? "" },
-          { text: s.outcome_variance === null ? "-" : fixed(s.outcome_variance, 4), class: "outcome-variance", csv: s.outcome_variance ?? "" },
+          { text: withError(s.mean_entropy, s.mean_entropy_error), class: "mean-entropy", csv: s.mean_entropy ?? "" },
+          { text: withError(s.outcome_variance, s.outcome_variance_error), class: "outcome-variance", csv: s.outcome_variance ?? "" },
           `${s.qualified}/${s.candidates_tried}`,
           { text: methodCell(s), class: "computed" },
         ],
@@ -165,6 +165,16 @@ function render(state, outcomes, results) {
       csv: "fairdice-tune.csv",
     }),
   );
+  const uncertain = report.systems.filter((s) => !s.certain).map((s) => s.system);
+  if (uncertain.length > 0) {
+    results.append(
+      el(
+        "p",
+        { id: "uncertain", class: "verdict" },
+        `Not certain: ${uncertain.join(", ")} — candidates estimated within four standard errors of the winner are left; a larger step budget refines them further.`,
+      ),
+    );
+  }
   const best = report.systems.find((s) => s.system === report.fairest);
   results.append(
     best

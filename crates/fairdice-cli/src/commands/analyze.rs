@@ -120,7 +120,7 @@ pub fn describe(method: &Method) -> String {
 }
 
 /// `0.5089` or `0.5089 ± 0.0012`.
-fn with_error(value: f64, error: Option<f64>) -> String {
+pub fn with_error(value: f64, error: Option<f64>) -> String {
     match error {
         Some(e) => format!("{value:.4} ± {e:.4}"),
         None => format!("{value:.4}"),

@@ -12,9 +12,10 @@ use fairdice::tune::Grid;
 use fairdice::tune::report::SamplesReport;
 use fairdice_api::UseCase;
 use fairdice_api::tune::{TuneReport, TuneRequest};
+
 use fairdice_charts::CurvesFigure;
 
-use super::analyze::describe;
+use super::analyze::{describe, with_error};
 use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, progress, shown_on};
@@ -35,9 +36,14 @@ A grid: family(key=values, ...) with values `a..b` (inclusive, integers), `a..b 
 `a|b|c`; keys left out keep the default, e.g. --grid 'dynamic(decrease=0.30..0.50 step 0.005)'.
 
 --samples takes a fixed length (25), a uniform range (20..40, inclusive) or weights
-(20:1,30:2,40:1). Candidates whose exact sweep needs more than --max-states states in a step (250,000 by
-default) are estimated from 20,000 seeded runs each (or pass --runs N for all). With an uncertain length the search minimizes the expected outcome
+(20:1,30:2,40:1). With an uncertain length the search minimizes the expected outcome
 variance at the match's end, with the threshold on the expected mean entropy of a match.
+
+The search races the candidates: each is swept exactly where that is cheap and estimated by
+seeded Monte Carlo (± standard errors) otherwise; only candidates that could still win are
+measured again, with more runs or exactly, and each winner is confirmed exactly where the
+budget allows. The report says whether each winner is certain. --exact sweeps every candidate
+(failing past --max-states states a step, 250,000 by default); --runs N estimates every one.
 
 Among qualifying candidates the lowest outcome variance wins; variances within 1e-9
 (relative) tie and go to the smaller parameters, in the grid's key order.
@@ -200,8 +206,8 @@ fn render(report: &TuneReport) -> String {
             (Some(params), Some(entropy), Some(variance)) => table.row(vec![
                 system.system.to_string(),
                 params.to_string(),
-                format!("{entropy:.4}"),
-                format!("{variance:.4}"),
+                with_error(entropy, system.mean_entropy_error),
+                with_error(variance, system.outcome_variance_error),
                 qualified,
             ]),
             _ => table.row(vec![
@@ -221,6 +227,19 @@ fn render(report: &TuneReport) -> String {
         .filter_map(|s| s.method.map(|m| format!("{}: {}", s.system, describe(&m))))
         .collect();
     let _ = writeln!(out, "method: {}", methods.join("; "));
+    let uncertain: Vec<&str> = report
+        .systems
+        .iter()
+        .filter(|s| !s.certain)
+        .map(|s| s.system)
+        .collect();
+    if !uncertain.is_empty() {
+        let _ = writeln!(
+            out,
+            "not certain: {}: candidates estimated within four standard errors of the winner are left; a larger --max-steps refines them further",
+            uncertain.join(", ")
+        );
+    }
     match report.fairest_system() {
         Some(best) => {
             let _ = writeln!(
@@ -263,8 +282,8 @@ fn render(report: &TuneReport) -> String {
         for c in candidates {
             table.row(vec![
                 c.params.to_string(),
-                format!("{:.4}", c.mean_entropy),
-                format!("{:.4}", c.outcome_variance),
+                with_error(c.mean_entropy, c.mean_entropy_error),
+                with_error(c.outcome_variance, c.outcome_variance_error),
                 if c.qualifies { "yes" } else { "no" }.to_string(),
             ]);
         }

@@ -113,6 +113,10 @@ pub(crate) struct Work {
     meter: crate::control::Meter,
     done: u64,
     limit: u64,
+    /// The states reached by the first step: growth is projected from there, not
+    /// from the last step alone, because sweeps whose states stay bounded (a deck
+    /// refilled every few draws) swing between steps.
+    first: usize,
 }
 
 impl Work {
@@ -123,6 +127,7 @@ impl Work {
             // the outcomes followed before) counts against the same budget.
             done: control.steps_used(),
             limit: control.max_steps(),
+            first: 0,
         }
     }
 
@@ -149,7 +154,7 @@ impl Work {
     /// Charges step `step`, which expanded `expanded` states at `per_state` steps
     /// each into `reached` states, and refuses to go on when the work done plus
     /// the work projected for the remaining steps (states growing as they did from
-    /// `expanded` to `reached`) passes the budget.
+    /// the first step to `reached`) passes the budget.
     pub(crate) fn step(
         &mut self,
         step: usize,
@@ -161,7 +166,15 @@ impl Work {
         let this_step = (expanded as u64).saturating_mul(per_state);
         self.done = self.done.saturating_add(this_step);
         self.meter.charge(this_step)?;
-        let exponent = growth(step, reached, expanded);
+        if step == 1 {
+            self.first = reached.max(1);
+        }
+        // The power of the step that carried the first step's states to these.
+        let exponent = if step >= 2 {
+            ((reached.max(1) as f64 / self.first as f64).ln() / (step as f64).ln()).max(0.0)
+        } else {
+            0.0
+        };
         let next_step = reached as f64 * per_state as f64;
         let mut projected = self.done as f64;
         for later in step + 1..=samples {

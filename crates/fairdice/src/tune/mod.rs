@@ -2,6 +2,11 @@
 //! candidate (lowest outcome variance) that stays unpredictable enough (mean
 //! entropy at or above a threshold), over a fixed or uncertain match length.
 //!
+//! With the automatic method the candidates are raced ([`race`]): exact where a
+//! sweep is cheap, seeded Monte Carlo with standard errors elsewhere, and only
+//! those that could still win measured again; each system says whether its winner
+//! is certain.
+//!
 //! The default search is the article's: the generalized deck with `copies` (size
 //! factor) 1..=10 × `refill_below` (refill constant) 1..=10, and dynamic dice with
 //! `decrease` = (i + 0.5)/100 for i in 0..=99; any family from
@@ -33,6 +38,7 @@
 
 pub mod grid;
 pub mod match_length;
+pub mod race;
 pub mod report;
 
 use rayon::prelude::*;
@@ -40,7 +46,7 @@ use thiserror::Error;
 
 use crate::analysis::{self, AnalysisError, Curves, Method, MethodChoice};
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::{Randomizer, Spec, SpecError};
+use crate::randomizer::{AnyRandomizer, Randomizer, Spec, SpecError};
 
 pub use grid::{BaseArgs, Grid, GridError, ParamValue};
 pub use match_length::{MatchLength, MatchLengthError};
@@ -57,9 +63,8 @@ pub const TIE_ABSOLUTE: f64 = 1e-12;
 /// than a single analysis allows, because a search sweeps many candidates).
 pub const STATE_BUDGET: usize = 250_000;
 
-/// Monte Carlo runs per candidate when the automatic method falls back from exact
-/// (fewer than a single analysis uses, because a search measures many candidates;
-/// the article used 10,000).
+/// The most Monte Carlo runs the automatic method gives a candidate (a contender
+/// of the [`race`]; the article used 10,000 for every candidate).
 pub const FALLBACK_RUNS: u64 = 20_000;
 
 /// The most Monte Carlo work (runs × samples × outcomes, summed over candidates) a
@@ -235,8 +240,12 @@ pub struct CandidateResult {
     pub spec: String,
     /// Expected mean entropy over the match (over the match-length distribution).
     pub mean_entropy: f64,
+    /// The standard error of `mean_entropy` when it was estimated (`None`: exact).
+    pub mean_entropy_error: Option<f64>,
     /// Expected outcome variance at the end of the match.
     pub outcome_variance: f64,
+    /// The standard error of `outcome_variance` when it was estimated.
+    pub outcome_variance_error: Option<f64>,
     /// Whether `mean_entropy` meets the threshold.
     pub qualifies: bool,
     /// How it was measured.
@@ -254,6 +263,10 @@ pub struct SystemResult {
     pub candidates: Vec<CandidateResult>,
     /// The winner's index in `candidates`, if any qualifies.
     pub best: Option<usize>,
+    /// Whether the winner (or that none qualifies) is certain: every candidate
+    /// that could still have won was measured exactly, or the estimates leave
+    /// only the winner (see [`race`]).
+    pub certain: bool,
 }
 
 impl SystemResult {
@@ -395,6 +408,56 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         Some((_, spec)) => build(spec)?.outcomes().len(),
         None => 0,
     };
+    let measured: Vec<CandidateResult> = match tuning.method {
+        MethodChoice::Auto { budget, runs, seed } => {
+            let runs = analysis::fallback_runs(runs, samples, outcomes);
+            race::race(
+                tuning,
+                jobs,
+                outcomes,
+                (budget, runs, seed),
+                &build,
+                control,
+            )?
+        }
+        _ => measure_each(tuning, jobs, outcomes, &build, control)?,
+    };
+    let mut systems: Vec<SystemResult> = tuning
+        .grids
+        .iter()
+        .map(|g| SystemResult {
+            system: g.family(),
+            candidates: Vec::with_capacity(g.len()),
+            best: None,
+            certain: true,
+        })
+        .collect();
+    let mut owners = tuning
+        .grids
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| std::iter::repeat_n(i, g.len()));
+    for result in measured {
+        let owner = owners.next().unwrap_or(0);
+        systems[owner].candidates.push(result);
+    }
+    for system in &mut systems {
+        system.best = select(&system.candidates);
+        system.certain = race::certain(&system.candidates, tuning);
+    }
+    Ok(TuneResult { systems })
+}
+
+/// Measures every candidate by the forced method (every one exact, or every one
+/// estimated from the same runs), in parallel.
+fn measure_each(
+    tuning: &Tuning,
+    jobs: Vec<race::Job>,
+    outcomes: usize,
+    build: &(dyn Fn(&String) -> Result<AnyRandomizer, TuneError> + Sync),
+    control: &Control,
+) -> Result<Vec<CandidateResult>, TuneError> {
+    let samples = tuning.samples.max();
     let work = jobs.len() as f64 * worst_case_work(outcomes, samples, &tuning.method);
     if work > MAX_SEARCH_WORK {
         return Err(TuneError::TooBig {
@@ -407,8 +470,7 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     }
     control.stage("measuring candidates", jobs.len() as u64);
     let each = control.silent();
-    let measured: Vec<Result<CandidateResult, TuneError>> = jobs
-        .into_par_iter()
+    jobs.into_par_iter()
         .map(|(params, spec)| {
             control.check()?;
             let randomizer = build(&spec)?;
@@ -421,41 +483,27 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
                         source,
                     },
                 })?;
+            let errors = curves.errors.as_ref().map(|e| {
+                (
+                    tuning.samples.expect(|t| e.mean_entropy[t - 1]),
+                    tuning.samples.expect(|t| e.outcome_variance[t - 1]),
+                )
+            });
             let mean_entropy = tuning.samples.mean_entropy(&curves);
             control.advance(1);
             Ok(CandidateResult {
                 params,
                 spec,
                 mean_entropy,
+                mean_entropy_error: errors.map(|e| e.0),
                 outcome_variance: tuning.samples.outcome_variance(&curves),
+                outcome_variance_error: errors.map(|e| e.1),
                 qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
                 method,
                 curves,
             })
         })
-        .collect();
-    let mut systems: Vec<SystemResult> = tuning
-        .grids
-        .iter()
-        .map(|g| SystemResult {
-            system: g.family(),
-            candidates: Vec::with_capacity(g.len()),
-            best: None,
-        })
-        .collect();
-    let mut owners = tuning
-        .grids
-        .iter()
-        .enumerate()
-        .flat_map(|(i, g)| std::iter::repeat_n(i, g.len()));
-    for result in measured {
-        let owner = owners.next().unwrap_or(0);
-        systems[owner].candidates.push(result?);
-    }
-    for system in &mut systems {
-        system.best = select(&system.candidates);
-    }
-    Ok(TuneResult { systems })
+        .collect()
 }
 
 /// The Monte Carlo work one candidate may need: runs × samples × outcomes.
@@ -477,7 +525,9 @@ mod tests {
             params: Vec::new(),
             spec: String::new(),
             mean_entropy: 1.0,
+            mean_entropy_error: None,
             outcome_variance: variance,
+            outcome_variance_error: None,
             qualifies,
             method: Method::Exact { peak_states: 1 },
             curves: Curves::default(),

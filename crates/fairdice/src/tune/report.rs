@@ -5,7 +5,7 @@
 //!
 //! With the `serde` feature it serializes to `{"values" | "base", "samples",
 //! "min_entropy", "systems": [{"system", "params", "spec", "mean_entropy",
-//! "outcome_variance", "method", …, "qualified", "candidates_tried",
+//! "outcome_variance", "method", …, "certain", "qualified", "candidates_tried",
 //! "candidates"?, "curves"?: {"entropy", "outcome_variance"}}], "fairest",
 //! "plain_dice_outcome_variance"}`; a system with no
 //! qualifying candidate has `null` parameters and measures, and `samples` is a
@@ -92,8 +92,17 @@ pub struct SystemReport {
     pub spec: Option<String>,
     /// The winner's mean entropy.
     pub mean_entropy: Option<f64>,
+    /// Its standard error, when the winner was estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub mean_entropy_error: Option<f64>,
     /// The winner's outcome variance.
     pub outcome_variance: Option<f64>,
+    /// Its standard error, when the winner was estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub outcome_variance_error: Option<f64>,
+    /// Whether the winner is certain: every candidate that could have beaten it
+    /// was measured exactly or is ruled out by four standard errors.
+    pub certain: bool,
     /// How the winner was measured.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub method: Option<Method>,
@@ -131,8 +140,14 @@ pub struct CandidateReport {
     pub spec: String,
     /// Expected mean entropy.
     pub mean_entropy: f64,
+    /// Its standard error, when estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub mean_entropy_error: Option<f64>,
     /// Expected outcome variance at the end of the match.
     pub outcome_variance: f64,
+    /// Its standard error, when estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub outcome_variance_error: Option<f64>,
     /// Whether it keeps the entropy threshold.
     pub qualifies: bool,
     /// How it was measured.
@@ -203,7 +218,9 @@ impl CandidateReport {
             params: Parameters::of(candidate),
             spec: candidate.spec.clone(),
             mean_entropy: candidate.mean_entropy,
+            mean_entropy_error: candidate.mean_entropy_error,
             outcome_variance: candidate.outcome_variance,
+            outcome_variance_error: candidate.outcome_variance_error,
             qualifies: candidate.qualifies,
             method: candidate.method,
         }
@@ -219,7 +236,10 @@ impl SystemReport {
             params: best.map(Parameters::of),
             spec: best.map(|b| b.spec.clone()),
             mean_entropy: best.map(|b| b.mean_entropy),
+            mean_entropy_error: best.and_then(|b| b.mean_entropy_error),
             outcome_variance: best.map(|b| b.outcome_variance),
+            outcome_variance_error: best.and_then(|b| b.outcome_variance_error),
+            certain: system.certain,
             method: best.map(|b| b.method),
             qualified: system.qualified(),
             candidates_tried: system.candidates.len(),

@@ -1,0 +1,80 @@
+//! The racing search against the exhaustive one: on a case where a tight budget
+//! makes it estimate most candidates, it still finds the winners an exact
+//! measurement of every candidate finds, with the same values, and it says so;
+//! with too little budget to settle, it says the winner is not certain.
+
+use fairdice::Control;
+use fairdice::analysis::{Method, MethodChoice};
+use fairdice::tune::{TuneResult, Tuning, tune};
+
+fn exhaustive(values: u64, samples: u64) -> TuneResult {
+    let mut tuning = Tuning::article(values, samples).expect("valid");
+    tuning.method = MethodChoice::Exact {
+        cap: fairdice::tune::STATE_BUDGET,
+    };
+    tune(&tuning, &Control::unlimited()).expect("every candidate sweeps")
+}
+
+fn estimated(result: &TuneResult) -> usize {
+    result
+        .systems
+        .iter()
+        .flat_map(|s| &s.candidates)
+        .filter(|c| matches!(c.method, Method::MonteCarlo { .. }))
+        .count()
+}
+
+#[test]
+fn the_race_finds_the_exhaustive_winners_with_their_exact_values() {
+    let truth = exhaustive(8, 30);
+    let tuning = Tuning::article(8, 30).expect("valid");
+    let raced = tune(&tuning, &Control::new().with_max_steps(200_000_000)).expect("runs");
+    assert!(
+        estimated(&raced) > 50,
+        "the budget should leave most candidates to Monte Carlo, {} were",
+        estimated(&raced)
+    );
+    for (race, exact) in raced.systems.iter().zip(&truth.systems) {
+        let (won, best) = (
+            race.best().expect("a winner"),
+            exact.best().expect("a winner"),
+        );
+        assert_eq!(won.spec, best.spec, "{}", race.system);
+        // The winner is confirmed by the exact sweep: the same numbers.
+        assert!(
+            matches!(won.method, Method::Exact { .. }),
+            "{:?}",
+            won.method
+        );
+        assert_eq!(won.mean_entropy_error, None);
+        assert!((won.outcome_variance - best.outcome_variance).abs() < 1e-12);
+        assert!((won.mean_entropy - best.mean_entropy).abs() < 1e-12);
+        assert!(race.certain, "{}", race.system);
+        // Every candidate the race estimated is within its error of the truth.
+        for (c, t) in race.candidates.iter().zip(&exact.candidates) {
+            if let Some(error) = c.outcome_variance_error {
+                let off = (c.outcome_variance - t.outcome_variance).abs();
+                assert!(off <= 6.0 * error + 1e-9, "{}: {off} > 6 × {error}", c.spec);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_budget_too_small_to_settle_says_the_winner_is_not_certain() {
+    let tuning = Tuning::article(8, 30).expect("valid");
+    let raced = tune(&tuning, &Control::new().with_max_steps(50_000_000)).expect("runs");
+    assert!(raced.systems.iter().any(|s| !s.certain));
+    for system in &raced.systems {
+        if let Some(best) = system.best() {
+            assert!(best.outcome_variance_error.is_some() || system.certain);
+        }
+    }
+    // The same search again: the same numbers (seeded, thread count aside).
+    let again = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool")
+        .install(|| tune(&tuning, &Control::new().with_max_steps(50_000_000)).expect("runs"));
+    assert_eq!(raced, again);
+}
