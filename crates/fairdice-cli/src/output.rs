@@ -109,10 +109,20 @@ pub fn progress(total: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// `control` reporting its progress on `bar` (stage, position and length).
+/// `control` reporting its progress on `bar`: each new stage (`screening
+/// candidates`, `refining contenders`, …) names the bar and restarts its count and
+/// its time-left estimate.
 pub fn shown_on(control: Control, bar: &ProgressBar) -> Control {
     let bar = bar.clone();
+    let stage = std::sync::Mutex::new("");
     control.with_progress(move |p| {
+        if let Ok(mut current) = stage.lock() {
+            if *current != p.stage && !p.stage.is_empty() {
+                *current = p.stage;
+                bar.set_message(p.stage);
+                bar.reset();
+            }
+        }
         if p.total > 0 {
             bar.set_length(p.total);
         }

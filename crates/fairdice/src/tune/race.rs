@@ -247,8 +247,14 @@ impl Race<'_> {
         if self.try_exact(lane, randomizer, exact_steps, control)? {
             return Ok(());
         }
-        let estimate =
-            monte_carlo::estimate(randomizer, self.samples, runs, self.seed, false, control)?;
+        let estimate = monte_carlo::estimate(
+            randomizer,
+            self.samples,
+            runs,
+            self.seed,
+            false,
+            &control.silent(),
+        )?;
         lane.runs = runs;
         self.record(
             lane,
