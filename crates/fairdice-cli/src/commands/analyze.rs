@@ -51,7 +51,7 @@ pub struct Args {
     pub max_states: Option<usize>,
     /// Refuse or stop work past this many steps (Monte Carlo runs and exact sweeps
     /// are priced in steps).
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
     /// Skip the droughts (they cost the most to compute exactly).
     #[arg(long)]

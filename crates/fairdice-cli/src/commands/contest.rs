@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     /// Refuse exact computations estimated above this many steps.
-    #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
     /// Estimate by rolling the contest RUNS times (seeded, parallel) instead of
     /// computing it exactly: for contests too large to compute.

@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long, default_value_t = fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH, value_name = "N")]
     pub explode_depth: u32,
     /// Refuse exact computations estimated above this many steps.
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
     /// Also draw the distribution as a chart: FILE.svg or FILE.png.
     #[arg(long, visible_alias = "chart", value_name = "FILE")]

@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long)]
     pub float: bool,
     /// Refuse or stop work past this many steps.
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
     /// Print JSON.
     #[arg(long)]
