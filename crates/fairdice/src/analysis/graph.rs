@@ -1,7 +1,10 @@
 //! The state graph of an exact sweep: every reachable state met so far, each
 //! expanded once into its entropy and its transitions.
 
-use rustc_hash::FxHashMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
+
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
 
 use super::canonical::{Canonical, Key};
 use super::exact::ExactError;
@@ -30,8 +33,13 @@ pub(crate) struct Graph {
     canonical: Canonical,
     spec: String,
     pub(crate) key: Key,
-    index: FxHashMap<Key, u32>,
-    keys: Vec<Key>,
+    /// Node numbers, found by their keys' hashes.
+    index: HashTable<u32>,
+    /// Every node's key, end to end: node `v`'s is `arena[ends[v − 1]..ends[v]]`.
+    arena: Vec<i64>,
+    ends: Vec<usize>,
+    /// A node's key while it is expanded.
+    state: Key,
     pub(crate) entropy: Vec<f64>,
     /// `edges[start[v]..start[v] + count[v]]`; `start[v] = u32::MAX` until expanded.
     pub(crate) start: Vec<u32>,
@@ -40,8 +48,19 @@ pub(crate) struct Graph {
     /// With merging, `n` entries per edge: the target's canonical position `pos`
     /// holds the source's outcome `orders[e·n + pos]`.
     pub(crate) orders: Vec<u32>,
-    /// Heap bytes of the keys held (each is held twice: in `index` and `keys`).
-    key_bytes: usize,
+}
+
+/// Hashes a key the same way whether it is the graph's scratch key or a slice of
+/// the arena.
+fn hash(key: &[i64]) -> u64 {
+    BuildHasherDefault::<FxHasher>::default().hash_one(key)
+}
+
+/// Node `v`'s key in `arena`.
+fn key_of<'a>(arena: &'a [i64], ends: &[usize], v: u32) -> &'a [i64] {
+    let v = v as usize;
+    let start = if v == 0 { 0 } else { ends[v - 1] };
+    &arena[start..ends[v]]
 }
 
 impl Graph {
@@ -51,30 +70,39 @@ impl Graph {
             scratch,
             canonical,
             key: Key::new(),
-            index: FxHashMap::default(),
-            keys: Vec::new(),
+            index: HashTable::new(),
+            arena: Vec::new(),
+            ends: Vec::new(),
+            state: Key::new(),
             entropy: Vec::new(),
             start: Vec::new(),
             count: Vec::new(),
             edges: Vec::new(),
             orders: Vec::new(),
-            key_bytes: 0,
         }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.keys.len()
+        self.ends.len()
     }
 
     /// The node of `self.key`, added unexpanded if new.
     pub(crate) fn intern(&mut self) -> u32 {
-        if let Some(&v) = self.index.get(&self.key) {
+        let Graph {
+            key,
+            index,
+            arena,
+            ends,
+            ..
+        } = self;
+        let h = hash(key);
+        if let Some(&v) = index.find(h, |&v| key_of(arena, ends, v) == &key[..]) {
             return v;
         }
-        let v = self.keys.len() as u32;
-        self.key_bytes += 2 * key_bytes(&self.key);
-        self.index.insert(self.key.clone(), v);
-        self.keys.push(self.key.clone());
+        let v = ends.len() as u32;
+        arena.extend_from_slice(key);
+        ends.push(arena.len());
+        index.insert_unique(h, v, |&v| hash(key_of(arena, ends, v)));
         self.entropy.push(0.0);
         self.start.push(u32::MAX);
         self.count.push(0);
@@ -94,9 +122,18 @@ impl Graph {
         if self.start[v] != u32::MAX {
             return Ok(());
         }
-        let state = self.keys[v].clone();
+        let mut state = std::mem::take(&mut self.state);
+        state.clear();
+        state.extend_from_slice(key_of(&self.arena, &self.ends, v as u32));
+        let expanded = self.expand_state(v, &state);
+        self.state = state;
+        expanded
+    }
+
+    /// [`expand`](Self::expand) of node `v`, whose key is `state`.
+    fn expand_state(&mut self, v: usize, state: &[i64]) -> Result<(), ExactError> {
         self.scratch
-            .restore(&state)
+            .restore(state)
             .map_err(|e| self.inconsistent(&e))?;
         let distribution = self.scratch.next_distribution();
         self.entropy[v] = entropy_fraction(&distribution);
@@ -140,7 +177,7 @@ impl Graph {
             }
             if !fresh {
                 self.scratch
-                    .restore(&state)
+                    .restore(state)
                     .map_err(|e| self.inconsistent(&e))?;
             }
             fresh = false;
@@ -165,20 +202,17 @@ impl Graph {
 
     /// Forgets every node but `keep` (renumbered `0..keep.len()` in that order).
     pub(crate) fn compact(&mut self, keep: &[u32]) {
-        let keys: Vec<Key> = keep
-            .iter()
-            .map(|&v| self.keys[v as usize].clone())
-            .collect();
+        let arena = std::mem::take(&mut self.arena);
+        let ends = std::mem::take(&mut self.ends);
         self.index.clear();
-        self.keys.clear();
         self.entropy.clear();
         self.start.clear();
         self.count.clear();
         self.edges.clear();
         self.orders.clear();
-        self.key_bytes = 0;
-        for key in keys {
-            self.key = key;
+        for &v in keep {
+            self.key.clear();
+            self.key.extend_from_slice(key_of(&arena, &ends, v));
             self.intern();
         }
     }
@@ -187,8 +221,10 @@ impl Graph {
 impl Graph {
     /// About how many bytes the graph holds.
     pub(crate) fn bytes(&self) -> usize {
-        self.key_bytes
-            + self.keys.len() * 40
+        self.arena.capacity() * 8
+            + self.ends.capacity() * 8
+            + self.index.capacity() * 5
+            + self.len() * 16
             + self.edges.len() * std::mem::size_of::<Edge>()
             + self.orders.len() * 4
     }
