@@ -2,6 +2,7 @@
 //! where every node is (here), what each typical mistake reports (`errors`), and
 //! that no input makes it panic (`properties`).
 
+mod differential;
 mod errors;
 mod expected;
 mod properties;

@@ -1,0 +1,248 @@
+//! The dice-notation parser: text such as `[r = d20] r + 5 >= 15 ? 2d6 : 0` to an
+//! [`Expr`]. The whole language, with worked examples, is in `docs/notation.md`.
+//!
+//! # Grammar
+//! Operators, loosest binding first:
+//!
+//! | level       | forms                                   | notes                                        |
+//! |-------------|-----------------------------------------|----------------------------------------------|
+//! | binding     | `[r = d20] body`, `[a = d6, b = d8] …`  | `body` sees one roll of `d20` wherever it says `r` |
+//! | conditional | `c ? a : b`                             | right-associative; `a` when `c` is not 0      |
+//! | or, and     | `a or b`, `a and b`                     | give 0 or 1                                  |
+//! | not         | `not a`                                 | 1 when `a` is 0                              |
+//! | comparison  | `a < b`, `<=`, `>`, `>=`, `==`, `!=`    | gives 0 or 1; cannot be chained (`1<2<3`)    |
+//! | sum         | `a + b`, `a - b`                        | left-associative                             |
+//! | product     | `a * b`, `a / b`, `a % b`               | `/` floors, `%` takes the divisor's sign     |
+//! | unary       | `-a`                                    |                                              |
+//! | atom        | `12`, `(a)`, `r`, `max(a, b)`, `{a, b}kh1`, `6#(4d6kh3)`, dice | a literal must fit in `i64` |
+//!
+//! Dice are `[count]d<faces><modifiers>`: the count nothing (one die), a literal
+//! or a parenthesized expression (`(d4)d6`, `(1+2)d6`); the faces `6`, `%`, `F`,
+//! `{1,1,2,3}`, `{-1..1,5}` or a parenthesized expression (`3d(d6)`). Per-die
+//! modifiers: explosions `!` (each extra roll a die), `!!` (compounding), `!p`,
+//! `!!p` (penetrating), Foundry's `x`, `xo` (once) and `x5=10` (at most 5 extra
+//! rolls for the term); rerolls `r`/`rr` (until no match), `ro` (once); clamps
+//! `min3`, `max5`. Per-pool modifiers (also after groups and repetitions): `kh kl
+//! k dh dl` with a count (a literal, `(expr)` or nothing for 1), `cs`, `cf`, `df`,
+//! `even`, `odd`. Conditions are `<N <=N >N >=N =N ==N !=N` or a bare `N`.
+//!
+//! Modifiers may come in any order; per-die and per-pool modifiers are stored apart,
+//! each list in written order. Repeating a per-die letter one after another adds a
+//! condition: `r1r2` (or `r1 r2`) is one reroll on 1 or 2; the same holds for `ro`
+//! and, when both carry a condition, for an explosion (`!5!6`). Two explosions
+//! that do not combine, a reroll after an explosion that adds dice, `min` above
+//! `max`, and counting failures with `cf` beside `cs` or `df` are refused.
+//!
+//! Whitespace may appear between tokens: around operators and parentheses, inside
+//! `{…}` and `[…]`, and before each modifier (`4d6 kh3`). A die term (`3d6`,
+//! `(d4)d6`), a repetition's `#` and a single modifier (`kh3`, `!>=5`) are tokens
+//! and take no inner spaces.
+//!
+//! # Design decisions
+//! - `!=` is always the not-equal operator, never "explode on `=`": `d6!=5` is
+//!   `d6 != 5`, and `d6!!=5` is `d6! != 5`. An explosion condition of `!` is
+//!   therefore one of `< <= > >=` or a bare non-negative number (`!-1` would read
+//!   as `(d6!) - 1`); Foundry's `x` also takes `=N`; the letters that always take
+//!   a condition (`r`, `ro`, `cs`, `cf`, `df`) also allow `==` and `!=` and bare
+//!   negative numbers: `r-1` rerolls −1.
+//! - Because a modifier takes no inner spaces, `d6! >= 5` compares an exploding d6
+//!   with 5 while `d6!>=5` explodes on 5 and 6.
+//! - Modifiers after a dice term belong to it: `6#4d6kh3` rolls `4d6kh3` six
+//!   times, and `6#(4d6kh3)kh1` keeps the best of them.
+//! - Names are checked after parsing (`parser/names.rs`): every name is bound by an
+//!   enclosing binding, none is bound twice in one scope (so a name always means
+//!   one roll), and none reads as a die (`d6`, `df`), a keyword or a function.
+//! - Roll20's and Foundry's bare `d` (drop lowest) and a single `=` as an
+//!   operator are rejected with a message saying what to write instead, rather than
+//!   being guessed at.
+//! - Limits keep hostile input cheap and every tree shallow enough for recursive
+//!   walkers: [`MAX_INPUT_LEN`] bytes, [`MAX_NESTING`] levels of brackets and
+//!   conditionals (checked before parsing, so the recursive parser cannot exhaust
+//!   the stack), a tree at most [`MAX_DEPTH`] deep, and [`MAX_CUSTOM_FACES`] faces
+//!   per custom die.
+//! - The parser recurses once per level of brackets (and per `?` inside the first
+//!   branch of another). Everyday input (at most eight levels) is parsed on the
+//!   caller's stack in less than 512 KiB, optimized or not; deeper input is parsed
+//!   on a thread of its own whose stack is sized for its depth, known before
+//!   parsing. That replaces chumsky's `stacker` feature, which checks the stack at
+//!   every recursion and whose first check on a main thread reads
+//!   `/proc/self/maps`: about 100 µs, more than the rest of a first call.
+//! - A single plain term (`3d6`, `d20`, `4d6kh3`: digits, `d`, digits and at most
+//!   one keep/drop) is read by a few lines of hand-written code (`parser/plain.rs`)
+//!   that build the same tree, spans included; everything else goes to the grammar.
+//!   Most input is such a term, and a process's first run of the grammar costs more
+//!   than evaluating `3d6` (its code is mapped into memory page by page).
+//! - The grammar is written with `chumsky` (`parser/expression.rs`, dice terms in
+//!   `parser/dice.rs`, modifiers in `parser/modifiers.rs`, tokens in
+//!   `parser/lexical.rs`); its errors are collected in a private type
+//!   (`parser/raw_error.rs`) whose labels are the public [`Expected`] items.
+//!   Mistakes that still let parsing go on (a number too large, `d{}`, chained
+//!   comparisons, contradictory modifiers) are recorded and parsing continues; the
+//!   error that starts first in the text is reported.
+
+mod dice;
+mod expression;
+mod lexical;
+mod modifiers;
+mod names;
+mod plain;
+mod raw_error;
+
+use chumsky::prelude::*;
+
+use self::expression::expression;
+use self::names::check_names;
+use self::plain::plain_dice;
+use self::raw_error::report;
+use super::ast::Expr;
+use super::error::{Expected, Found, ParseError, Problem};
+
+/// The longest input accepted, in bytes.
+pub const MAX_INPUT_LEN: usize = 10_000;
+/// How deeply brackets (`(`, `{`, `[`) and conditionals may nest.
+pub const MAX_NESTING: usize = 200;
+/// How deep a parsed expression tree may be (a leaf has depth 1).
+pub const MAX_DEPTH: usize = 1_000;
+/// The most faces a custom die `d{…}` may list after expanding ranges.
+pub const MAX_CUSTOM_FACES: usize = 1 << 16;
+
+/// Parses a dice expression.
+///
+/// # Errors
+/// A [`ParseError`] pointing at the first mistake, with what was expected there;
+/// input that is empty, longer than [`MAX_INPUT_LEN`] or nested beyond
+/// [`MAX_NESTING`] / [`MAX_DEPTH`] is refused.
+///
+/// # Example
+/// ```
+/// use fairdice::BinaryOp;
+/// use fairdice::dice::notation::{ast::ExprKind, parse};
+///
+/// let expr = parse("4d6kh3 >= 12")?;
+/// assert!(matches!(expr.kind, ExprKind::Binary { op: BinaryOp::Ge, .. }));
+/// assert_eq!(expr.span, 0..12);
+/// # Ok::<(), fairdice::dice::notation::ParseError>(())
+/// ```
+pub fn parse(text: &str) -> Result<Expr, ParseError> {
+    if let Some(expr) = plain_dice(text) {
+        return Ok(expr);
+    }
+    check_size(text)?;
+    if deepest_paren(text, INLINE_NESTING).is_none() {
+        parse_sized(text)
+    } else {
+        parse_on_own_stack(text)
+    }
+}
+
+/// Parentheses nested at most this deep are parsed on the caller's stack.
+const INLINE_NESTING: usize = 8;
+/// Stack for a parse on a thread of its own: a base, and this much per level of
+/// parentheses (a level takes about 4 KiB optimized and 36 KiB unoptimized).
+const OWN_STACK_BASE: usize = 256 << 10;
+/// See [`OWN_STACK_BASE`].
+const OWN_STACK_PER_LEVEL: usize = 64 << 10;
+
+/// Parses deeply parenthesized text on a thread with a stack sized for its depth.
+fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
+    let levels = nesting(text);
+    let stack = OWN_STACK_BASE + levels * OWN_STACK_PER_LEVEL;
+    std::thread::scope(|scope| {
+        let parser = std::thread::Builder::new()
+            .name("fairdice-parse".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || parse_sized(text));
+        match parser {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: refuse what the caller's stack is not sized for.
+            Err(_) => {
+                let at = deepest_paren(text, INLINE_NESTING).unwrap_or(0);
+                let problem = Problem::TooDeep {
+                    max: INLINE_NESTING,
+                };
+                Err(ParseError::with_problem(text, at..at + 1, problem))
+            }
+        }
+    })
+}
+
+/// Parses text whose size and nesting have been checked.
+fn parse_sized(text: &str) -> Result<Expr, ParseError> {
+    let expr = expression()
+        .parse(text)
+        .into_result()
+        .map_err(|errors| report(text, errors))?;
+    check_depth(text, &expr)?;
+    check_names(text, &expr)?;
+    Ok(expr)
+}
+
+/// Refuses empty, overlong and too deeply parenthesized input before parsing.
+fn check_size(text: &str) -> Result<(), ParseError> {
+    if text.len() > MAX_INPUT_LEN {
+        let cut = (0..=MAX_INPUT_LEN)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        let problem = Problem::TooLong {
+            len: text.len(),
+            max: MAX_INPUT_LEN,
+        };
+        return Err(ParseError::with_problem(text, cut..text.len(), problem));
+    }
+    if text.chars().all(char::is_whitespace) {
+        return Err(ParseError::new(
+            0..text.len(),
+            Found::EndOfInput,
+            [Expected::Expression],
+            Some(Problem::Empty),
+        ));
+    }
+    if let Some(at) = deepest_paren(text, MAX_NESTING) {
+        let problem = Problem::TooDeep { max: MAX_NESTING };
+        return Err(ParseError::with_problem(text, at..at + 1, problem));
+    }
+    Ok(())
+}
+
+/// The nesting at each byte: brackets open a level and close it; a `?` opens one
+/// that its `:` closes (the first branch of a conditional is parsed recursively).
+fn levels(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut depth = 0usize;
+    text.bytes().enumerate().map(move |(at, byte)| {
+        match byte {
+            b'(' | b'{' | b'[' | b'?' => depth += 1,
+            b')' | b'}' | b']' | b':' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        (at, depth)
+    })
+}
+
+/// Where the first bracket nested more than `max` deep is, if there is one.
+fn deepest_paren(text: &str, max: usize) -> Option<usize> {
+    levels(text)
+        .find(|&(_, depth)| depth > max)
+        .map(|(at, _)| at)
+}
+
+/// How deep brackets and conditionals nest.
+fn nesting(text: &str) -> usize {
+    levels(text).map(|(_, depth)| depth).max().unwrap_or(0)
+}
+
+/// Refuses a tree deeper than [`MAX_DEPTH`] (long operator chains, many unary
+/// minuses), walking it without recursion.
+fn check_depth(text: &str, expr: &Expr) -> Result<(), ParseError> {
+    let mut stack = vec![(expr, 1usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            let problem = Problem::TooComplex { max: MAX_DEPTH };
+            return Err(ParseError::with_problem(text, node.span.clone(), problem));
+        }
+        stack.extend(node.children().into_iter().map(|c| (c, depth + 1)));
+    }
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! Names after parsing: every name used is bound by an enclosing `[name = …]`, no
+//! name is bound again where it is already bound, and no name reads as something
+//! else (a die, a keyword, a function).
+
+use crate::dice::notation::ast::{Expr, ExprKind};
+use crate::dice::notation::error::{ParseError, Problem};
+
+/// Checks the names of `expr`, walking it without recursion.
+///
+/// # Errors
+/// The first name at fault, in the order written.
+pub(super) fn check_names(text: &str, expr: &Expr) -> Result<(), ParseError> {
+    enum Task<'a> {
+        Visit(&'a Expr),
+        Bind(&'a str),
+        Unbind,
+    }
+    let mut scope: Vec<&str> = Vec::new();
+    let mut tasks = vec![Task::Visit(expr)];
+    let mut first: Option<(usize, ParseError)> = None;
+    let mut report = |span: &std::ops::Range<usize>, problem: Problem| {
+        if first.as_ref().is_none_or(|(at, _)| span.start < *at) {
+            let error = ParseError::with_problem(text, span.clone(), problem);
+            first = Some((span.start, error));
+        }
+    };
+    while let Some(task) = tasks.pop() {
+        let node = match task {
+            Task::Unbind => {
+                scope.pop();
+                continue;
+            }
+            Task::Bind(name) => {
+                scope.push(name);
+                continue;
+            }
+            Task::Visit(node) => node,
+        };
+        match &node.kind {
+            ExprKind::Name(name) if !scope.contains(&name.as_str()) => {
+                let problem = match reads_as(name) {
+                    Some(reads_as) => Problem::ReservedName {
+                        name: name.clone(),
+                        reads_as,
+                    },
+                    None => Problem::UnknownName { name: name.clone() },
+                };
+                report(&node.span, problem);
+            }
+            ExprKind::Bind {
+                name,
+                name_span,
+                value,
+                body,
+            } => {
+                if let Some(reads_as) = reads_as(name) {
+                    let problem = Problem::ReservedName {
+                        name: name.clone(),
+                        reads_as,
+                    };
+                    report(name_span, problem);
+                } else if scope.contains(&name.as_str()) {
+                    report(name_span, Problem::NameTaken { name: name.clone() });
+                }
+                // The value is outside the name's scope, the body inside it (the
+                // tasks run last pushed first).
+                tasks.push(Task::Unbind);
+                tasks.push(Task::Visit(body));
+                tasks.push(Task::Bind(name));
+                tasks.push(Task::Visit(value));
+            }
+            _ => {
+                for child in node.children().into_iter().rev() {
+                    tasks.push(Task::Visit(child));
+                }
+            }
+        }
+    }
+    first.map_or(Ok(()), |(_, error)| Err(error))
+}
+
+/// What a name reads as, if it cannot be a name.
+fn reads_as(name: &str) -> Option<&'static str> {
+    let bytes = name.as_bytes();
+    if matches!(name, "and" | "or" | "not") {
+        return Some("a keyword");
+    }
+    if matches!(name, "max" | "min" | "abs") {
+        return Some("a function");
+    }
+    if matches!(name, "d" | "D") {
+        return Some("a die without its faces (`d6`)");
+    }
+    let dice_like = matches!(bytes.first(), Some(b'd' | b'D'))
+        && matches!(bytes.get(1), Some(b'0'..=b'9' | b'F' | b'f'));
+    dice_like.then_some("a die")
+}
