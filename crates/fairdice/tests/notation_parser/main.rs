@@ -2,7 +2,6 @@
 //! where every node is (here), what each typical mistake reports (`errors`), and
 //! that no input makes it panic (`properties`).
 
-mod differential;
 mod errors;
 mod expected;
 mod properties;

@@ -20,8 +20,6 @@ pub mod eval;
 pub mod failure;
 pub mod options;
 pub mod parser;
-#[doc(hidden)]
-pub mod old_parser;
 pub mod roll;
 
 pub use cost::{Cost, estimate};

@@ -65,10 +65,15 @@
 //!   in `parser/atom.rs`, dice terms in `parser/dice.rs`, modifiers in
 //!   `parser/modifiers.rs` and tokens in `parser/lexical.rs`. It reads every
 //!   character a bounded number of times (linear time) and recurses only per level
-//!   of brackets, which [`MAX_NESTING`] bounds before parsing starts, so it runs on
-//!   the caller's stack. It replaced a `chumsky` grammar whose first run in a
+//!   of brackets (and per `?` inside the first branch of another), which
+//!   [`MAX_NESTING`] bounds before parsing starts. Everyday input (at most eight
+//!   levels) is parsed on the caller's stack; deeper input on a thread of its own
+//!   whose stack is sized for its depth, known before parsing (where no thread can
+//!   be had, as in WebAssembly, deeper input is refused): a level takes 3 to 10 KiB
+//!   of stack optimized. It replaced a `chumsky` grammar whose first run in a
 //!   process mapped tens of kilobytes of generic code (40–100 µs of page faults,
-//!   more than evaluating a small expression).
+//!   more than evaluating a small expression), and which took exponential time on
+//!   `d(d(d(…` that did not close (2^n: 14 s at 22 levels).
 //! - Errors (`parser/input.rs`): where the text stops making sense, the parser
 //!   records what would have fitted; the furthest such place is reported, with
 //!   everything that would have fitted there merged, named as the reader knows
@@ -127,7 +132,46 @@ pub fn parse(text: &str) -> Result<Expr, ParseError> {
         return Ok(expr);
     }
     check_size(text)?;
-    parse_sized(text)
+    if deepest_paren(text, INLINE_NESTING).is_none() {
+        parse_sized(text)
+    } else {
+        parse_on_own_stack(text)
+    }
+}
+
+/// Brackets and conditionals nested at most this deep are parsed on the caller's
+/// stack.
+const INLINE_NESTING: usize = 8;
+/// Stack for a parse on a thread of its own: a base, and this much per level of
+/// nesting (a level takes 3 to 10 KiB optimized, several times that unoptimized).
+const OWN_STACK_BASE: usize = 256 << 10;
+/// See [`OWN_STACK_BASE`].
+const OWN_STACK_PER_LEVEL: usize = 64 << 10;
+
+/// Parses deeply nested text on a thread with a stack sized for its depth.
+fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
+    let levels = levels(text).map(|(_, depth)| depth).max().unwrap_or(0);
+    let stack = OWN_STACK_BASE + levels * OWN_STACK_PER_LEVEL;
+    std::thread::scope(|scope| {
+        let parser = std::thread::Builder::new()
+            .name("fairdice-parse".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || parse_sized(text));
+        match parser {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had (WebAssembly): refuse what the caller's stack is
+            // not sized for.
+            Err(_) => {
+                let at = deepest_paren(text, INLINE_NESTING).unwrap_or(0);
+                let problem = Problem::TooDeep {
+                    max: INLINE_NESTING,
+                };
+                Err(ParseError::with_problem(text, at..at + 1, problem))
+            }
+        }
+    })
 }
 
 /// Parses text whose size and nesting have been checked.
@@ -138,8 +182,13 @@ fn parse_sized(text: &str) -> Result<Expr, ParseError> {
         return Err(error);
     }
     let Ok(expr) = parsed else {
-        let problem = Problem::Empty;
-        return Err(ParseError::with_problem(text, 0..text.len(), problem));
+        // Unreachable: a failure always records what was wanted.
+        return Err(ParseError::new(
+            0..0,
+            Found::at(text, 0),
+            [Expected::Expression],
+            None,
+        ));
     };
     check_depth(text, &expr)?;
     check_names(text, &expr)?;

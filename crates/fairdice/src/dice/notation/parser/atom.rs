@@ -22,7 +22,9 @@ use crate::dice::notation::error::{Expected, Problem};
 /// fit are forgotten with it: the text did not make an atom, so what it did
 /// make up to the mistake is not the reader's intent.
 pub(super) fn atom(input: &mut Input<'_>, repeatable: bool) -> Parsed<Expr> {
-    input.attempt(|input| one_atom(input, repeatable)).ok_or(Fail)
+    input
+        .attempt(|input| one_atom(input, repeatable))
+        .ok_or(Fail)
 }
 
 /// See [`atom`].
@@ -85,21 +87,14 @@ fn with_tail(input: &mut Input<'_>, head: Expr, repeatable: bool) -> Expr {
 }
 
 /// `#body` with pool modifiers: what follows the count of a repetition.
-fn repeat_tail(
-    input: &mut Input<'_>,
-) -> Parsed<(Expr, Vec<PoolModifier>)> {
+fn repeat_tail(input: &mut Input<'_>) -> Parsed<(Expr, Vec<PoolModifier>)> {
     input.expect(b'#')?;
     let body = atom(input, false)?;
     Ok((body, pool_modifiers(input)))
 }
 
 /// The repetition `count#body` ending at `end`.
-fn repeat(
-    count: Expr,
-    body: Expr,
-    pool_modifiers: Vec<PoolModifier>,
-    end: usize,
-) -> Expr {
+fn repeat(count: Expr, body: Expr, pool_modifiers: Vec<PoolModifier>, end: usize) -> Expr {
     Expr {
         span: count.span.start..end,
         kind: ExprKind::Repeat(Repeat {

@@ -293,9 +293,8 @@ fn custom_faces(input: &mut Input<'_>) -> Parsed<Vec<Outcome>> {
     input.whitespace();
     input.expect(b'}')?;
     let span = start..input.pos();
-    let size = |&(low, high): &(Outcome, Outcome)| {
-        (i128::from(high) - i128::from(low) + 1).max(0) as u128
-    };
+    let size =
+        |&(low, high): &(Outcome, Outcome)| (i128::from(high) - i128::from(low) + 1).max(0) as u128;
     let total: u128 = ranges.iter().map(size).sum();
     if total == 0 && ranges.iter().all(|(low, high)| low <= high) {
         input.problem(span, Problem::NoFaces);

@@ -221,7 +221,13 @@ fn operator(
     loosest_taken: Level,
 ) -> Option<(BinaryOp, Level, usize)> {
     let allowed = |level: Level| min <= level && level <= loosest_taken;
-    let binary_levels = [Level::Or, Level::And, Level::Comparison, Level::Sum, Level::Product];
+    let binary_levels = [
+        Level::Or,
+        Level::And,
+        Level::Comparison,
+        Level::Sum,
+        Level::Product,
+    ];
     if !binary_levels.into_iter().any(allowed) {
         return None;
     }

@@ -204,10 +204,7 @@ impl<'a> Input<'a> {
                 inner.expected.extend(label);
             }
             let Wanted {
-                at,
-                span,
-                expected,
-                ..
+                at, span, expected, ..
             } = inner;
             self.want_span(at, span, &expected);
         }
@@ -217,7 +214,10 @@ impl<'a> Input<'a> {
     /// The first mistake in the text, if parsing `failed` or any was recorded.
     pub(super) fn finish(self, failed: bool) -> Option<ParseError> {
         let text = self.text;
-        let wanted = self.wanted.filter(|_| failed).map(|w| (w.span.clone(), Err(w)));
+        let wanted = self
+            .wanted
+            .filter(|_| failed)
+            .map(|w| (w.span.clone(), Err(w)));
         let mistakes = self.problems.into_iter().map(|(span, p)| (span, Ok(p)));
         let (span, first) = mistakes
             .chain(wanted)

@@ -41,9 +41,7 @@ pub(super) fn modifier(input: &mut Input<'_>, dice: bool) -> Parsed<Modifier> {
                 return Ok(Modifier::Die(die));
             }
         }
-        let pool = input
-            .attempt(keep)
-            .or_else(|| input.attempt(counting));
+        let pool = input.attempt(keep).or_else(|| input.attempt(counting));
         match pool {
             Some(pool) => Ok(Modifier::Pool(pool)),
             None if dice => bare_drop(input).map(Modifier::Pool),
@@ -117,7 +115,10 @@ fn foundry_explode(input: &mut Input<'_>) -> Parsed<DieModifier> {
         let cap = literal::<u64>(input)?;
         let comparison = foundry_comparison(input)?;
         let value = signed(input)?;
-        Ok((ExplodeLimit::PerTerm(cap), Some(Condition { comparison, value })))
+        Ok((
+            ExplodeLimit::PerTerm(cap),
+            Some(Condition { comparison, value }),
+        ))
     };
     let (limit, condition) = match input.attempt(once).or_else(|| input.attempt(capped)) {
         Some(found) => found,
@@ -368,10 +369,7 @@ fn foundry_condition(input: &mut Input<'_>) -> Parsed<Condition> {
 }
 
 /// A bare number read by `number`: the condition "equal to it".
-fn bare(
-    input: &mut Input<'_>,
-    number: fn(&mut Input<'_>) -> Parsed<Outcome>,
-) -> Parsed<Condition> {
+fn bare(input: &mut Input<'_>, number: fn(&mut Input<'_>) -> Parsed<Outcome>) -> Parsed<Condition> {
     let value = number(input)?;
     Ok(Condition {
         comparison: Comparison::Eq,
