@@ -188,17 +188,7 @@ fn call_arguments(
     name_span: Span,
     mut arguments: Vec<Expr>,
 ) -> Parsed<Expr> {
-    if !arguments.is_empty() {
-        while let Some(next) = input.attempt(|input| {
-            input.whitespace();
-            input.expect(b',')?;
-            expression(input)
-        }) {
-            arguments.push(next);
-        }
-    }
-    input.whitespace();
-    input.expect(b')')?;
+    input.list_end(&mut arguments, expression, b')')?;
     let span = name_span.start..input.pos();
     let function = match name {
         "max" => Function::Max,
@@ -247,15 +237,7 @@ fn group(input: &mut Input<'_>) -> Parsed<Expr> {
     let start = input.pos();
     input.advance(1);
     let mut members = vec![expression(input)?];
-    while let Some(next) = input.attempt(|input| {
-        input.whitespace();
-        input.expect(b',')?;
-        expression(input)
-    }) {
-        members.push(next);
-    }
-    input.whitespace();
-    input.expect(b'}')?;
+    input.list_end(&mut members, expression, b'}')?;
     let pool_modifiers = pool_modifiers(input);
     Ok(Expr {
         kind: ExprKind::Group(Group {

@@ -279,19 +279,8 @@ fn check_counting(input: &mut Input<'_>, modifiers: &[PoolModifier]) {
 fn custom_faces(input: &mut Input<'_>) -> Parsed<Vec<Outcome>> {
     let start = input.pos();
     input.expect(b'{')?;
-    let mut ranges = Vec::new();
-    if let Some(first) = input.attempt(face_range) {
-        ranges.push(first);
-        while let Some(next) = input.attempt(|input| {
-            input.whitespace();
-            input.expect(b',')?;
-            face_range(input)
-        }) {
-            ranges.push(next);
-        }
-    }
-    input.whitespace();
-    input.expect(b'}')?;
+    let mut ranges: Vec<_> = input.attempt(face_range).into_iter().collect();
+    input.list_end(&mut ranges, face_range, b'}')?;
     let span = start..input.pos();
     let size =
         |&(low, high): &(Outcome, Outcome)| (i128::from(high) - i128::from(low) + 1).max(0) as u128;

@@ -57,19 +57,15 @@ fn binding_list(input: &mut Input<'_>) -> Parsed<Vec<Binding>> {
     input.whitespace();
     let open = input.pos();
     input.expect(b'[')?;
-    let mut list = vec![binding(input, open)?];
-    while let Some(next) = input.attempt(|input| {
-        input.expect(b',')?;
-        binding(input, usize::MAX)
-    }) {
-        list.push(next);
-    }
-    input.expect(b']')?;
+    // A binding ends with the whitespace after its value, so the list's own
+    // whitespace before `,` and `]` reads nothing.
+    let mut list = vec![binding(input, Some(open))?];
+    input.list_end(&mut list, |input| binding(input, None), b']')?;
     Ok(list)
 }
 
-/// `name = value`; the binding starts at `start`, or at the name if that is `usize::MAX`.
-fn binding(input: &mut Input<'_>, start: usize) -> Parsed<Binding> {
+/// `name = value`; the binding starts at `start`, or at the name.
+fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
     input.whitespace();
     let name_start = input.pos();
     let Some(name) = identifier(input) else {
@@ -81,12 +77,12 @@ fn binding(input: &mut Input<'_>, start: usize) -> Parsed<Binding> {
     input.expect(b'=')?;
     let value = expression(input)?;
     input.whitespace();
-    let start = if start == usize::MAX {
-        name_start
-    } else {
-        start
-    };
-    Ok((name.to_string(), name_span, value, start))
+    Ok((
+        name.to_string(),
+        name_span,
+        value,
+        start.unwrap_or(name_start),
+    ))
 }
 
 /// `a ? b : c ? d : e`, read as `a ? b : (c ? d : e)` without recursing per `?`.

@@ -135,6 +135,28 @@ impl<'a> Input<'a> {
         false
     }
 
+    /// The rest of a list whose first item, if it has one, is in `items`: more
+    /// items, each after a `,`, then the byte `close` (whitespace may come before
+    /// each `,` and before `close`).
+    pub(super) fn list_end<T>(
+        &mut self,
+        items: &mut Vec<T>,
+        item: impl Fn(&mut Self) -> Parsed<T>,
+        close: u8,
+    ) -> Parsed<()> {
+        if !items.is_empty() {
+            while let Some(next) = self.attempt(|input| {
+                input.whitespace();
+                input.expect(b',')?;
+                item(input)
+            }) {
+                items.push(next);
+            }
+        }
+        self.whitespace();
+        self.expect(close)
+    }
+
     /// Records that one of `expected` would have fitted at the position.
     pub(super) fn want(&mut self, expected: &[Expected]) {
         self.want_at(self.pos, expected);

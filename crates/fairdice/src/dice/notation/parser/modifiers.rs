@@ -162,19 +162,11 @@ fn reroll(input: &mut Input<'_>) -> Parsed<DieModifier> {
 /// `min3`, `max5`.
 fn clamp(input: &mut Input<'_>) -> Parsed<DieModifier> {
     let start = input.pos();
-    let bound = |word: &'static str| {
-        move |input: &mut Input<'_>| {
-            if !input.word(word) {
-                return Err(Fail);
-            }
-            signed(input)
-        }
-    };
-    if let Some(value) = input.attempt(bound("min")) {
+    if let Some(value) = input.attempt(after_word("min", signed)) {
         let span = start..input.pos();
         return Ok(DieModifier::Minimum { value, span });
     }
-    let value = bound("max")(input)?;
+    let value = after_word("max", signed)(input)?;
     let span = start..input.pos();
     Ok(DieModifier::Maximum { value, span })
 }
@@ -229,14 +221,7 @@ fn keep(input: &mut Input<'_>) -> Parsed<PoolModifier> {
 /// `cs>=8`, `cf<3`, `df=1`, `even`, `odd`.
 fn counting(input: &mut Input<'_>) -> Parsed<PoolModifier> {
     let start = input.pos();
-    let with_condition = |word: &'static str| {
-        move |input: &mut Input<'_>| {
-            if !input.word(word) {
-                return Err(Fail);
-            }
-            condition(input)
-        }
-    };
+    let with_condition = |word| after_word(word, condition);
     if let Some(condition) = input.attempt(with_condition("cs")) {
         let span = start..input.pos();
         return Ok(PoolModifier::CountSuccesses { condition, span });
@@ -279,6 +264,19 @@ fn bare_drop(input: &mut Input<'_>) -> Parsed<PoolModifier> {
         keep: Keep::DropLowest(1),
         span,
     })
+}
+
+/// `word` and then what `then` reads.
+fn after_word<T>(
+    word: &'static str,
+    then: fn(&mut Input<'_>) -> Parsed<T>,
+) -> impl Fn(&mut Input<'_>) -> Parsed<T> {
+    move |input| {
+        if !input.word(word) {
+            return Err(Fail);
+        }
+        then(input)
+    }
 }
 
 /// `<`, `<=`, `>`, `>=`.
