@@ -6,7 +6,10 @@
 //! value, `{` a group, `d` followed by what starts faces (`6`, `%`, `F`, `{`,
 //! `(`) a die, any other letter a name or a call. `d(` is both a die with
 //! computed sides and a call of a function named `d`: it is read once, as far as
-//! one expression and the `)` make a die, and as a call if a `,` follows.
+//! one expression and the `)` make a die, and as a call if a `,` follows (reading
+//! it twice, as the grammar this replaced did, doubled the work at every level of
+//! `d(d(d(…`). A die or a call that does not fit leaves its letters as a name, and
+//! the error is reported where the text stopped making sense inside it.
 
 use super::dice::{DiceTail, FACES, dice_modifiers, dice_tail, pool_modifiers};
 use super::expression::expression;
