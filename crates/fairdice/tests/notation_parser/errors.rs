@@ -313,6 +313,24 @@ fn oversized_and_deeply_nested_input_is_refused_without_crashing() {
         Problem::TooDeep { max: MAX_NESTING },
     );
 
+    // Every kind of bracket, and the conditional, at the deepest nesting accepted.
+    let n = MAX_NESTING;
+    for nested in [
+        format!("{}1{}", "1<(".repeat(n), ")".repeat(n)),
+        format!("{}d6{}", "d6kh(".repeat(n), ")".repeat(n)),
+        format!("{}1{}", "not (".repeat(n), ")".repeat(n)),
+        format!("{}1{}", "{".repeat(n), "}".repeat(n)),
+        format!("{}1{}", "1?".repeat(n), ":1".repeat(n)),
+        format!("{}d6{}", "max(1,".repeat(n), ")".repeat(n)),
+        format!("{}d6{}", "d(".repeat(n), ")".repeat(n)),
+        format!("{}1{}", "[a=".repeat(n), "]a".repeat(n)),
+        format!("{}d6{}", "2#(".repeat(n), ")".repeat(n)),
+    ] {
+        assert!(parse(&nested).is_ok(), "{nested}");
+        let cut = &nested[..nested.len() - 1];
+        assert!(parse(cut).is_err(), "{cut}");
+    }
+
     let too_complex = Problem::TooComplex { max: MAX_DEPTH };
     let minuses = format!("{}1", "-".repeat(MAX_INPUT_LEN - 1));
     assert_eq!(parse(&minuses).unwrap_err().problem(), Some(&too_complex));

@@ -225,7 +225,63 @@ impl Expr {
     }
 }
 
+/// What a lone member of a group puts in the group's pool (Roll20's reading:
+/// `{4d6+3d8}kh4` keeps four of seven dice). The exact evaluator, the roller and
+/// the cost estimate all read a lone member through [`Expr::pool_part`], so they
+/// agree on which dice are pooled.
+#[derive(Debug, Clone, Copy)]
+pub enum PoolPart<'a> {
+    /// `left + right`: the parts of both, in order.
+    Sum {
+        /// The sum itself.
+        sum: &'a Expr,
+        /// Its left operand.
+        left: &'a Expr,
+        /// Its right operand.
+        right: &'a Expr,
+    },
+    /// A dice term without pool modifiers: each of its dice.
+    Dice(&'a Dice),
+    /// A repetition without pool modifiers: each of its rolls.
+    Repeat(&'a Repeat),
+    /// A group of several members without pool modifiers: each member one value.
+    Members(&'a [Expr]),
+    /// Anything else: one value.
+    Value(&'a Expr),
+}
+
 impl Expr {
+    /// What this node puts in a pool as the lone member of a group (a group of
+    /// one member without modifiers passes its member's part through).
+    pub fn pool_part(&self) -> PoolPart<'_> {
+        let mut node = self;
+        while let ExprKind::Group(group) = &node.kind
+            && group.pool_modifiers.is_empty()
+            && let [only] = group.members.as_slice()
+        {
+            node = only;
+        }
+        match &node.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                left,
+                right,
+            } => PoolPart::Sum {
+                sum: node,
+                left,
+                right,
+            },
+            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => PoolPart::Dice(dice),
+            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
+                PoolPart::Repeat(repeat)
+            }
+            ExprKind::Group(group) if group.pool_modifiers.is_empty() => {
+                PoolPart::Members(&group.members)
+            }
+            _ => PoolPart::Value(node),
+        }
+    }
+
     /// The value of an expression without dice or names (`1+2`, `-3`,
     /// `max(2, 4)`), if it has one; `None` for anything rolled, named or
     /// undefined (a division by zero, an overflow).

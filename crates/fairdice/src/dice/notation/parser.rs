@@ -60,40 +60,44 @@
 //!   conditionals (checked before parsing, so the recursive parser cannot exhaust
 //!   the stack), a tree at most [`MAX_DEPTH`] deep, and [`MAX_CUSTOM_FACES`] faces
 //!   per custom die.
-//! - The parser recurses once per level of brackets (and per `?` inside the first
-//!   branch of another). Everyday input (at most eight levels) is parsed on the
-//!   caller's stack in less than 512 KiB, optimized or not; deeper input is parsed
-//!   on a thread of its own whose stack is sized for its depth, known before
-//!   parsing. That replaces chumsky's `stacker` feature, which checks the stack at
-//!   every recursion and whose first check on a main thread reads
-//!   `/proc/self/maps`: about 100 µs, more than the rest of a first call.
+//! - The parser is written by hand: a recursive descent over the characters, with
+//!   precedence climbing for the binary operators (`parser/expression.rs`), atoms
+//!   in `parser/atom.rs`, dice terms in `parser/dice.rs`, modifiers in
+//!   `parser/modifiers.rs` and tokens in `parser/lexical.rs`. It reads every
+//!   character a bounded number of times (linear time) and recurses only per level
+//!   of brackets (and per `?` inside the first branch of another), which
+//!   [`MAX_NESTING`] bounds before parsing starts. Everyday input (at most eight
+//!   levels) is parsed on the caller's stack; deeper input on a thread of its own
+//!   whose stack is sized for its depth, known before parsing (where no thread can
+//!   be had, as in WebAssembly, deeper input is refused): a level takes 3 to 10 KiB
+//!   of stack optimized. It replaced a `chumsky` grammar whose first run in a
+//!   process mapped tens of kilobytes of generic code (40–100 µs of page faults,
+//!   more than evaluating a small expression), and which took exponential time on
+//!   `d(d(d(…` that did not close (2^n: 14 s at 22 levels).
+//! - Errors (`parser/input.rs`): where the text stops making sense, the parser
+//!   records what would have fitted; the furthest such place is reported, with
+//!   everything that would have fitted there merged, named as the reader knows
+//!   them ("a modifier", "an operator", `)`). Mistakes that still let parsing go
+//!   on (a number too large, `d{}`, chained comparisons, contradictory modifiers)
+//!   are recorded and parsing continues; the error that starts first in the text is
+//!   reported.
 //! - A single plain term (`3d6`, `d20`, `4d6kh3`: digits, `d`, digits and at most
-//!   one keep/drop) is read by a few lines of hand-written code (`parser/plain.rs`)
-//!   that build the same tree, spans included; everything else goes to the grammar.
-//!   Most input is such a term, and a process's first run of the grammar costs more
-//!   than evaluating `3d6` (its code is mapped into memory page by page).
-//! - The grammar is written with `chumsky` (`parser/expression.rs`, dice terms in
-//!   `parser/dice.rs`, modifiers in `parser/modifiers.rs`, tokens in
-//!   `parser/lexical.rs`); its errors are collected in a private type
-//!   (`parser/raw_error.rs`) whose labels are the public [`Expected`] items.
-//!   Mistakes that still let parsing go on (a number too large, `d{}`, chained
-//!   comparisons, contradictory modifiers) are recorded and parsing continues; the
-//!   error that starts first in the text is reported.
+//!   one keep/drop) is read by a few lines of code (`parser/plain.rs`) that build
+//!   the same tree, spans included, before anything else is set up.
 
+mod atom;
 mod dice;
 mod expression;
+mod input;
 mod lexical;
 mod modifiers;
 mod names;
 mod plain;
-mod raw_error;
 
-use chumsky::prelude::*;
-
-use self::expression::expression;
+use self::expression::whole;
+use self::input::Input;
 use self::names::check_names;
 use self::plain::plain_dice;
-use self::raw_error::report;
 use super::ast::Expr;
 use super::error::{Expected, Found, ParseError, Problem};
 
@@ -135,17 +139,18 @@ pub fn parse(text: &str) -> Result<Expr, ParseError> {
     }
 }
 
-/// Parentheses nested at most this deep are parsed on the caller's stack.
+/// Brackets and conditionals nested at most this deep are parsed on the caller's
+/// stack.
 const INLINE_NESTING: usize = 8;
 /// Stack for a parse on a thread of its own: a base, and this much per level of
-/// parentheses (a level takes about 4 KiB optimized and 36 KiB unoptimized).
+/// nesting (a level takes 3 to 10 KiB optimized, several times that unoptimized).
 const OWN_STACK_BASE: usize = 256 << 10;
 /// See [`OWN_STACK_BASE`].
 const OWN_STACK_PER_LEVEL: usize = 64 << 10;
 
-/// Parses deeply parenthesized text on a thread with a stack sized for its depth.
+/// Parses deeply nested text on a thread with a stack sized for its depth.
 fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
-    let levels = nesting(text);
+    let levels = levels(text).map(|(_, depth)| depth).max().unwrap_or(0);
     let stack = OWN_STACK_BASE + levels * OWN_STACK_PER_LEVEL;
     std::thread::scope(|scope| {
         let parser = std::thread::Builder::new()
@@ -156,7 +161,8 @@ fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            // No thread to be had: refuse what the caller's stack is not sized for.
+            // No thread to be had (WebAssembly): refuse what the caller's stack is
+            // not sized for.
             Err(_) => {
                 let at = deepest_paren(text, INLINE_NESTING).unwrap_or(0);
                 let problem = Problem::TooDeep {
@@ -170,10 +176,20 @@ fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
 
 /// Parses text whose size and nesting have been checked.
 fn parse_sized(text: &str) -> Result<Expr, ParseError> {
-    let expr = expression()
-        .parse(text)
-        .into_result()
-        .map_err(|errors| report(text, errors))?;
+    let mut input = Input::new(text);
+    let parsed = whole(&mut input);
+    if let Some(error) = input.finish(parsed.is_err()) {
+        return Err(error);
+    }
+    let Ok(expr) = parsed else {
+        // Unreachable: a failure always records what was wanted.
+        return Err(ParseError::new(
+            0..0,
+            Found::at(text, 0),
+            [Expected::Expression],
+            None,
+        ));
+    };
     check_depth(text, &expr)?;
     check_names(text, &expr)?;
     Ok(expr)
@@ -226,11 +242,6 @@ fn deepest_paren(text: &str, max: usize) -> Option<usize> {
     levels(text)
         .find(|&(_, depth)| depth > max)
         .map(|(at, _)| at)
-}
-
-/// How deep brackets and conditionals nest.
-fn nesting(text: &str) -> usize {
-    levels(text).map(|(_, depth)| depth).max().unwrap_or(0)
 }
 
 /// Refuses a tree deeper than [`MAX_DEPTH`] (long operator chains, many unary

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::{Estimator, Shape, limbs, log2, power};
 use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep, PoolModifier,
-    Repeat,
+    PoolPart, Repeat,
 };
 
 /// One die of a term after its per-die modifiers.
@@ -93,7 +93,7 @@ impl<'a> Estimator<'a> {
     pub(super) fn group(&mut self, group: &'a Group) -> Shape {
         let members: Vec<(Shape, f64)> = match group.members.as_slice() {
             [only] => self.pooled(only),
-            members => members.iter().map(|m| (self.shape(m), 1.0)).collect(),
+            members => self.members(members),
         };
         let (modifiers, keep_times) = self.keep_counts(&group.pool_modifiers);
         let mut shape = mixed_pool(&modifiers, &members);
@@ -116,17 +116,13 @@ impl<'a> Estimator<'a> {
     /// rolls (joined by `+`), or itself as one value.
     #[cold]
     fn pooled(&mut self, expr: &'a Expr) -> Vec<(Shape, f64)> {
-        match &expr.kind {
-            ExprKind::Binary {
-                op: crate::BinaryOp::Add,
-                left,
-                right,
-            } => {
+        match expr.pool_part() {
+            PoolPart::Sum { left, right, .. } => {
                 let mut all = self.pooled(left);
                 all.extend(self.pooled(right));
                 all
             }
-            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => {
+            PoolPart::Dice(dice) => {
                 let count = match dice.count.as_deref() {
                     None => 1.0,
                     Some(count) => self.shape(count).high.max(0.0),
@@ -145,12 +141,18 @@ impl<'a> Estimator<'a> {
                     }
                 }
             }
-            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
+            PoolPart::Repeat(repeat) => {
                 let k = self.shape(&repeat.count);
                 vec![(self.shape(&repeat.body), k.high.max(0.0))]
             }
-            _ => vec![(self.shape(expr), 1.0)],
+            PoolPart::Members(members) => self.members(members),
+            PoolPart::Value(value) => vec![(self.shape(value), 1.0)],
         }
+    }
+
+    /// The members of a group, each one value of its pool.
+    fn members(&mut self, members: &'a [Expr]) -> Vec<(Shape, f64)> {
+        members.iter().map(|m| (self.shape(m), 1.0)).collect()
     }
 
     /// The modifiers with rolled keep counts read at their largest, and how many

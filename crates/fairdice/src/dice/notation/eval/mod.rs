@@ -27,7 +27,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use self::pools::{Groups, Shapes};
-use super::ast::{Condition, Expr, ExprKind, Function, Keep, PoolModifier, Span};
+use super::ast::{Condition, Expr, ExprKind, Function, Keep, PoolModifier, PoolPart, Span};
 use super::cost::estimate;
 use super::failure::{NotationError, TooBig};
 use super::options::Options;
@@ -157,14 +157,9 @@ impl<'a> Exact<'a> {
             } => self.call(*function, arguments, &expr.span),
             ExprKind::Dice(dice) => self.dice(dice, &expr.span),
             ExprKind::Group(group) => {
-                let shapes = if let [only] = group.members.as_slice() {
-                    self.pool_of(only)?
-                } else {
-                    let mut groups: Groups = Vec::with_capacity(group.members.len());
-                    for member in &group.members {
-                        groups.push((self.expr(member)?, 1));
-                    }
-                    Shapes::fixed(groups)
+                let shapes = match group.members.as_slice() {
+                    [only] => self.pool_of(only)?,
+                    members => self.members(members)?,
                 };
                 self.finish_pool(&shapes, &group.pool_modifiers, &expr.span)
             }
@@ -292,33 +287,27 @@ impl<'a> Exact<'a> {
     /// repetitions and groups, joined by `+`; anything else is one value.
     #[cold]
     fn pool_of(&mut self, expr: &'a Expr) -> Result<Shapes, NotationError> {
-        let at = NotationError::at(&expr.span);
-        match &expr.kind {
-            ExprKind::Binary {
-                op: BinaryOp::Add,
-                left,
-                right,
-            } => {
+        match expr.pool_part() {
+            PoolPart::Sum { sum, left, right } => {
                 let a = self.pool_of(left)?;
                 let b = self.pool_of(right)?;
-                a.join(&b, &mut self.meter).map_err(at)
+                a.join(&b, &mut self.meter)
+                    .map_err(NotationError::at(&sum.span))
             }
-            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => self.dice_pool(dice),
-            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
-                self.repetition(&repeat.count, &repeat.body)
-            }
-            ExprKind::Group(group) if group.pool_modifiers.is_empty() => match &group.members[..] {
-                [only] => self.pool_of(only),
-                members => {
-                    let mut groups: Groups = Vec::with_capacity(members.len());
-                    for member in members {
-                        groups.push((self.expr(member)?, 1));
-                    }
-                    Ok(Shapes::fixed(groups))
-                }
-            },
-            _ => Ok(Shapes::fixed(vec![(self.expr(expr)?, 1)])),
+            PoolPart::Dice(dice) => self.dice_pool(dice),
+            PoolPart::Repeat(repeat) => self.repetition(&repeat.count, &repeat.body),
+            PoolPart::Members(members) => self.members(members),
+            PoolPart::Value(value) => Ok(Shapes::fixed(vec![(self.expr(value)?, 1)])),
         }
+    }
+
+    /// The members of a group, each one value of its pool.
+    fn members(&mut self, members: &'a [Expr]) -> Result<Shapes, NotationError> {
+        let mut groups: Groups = Vec::with_capacity(members.len());
+        for member in members {
+            groups.push((self.expr(member)?, 1));
+        }
+        Ok(Shapes::fixed(groups))
     }
 
     /// The value of a pool under its modifiers: keep/drop (rolled counts mixed

@@ -2,20 +2,25 @@
 //! checked (repeats combined, contradictions refused), and the pool modifiers of
 //! groups and repetitions.
 
-use chumsky::input::Emitter;
-use chumsky::prelude::*;
-
 use super::MAX_CUSTOM_FACES;
-use super::expression::parenthesized;
-use super::lexical::{literal, signed, whitespace};
-use super::modifiers::{Modifier, modifier, pool_modifier};
-use super::raw_error::{Extra, RawError};
+use super::atom::parenthesized;
+use super::input::{Fail, Input, Parsed};
+use super::lexical::{literal, signed};
+use super::modifiers::{Modifier, modifier};
 use crate::dice::die::Outcome;
 use crate::dice::notation::ast::{
-    Comparison, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, PoolModifier,
-    Span,
+    Comparison, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, Faces, PoolModifier, Span,
 };
 use crate::dice::notation::error::{Expected, Problem};
+
+/// What may start the faces of a die.
+pub(super) const FACES: [Expected; 5] = [
+    Expected::Number,
+    Expected::Symbol('%'),
+    Expected::Symbol('F'),
+    Expected::Symbol('{'),
+    Expected::Symbol('('),
+];
 
 /// Everything of a dice term from the `d` on, its modifiers merged and checked.
 pub(super) struct DiceTail {
@@ -26,78 +31,88 @@ pub(super) struct DiceTail {
 }
 
 impl DiceTail {
-    pub(super) fn into_expr(self, count: Option<Expr>, span: SimpleSpan) -> Expr {
-        Expr {
-            kind: ExprKind::Dice(Dice {
-                count: count.map(Box::new),
-                faces: self.faces,
-                faces_span: self.faces_span,
-                die_modifiers: self.die_modifiers,
-                pool_modifiers: self.pool_modifiers,
-            }),
-            span: span.into_range(),
+    /// The dice term of this tail with `count` dice.
+    pub(super) fn into_dice(self, count: Option<Expr>) -> Dice {
+        Dice {
+            count: count.map(Box::new),
+            faces: self.faces,
+            faces_span: self.faces_span,
+            die_modifiers: self.die_modifiers,
+            pool_modifiers: self.pool_modifiers,
         }
     }
 }
 
 /// `d<faces>` followed by modifiers.
-pub(super) fn dice_tail<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, DiceTail, Extra> + Clone {
-    let faces = choice((
-        literal::<u64>().map(Faces::Standard),
-        just('%').to(Faces::Percent),
-        one_of("Ff")
-            .labelled(Expected::Symbol('F'))
-            .to(Faces::Fudge),
-        custom_faces().map(Faces::Custom),
-        parenthesized(expr.clone()).map(|sides| match sides.constant() {
-            Some(n) if n >= 0 => Faces::Standard(n as u64),
-            _ => Faces::Rolled(Box::new(sides)),
-        }),
-    ))
-    .map_with(|faces, e| (faces, e.span().into_range()));
-    one_of("dD")
-        .labelled(Expected::Symbol('d'))
-        .ignore_then(faces)
-        .then(
-            whitespace()
-                .ignore_then(modifier(expr))
-                .repeated()
-                .collect::<Vec<_>>(),
-        )
-        .validate(|((faces, faces_span), modifiers), _, emitter| {
-            let (die_modifiers, pool_modifiers) = split(modifiers, emitter);
-            DiceTail {
-                faces,
-                faces_span,
-                die_modifiers,
-                pool_modifiers,
+pub(super) fn dice_tail(input: &mut Input<'_>) -> Parsed<DiceTail> {
+    if !matches!(input.byte(0), Some(b'd' | b'D')) {
+        input.want(&[Expected::Symbol('d')]);
+        return Err(Fail);
+    }
+    input.advance(1);
+    let start = input.pos();
+    let faces = match input.byte(0) {
+        Some(b'0'..=b'9') => Faces::Standard(literal(input)?),
+        Some(b'%') => {
+            input.advance(1);
+            Faces::Percent
+        }
+        Some(b'F' | b'f') => {
+            input.advance(1);
+            Faces::Fudge
+        }
+        Some(b'{') => Faces::Custom(custom_faces(input)?),
+        Some(b'(') => {
+            let sides = parenthesized(input)?;
+            match sides.constant() {
+                Some(n) if n >= 0 => Faces::Standard(n as u64),
+                _ => Faces::Rolled(Box::new(sides)),
             }
-        })
+        }
+        _ => {
+            input.want(&FACES);
+            return Err(Fail);
+        }
+    };
+    let faces_span = start..input.pos();
+    Ok(dice_modifiers(input, faces, faces_span))
+}
+
+/// The modifiers after the faces, split into per-die and per-pool lists.
+pub(super) fn dice_modifiers(input: &mut Input<'_>, faces: Faces, faces_span: Span) -> DiceTail {
+    let mut modifiers = Vec::new();
+    while let Some(m) = input.attempt(|input| {
+        input.whitespace();
+        modifier(input, true)
+    }) {
+        modifiers.push(m);
+    }
+    let (die_modifiers, pool_modifiers) = split(input, modifiers);
+    DiceTail {
+        faces,
+        faces_span,
+        die_modifiers,
+        pool_modifiers,
+    }
 }
 
 /// The pool modifiers after a group or a repetition, checked.
-pub(super) fn pool_modifiers<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Vec<PoolModifier>, Extra> + Clone {
-    whitespace()
-        .ignore_then(pool_modifier(expr))
-        .repeated()
-        .collect::<Vec<_>>()
-        .validate(|modifiers, _, emitter| {
-            check_counting(&modifiers, emitter);
-            modifiers
-        })
+pub(super) fn pool_modifiers(input: &mut Input<'_>) -> Vec<PoolModifier> {
+    let mut modifiers = Vec::new();
+    while let Some(Modifier::Pool(m)) = input.attempt(|input| {
+        input.whitespace();
+        modifier(input, false)
+    }) {
+        modifiers.push(m);
+    }
+    check_counting(input, &modifiers);
+    modifiers
 }
 
 /// Splits the modifiers into per-die and per-pool lists, each in written order;
 /// combines repeats of one per-die kind written one after another (`r1r2`,
 /// `!5!6`) and reports combinations that cannot apply together.
-fn split(
-    modifiers: Vec<Modifier>,
-    emitter: &mut Emitter<RawError>,
-) -> (Vec<DieModifier>, Vec<PoolModifier>) {
+fn split(input: &mut Input<'_>, modifiers: Vec<Modifier>) -> (Vec<DieModifier>, Vec<PoolModifier>) {
     let mut die_modifiers: Vec<DieModifier> = Vec::new();
     let mut pool_modifiers = Vec::new();
     let mut previous_was_die = false;
@@ -119,11 +134,10 @@ fn split(
             }
         }
     }
-    check_die_modifiers(&die_modifiers, emitter);
-    check_counting(&pool_modifiers, emitter);
+    check_die_modifiers(input, &die_modifiers);
+    check_counting(input, &pool_modifiers);
     (die_modifiers, pool_modifiers)
 }
-
 /// Adds the conditions of `next` to `last` when both are the same kind and both
 /// have conditions (`r1r2`, `!5!6`); says whether it did.
 fn merge_into(last: &mut DieModifier, next: &DieModifier) -> bool {
@@ -180,12 +194,12 @@ fn written(kind: ExplodeKind, limit: ExplodeLimit) -> String {
 
 /// Refuses a second explosion, a reroll after an explosion that adds dice, and
 /// clamps that leave a single value.
-fn check_die_modifiers(modifiers: &[DieModifier], emitter: &mut Emitter<RawError>) {
+fn check_die_modifiers(input: &mut Input<'_>, modifiers: &[DieModifier]) {
     let mut explosion: Option<(ExplodeKind, ExplodeLimit)> = None;
     let mut least: Option<(Outcome, &Span)> = None;
     let mut most: Option<(Outcome, &Span)> = None;
     for modifier in modifiers {
-        let span = SimpleSpan::from(modifier.span().clone());
+        let span = modifier.span().clone();
         match modifier {
             DieModifier::Explode { kind, limit, .. } => {
                 if let Some((first_kind, first_limit)) = explosion {
@@ -193,7 +207,7 @@ fn check_die_modifiers(modifiers: &[DieModifier], emitter: &mut Emitter<RawError
                         first: written(first_kind, first_limit),
                         second: written(*kind, *limit),
                     };
-                    emitter.emit(RawError::problem(span, problem));
+                    input.problem(span.clone(), problem);
                 }
                 explosion = Some((*kind, *limit));
             }
@@ -202,7 +216,7 @@ fn check_die_modifiers(modifiers: &[DieModifier], emitter: &mut Emitter<RawError
                     let problem = Problem::RerollAfterExplosion {
                         explosion: written(kind, limit),
                     };
-                    emitter.emit(RawError::problem(span, problem));
+                    input.problem(span.clone(), problem);
                 }
             }
             DieModifier::Minimum { value, span } => least = Some((*value, span)),
@@ -216,7 +230,7 @@ fn check_die_modifiers(modifiers: &[DieModifier], emitter: &mut Emitter<RawError
                 };
                 let at = low_span.start.min(high_span.start);
                 let end = low_span.end.max(high_span.end);
-                emitter.emit(RawError::problem(SimpleSpan::from(at..end), problem));
+                input.problem(at..end, problem);
                 least = None;
             }
         }
@@ -225,7 +239,7 @@ fn check_die_modifiers(modifiers: &[DieModifier], emitter: &mut Emitter<RawError
 
 /// Refuses counting successes and failures at once (`cs>5cf<2`), and counting
 /// failures while deducting them (`cf<2df=1`).
-fn check_counting(modifiers: &[PoolModifier], emitter: &mut Emitter<RawError>) {
+fn check_counting(input: &mut Input<'_>, modifiers: &[PoolModifier]) {
     let show = |m: &PoolModifier| match m {
         PoolModifier::CountSuccesses { condition, .. } => match condition.comparison {
             Comparison::Even | Comparison::Odd => condition.to_string(),
@@ -257,61 +271,57 @@ fn check_counting(modifiers: &[PoolModifier], emitter: &mut Emitter<RawError>) {
             first: show(first),
             second: show(second),
         };
-        emitter.emit(RawError::problem(
-            SimpleSpan::from(second.span().clone()),
-            problem,
-        ));
+        input.problem(second.span().clone(), problem);
     }
 }
 
 /// `{1, 1, 2, 3}` or `{-1..1, 5}`: listed faces, ranges expanded inclusively.
-fn custom_faces<'src>() -> impl Parser<'src, &'src str, Vec<Outcome>, Extra> + Clone {
-    let dot = || just('.').labelled(Expected::RangeDots);
-    let item = whitespace()
-        .ignore_then(
-            signed()
-                .then(
-                    whitespace()
-                        .then(dot())
-                        .then(dot())
-                        .then(whitespace())
-                        .ignore_then(signed())
-                        .or_not(),
-                )
-                .map_with(|(low, high), e| (low, high.unwrap_or(low), e.span())),
-        )
-        .validate(|(low, high, span), _, emitter| {
-            if high < low {
-                emitter.emit(RawError::problem(span, Problem::EmptyRange { low, high }));
+fn custom_faces(input: &mut Input<'_>) -> Parsed<Vec<Outcome>> {
+    let start = input.pos();
+    input.expect(b'{')?;
+    let mut ranges: Vec<_> = input.attempt(face_range).into_iter().collect();
+    input.list_end(&mut ranges, face_range, b'}')?;
+    let span = start..input.pos();
+    let size =
+        |&(low, high): &(Outcome, Outcome)| (i128::from(high) - i128::from(low) + 1).max(0) as u128;
+    let total: u128 = ranges.iter().map(size).sum();
+    if total == 0 && ranges.iter().all(|(low, high)| low <= high) {
+        input.problem(span, Problem::NoFaces);
+        return Ok(Vec::new());
+    }
+    if total > MAX_CUSTOM_FACES as u128 {
+        let problem = Problem::TooManyFaces {
+            max: MAX_CUSTOM_FACES,
+        };
+        input.problem(span, problem);
+        return Ok(Vec::new());
+    }
+    Ok(ranges
+        .into_iter()
+        .flat_map(|(low, high)| low..=high)
+        .collect())
+}
+
+/// One face `5` or range `-1..1` of a custom die.
+fn face_range(input: &mut Input<'_>) -> Parsed<(Outcome, Outcome)> {
+    input.whitespace();
+    let start = input.pos();
+    let low = signed(input)?;
+    let high = input
+        .attempt(|input| {
+            input.whitespace();
+            for _ in 0..2 {
+                if !input.eat(b'.') {
+                    input.want(&[Expected::RangeDots]);
+                    return Err(Fail);
+                }
             }
-            (low, high)
-        });
-    just('{')
-        .ignore_then(
-            item.separated_by(whitespace().then(just(',')))
-                .collect::<Vec<_>>(),
-        )
-        .then_ignore(whitespace())
-        .then_ignore(just('}'))
-        .validate(|ranges, e, emitter| {
-            let size = |&(low, high): &(Outcome, Outcome)| {
-                (i128::from(high) - i128::from(low) + 1).max(0) as u128
-            };
-            let total: u128 = ranges.iter().map(size).sum();
-            if total == 0 && ranges.iter().all(|(low, high)| low <= high) {
-                emitter.emit(RawError::problem(e.span(), Problem::NoFaces));
-                return Vec::new();
-            }
-            if total > MAX_CUSTOM_FACES as u128 {
-                let problem = Problem::TooManyFaces {
-                    max: MAX_CUSTOM_FACES,
-                };
-                emitter.emit(RawError::problem(e.span(), problem));
-                return Vec::new();
-            }
-            ranges
-                .into_iter()
-                .flat_map(|(low, high)| low..=high)
-                .collect()
+            input.whitespace();
+            signed(input)
         })
+        .unwrap_or(low);
+    if high < low {
+        input.problem(start..input.pos(), Problem::EmptyRange { low, high });
+    }
+    Ok((low, high))
 }

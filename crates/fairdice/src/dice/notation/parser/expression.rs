@@ -1,143 +1,109 @@
-//! The grammar of whole expressions: bindings, the conditional, logic,
-//! comparisons, arithmetic, and the atoms (numbers, names, calls, groups,
-//! repetitions and dice terms).
+//! Whole expressions: bindings, the conditional, and the operators by precedence
+//! (`or`, `and`, `not`, comparisons, sums, products, unary minus) over atoms.
+//!
+//! # Design decisions
+//! Binary operators are read by precedence climbing: one loop per operand chain
+//! instead of one function per level, so a level of parentheses costs a handful
+//! of stack frames. After an operator of some level, the loop only takes
+//! operators of that level or looser: tighter ones were the right operand's to
+//! take, and if the right operand stopped at one (a mistake), trying it again
+//! here would only read the same text twice.
 
-use chumsky::prelude::*;
-
-use super::dice::{dice_tail, pool_modifiers};
-use super::lexical::{comparison_operator, identifier, keyword, literal, operator, whitespace};
-use super::raw_error::{Extra, Label, RawError};
+use super::atom::atom;
+use super::input::{Fail, Input, Parsed};
+use super::lexical::{at_keyword, identifier};
 use crate::dice::arithmetic::BinaryOp;
-use crate::dice::die::Outcome;
-use crate::dice::notation::ast::{Expr, ExprKind, Function, Group, Repeat, Span};
+use crate::dice::notation::ast::{Expr, ExprKind, Span};
 use crate::dice::notation::error::{Expected, Problem};
 
-/// The whole input: one expression and nothing after it.
-pub(super) fn expression<'src>() -> impl Parser<'src, &'src str, Expr, Extra> {
-    let expr = recursive(|expr| {
-        let operand = unary(atom(expr.clone())).boxed();
-        let product = operand.clone().foldl(
-            whitespace()
-                .ignore_then(operator(&[
-                    ('*', BinaryOp::Mul),
-                    ('/', BinaryOp::Div),
-                    ('%', BinaryOp::Mod),
-                ]))
-                .then(operand)
-                .repeated(),
-            |left, (op, right)| binary(op, left, right),
-        );
-        let sum = product
-            .clone()
-            .foldl(
-                whitespace()
-                    .ignore_then(operator(&[('+', BinaryOp::Add), ('-', BinaryOp::Sub)]))
-                    .then(product)
-                    .repeated(),
-                |left, (op, right)| binary(op, left, right),
-            )
-            .boxed();
-        let comparison = sum
-            .clone()
-            .then(
-                whitespace()
-                    .ignore_then(comparison_operator().map_with(|op, e| (op, e.span())))
-                    .then(sum)
-                    .repeated()
-                    .collect::<Vec<_>>(),
-            )
-            .validate(|(first, rest), _, emitter| {
-                if let Some(((_, span), _)) = rest.get(1) {
-                    emitter.emit(RawError::problem(*span, Problem::ChainedComparison));
-                }
-                rest.into_iter()
-                    .fold(first, |left, ((op, _), right)| binary(op, left, right))
-            });
-        let negation = whitespace()
-            .ignore_then(keyword("not").labelled(Label::Hidden).to_span())
-            .repeated()
-            .foldr(
-                whitespace().ignore_then(comparison),
-                |not: SimpleSpan, inner: Expr| Expr {
-                    span: not.start..inner.span.end,
-                    kind: ExprKind::Not(Box::new(inner)),
-                },
-            )
-            .boxed();
-        let and = logic(negation, "and", BinaryOp::And).boxed();
-        let or = logic(and, "or", BinaryOp::Or).boxed();
-        let conditional = or
-            .clone()
-            .then(
-                whitespace()
-                    .ignore_then(just('?').labelled(Expected::Operator))
-                    .ignore_then(expr.clone())
-                    .then_ignore(whitespace())
-                    .then_ignore(just(':'))
-                    .then(or)
-                    .repeated()
-                    .collect::<Vec<_>>(),
-            )
-            .map(|(first, rest)| conditional(first, rest));
-        bindings(expr)
-            .repeated()
-            .collect::<Vec<_>>()
-            .then(conditional)
-            .map(|(bindings, body)| {
-                let bindings: Vec<Binding> = bindings.into_iter().flatten().collect();
-                bindings
-                    .into_iter()
-                    .rev()
-                    .fold(body, |body, (name, name_span, value, start)| Expr {
-                        span: start..body.span.end,
-                        kind: ExprKind::Bind {
-                            name,
-                            name_span,
-                            value: Box::new(value),
-                            body: Box::new(body),
-                        },
-                    })
-            })
-    });
-    expr.then_ignore(whitespace()).then_ignore(end())
-}
-
-/// `left op right`, spanning both.
-fn binary(op: BinaryOp, left: Expr, right: Expr) -> Expr {
-    Expr {
-        span: left.span.start..right.span.end,
-        kind: ExprKind::Binary {
-            op,
-            left: Box::new(left),
-            right: Box::new(right),
-        },
+/// The whole input: one expression and nothing after it but whitespace.
+pub(super) fn whole(input: &mut Input<'_>) -> Parsed<Expr> {
+    let expr = expression(input)?;
+    input.whitespace();
+    if input.peek().is_some() {
+        input.want(&[Expected::EndOfInput]);
+        return Err(Fail);
     }
+    Ok(expr)
 }
 
-/// Operands joined by the keyword `word` (`and`, `or`), left-associative.
-fn logic<'src>(
-    operand: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-    word: &'static str,
-    op: BinaryOp,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    operand.clone().foldl(
-        whitespace()
-            .ignore_then(keyword(word))
-            .ignore_then(operand)
-            .repeated(),
-        move |left, right| binary(op, left, right),
-    )
+/// `[name = value, …] … body`: any bindings, then a conditional.
+pub(super) fn expression(input: &mut Input<'_>) -> Parsed<Expr> {
+    let mut bindings = Vec::new();
+    while let Some(list) = input.attempt(binding_list) {
+        bindings.extend(list);
+    }
+    let body = conditional(input)?;
+    Ok(bindings
+        .into_iter()
+        .rev()
+        .fold(body, |body, (name, name_span, value, start)| Expr {
+            span: start..body.span.end,
+            kind: ExprKind::Bind {
+                name,
+                name_span,
+                value: Box::new(value),
+                body: Box::new(body),
+            },
+        }))
 }
 
-/// `a ? b : c ? d : e` read as `a ? b : (c ? d : e)`, without recursing per `?`.
-fn conditional(first: Expr, rest: Vec<(Expr, Expr)>) -> Expr {
-    let mut conditions = vec![first];
-    let mut thens = Vec::with_capacity(rest.len());
-    for (then, next) in rest {
+/// A binding as read: the name, its span, the value and where the binding starts
+/// (the `[` for the first of a list, the name for the others).
+type Binding = (String, Span, Expr, usize);
+
+/// `[name = value, name = value]`.
+fn binding_list(input: &mut Input<'_>) -> Parsed<Vec<Binding>> {
+    input.whitespace();
+    let open = input.pos();
+    input.expect(b'[')?;
+    // A binding ends with the whitespace after its value, so the list's own
+    // whitespace before `,` and `]` reads nothing.
+    let mut list = vec![binding(input, Some(open))?];
+    input.list_end(&mut list, |input| binding(input, None), b']')?;
+    Ok(list)
+}
+
+/// `name = value`; the binding starts at `start`, or at the name.
+fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
+    input.whitespace();
+    let name_start = input.pos();
+    let Some(name) = identifier(input) else {
+        input.want(&[Expected::Name]);
+        return Err(Fail);
+    };
+    let name_span = name_start..input.pos();
+    input.whitespace();
+    input.expect(b'=')?;
+    let value = expression(input)?;
+    input.whitespace();
+    Ok((
+        name.to_string(),
+        name_span,
+        value,
+        start.unwrap_or(name_start),
+    ))
+}
+
+/// `a ? b : c ? d : e`, read as `a ? b : (c ? d : e)` without recursing per `?`.
+fn conditional(input: &mut Input<'_>) -> Parsed<Expr> {
+    let mut conditions = vec![binary(input, Level::Or)?];
+    let mut thens = Vec::new();
+    while let Some((then, next)) = input.attempt(|input| {
+        input.whitespace();
+        if !input.eat(b'?') {
+            input.want(&[Expected::Operator]);
+            return Err(Fail);
+        }
+        let then = expression(input)?;
+        input.whitespace();
+        input.expect(b':')?;
+        Ok((then, binary(input, Level::Or)?))
+    }) {
         thens.push(then);
         conditions.push(next);
     }
-    let mut result = conditions.pop().expect("at least one operand");
+    let mut result = conditions.pop().ok_or(Fail)?;
     while let (Some(condition), Some(then)) = (conditions.pop(), thens.pop()) {
         result = Expr {
             span: condition.span.start..result.span.end,
@@ -148,235 +114,186 @@ fn conditional(first: Expr, rest: Vec<(Expr, Expr)>) -> Expr {
             },
         };
     }
-    result
+    Ok(result)
 }
 
-/// A binding as read: the name, its span, the value and where the `[` is.
-type Binding = (String, Span, Expr, usize);
-
-/// A name, its span and its value, as read inside `[…]`.
-type NamedValue = ((String, SimpleSpan), Expr);
-
-/// `[name = value, name = value]` before an expression.
-fn bindings<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Vec<Binding>, Extra> + Clone {
-    let one = whitespace()
-        .ignore_then(identifier().map_with(|name: &str, e| (name.to_string(), e.span())))
-        .then_ignore(whitespace())
-        .then_ignore(just('=').labelled(Expected::Symbol('=')))
-        .then(expr)
-        .then_ignore(whitespace());
-    whitespace()
-        .ignore_then(just('[').to_span())
-        .then(one.separated_by(just(',')).at_least(1).collect::<Vec<_>>())
-        .then_ignore(just(']'))
-        .map(|(open, list): (SimpleSpan, Vec<NamedValue>)| {
-            list.into_iter()
-                .enumerate()
-                .map(|(i, ((name, name_span), value))| {
-                    let start = if i == 0 { open.start } else { name_span.start };
-                    (name, name_span.into_range(), value, start)
-                })
-                .collect()
-        })
+/// How tightly an operator binds, loosest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    Or,
+    And,
+    /// `not`, a prefix: its operand is a comparison.
+    Not,
+    Comparison,
+    Sum,
+    Product,
 }
 
-/// Unary minus over an operand, each `-` optionally preceded by whitespace.
-fn unary<'src>(
-    atom: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    whitespace()
-        .ignore_then(just('-').labelled(Expected::Symbol('-')).to_span())
-        .repeated()
-        .foldr(
-            whitespace().ignore_then(atom),
-            |minus: SimpleSpan, inner: Expr| Expr {
-                span: minus.start..inner.span.end,
-                kind: ExprKind::Negate(Box::new(inner)),
-            },
-        )
-}
-
-/// What may follow a number, a parenthesized expression or a name.
-enum Tail {
-    /// `d…`: the head is the count of dice.
-    Dice(super::dice::DiceTail),
-    /// `#…`: the head is how many times the body is rolled.
-    Repeat(Expr, Vec<crate::dice::notation::ast::PoolModifier>),
-}
-
-/// An atom: a number, a parenthesized expression, a name, a call, a group, a
-/// repetition or a dice term (with either of the first three as its count).
-fn atom<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    let simple = simple_atom(expr.clone()).boxed();
-    let repeat = just('#')
-        .labelled(Expected::Symbol('#'))
-        .ignore_then(simple.clone())
-        .then(pool_modifiers(expr.clone()))
-        .map(|(body, modifiers)| Tail::Repeat(body, modifiers));
-    let dice = dice_tail(expr.clone()).boxed();
-    let head = choice((number(), parenthesized(expr.clone())));
-    let with_head = head
-        .then(choice((dice.clone().map(Tail::Dice), repeat.clone())).or_not())
-        .map_with(|(head, tail), e| attach(head, tail, e.span()));
-    let named = name()
-        .then(repeat.or_not())
-        .map_with(|(head, tail), e| attach(head, tail, e.span()));
-    let without_count = dice.map_with(|tail, e| tail.into_expr(None, e.span()));
-    choice((
-        without_count,
-        call(expr.clone()),
-        group(expr),
-        with_head,
-        named,
-    ))
-}
-
-/// An atom that is not a repetition: the body of one.
-fn simple_atom<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    let dice = dice_tail(expr.clone()).boxed();
-    let with_head = choice((number(), parenthesized(expr.clone())))
-        .then(dice.clone().map(Tail::Dice).or_not())
-        .map_with(|(head, tail), e| attach(head, tail, e.span()));
-    let without_count = dice.map_with(|tail, e| tail.into_expr(None, e.span()));
-    choice((
-        without_count,
-        call(expr.clone()),
-        group(expr),
-        with_head,
-        name(),
-    ))
-}
-
-/// The head with what follows it, spanning both.
-fn attach(head: Expr, tail: Option<Tail>, span: SimpleSpan) -> Expr {
-    match tail {
-        None => head,
-        Some(Tail::Dice(tail)) => tail.into_expr(Some(head), span),
-        Some(Tail::Repeat(body, pool_modifiers)) => Expr {
-            kind: ExprKind::Repeat(Repeat {
-                count: Box::new(head),
-                body: Box::new(body),
-                pool_modifiers,
-            }),
-            span: span.into_range(),
-        },
+impl Level {
+    /// The level of a right operand: one tighter (every binary operator is
+    /// left-associative).
+    fn tighter(self) -> Option<Level> {
+        match self {
+            Level::Or => Some(Level::And),
+            Level::And => Some(Level::Not),
+            Level::Not => Some(Level::Comparison),
+            Level::Comparison => Some(Level::Sum),
+            Level::Sum => Some(Level::Product),
+            Level::Product => None,
+        }
     }
 }
 
-/// An integer literal.
-fn number<'src>() -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    literal::<Outcome>().map_with(|n, e| Expr {
-        kind: ExprKind::Number(n),
-        span: e.span().into_range(),
+/// Operands joined by operators of level `min` or tighter.
+fn binary(input: &mut Input<'_>, min: Level) -> Parsed<Expr> {
+    let (mut left, mut loosest_taken) = match negations(input, min) {
+        Some(nots) => {
+            let inner = binary(input, Level::Comparison)?;
+            (negate_all(nots, inner, ExprKind::Not), Level::Not)
+        }
+        None => (unary(input)?, Level::Product),
+    };
+    // The span of the second comparison of a chain, reported once the chain ends.
+    let mut comparisons: (usize, Option<Span>) = (0, None);
+    loop {
+        let before = input.pos();
+        input.whitespace();
+        let Some((op, level, len)) = operator(input, min, loosest_taken) else {
+            input.reset(before);
+            break;
+        };
+        if level != Level::Comparison {
+            chained(input, &mut comparisons);
+        }
+        let at = input.pos();
+        let right = input.attempt(|input| {
+            if op == BinaryOp::Eq && !input.looking_at("==") {
+                input.problem(at..at + 1, Problem::SingleEquals);
+            }
+            input.advance(len);
+            match level.tighter() {
+                Some(tighter) => binary(input, tighter),
+                None => unary(input),
+            }
+        });
+        let Some(right) = right else {
+            input.reset(before);
+            break;
+        };
+        if level == Level::Comparison {
+            comparisons.0 += 1;
+            if comparisons.0 == 2 {
+                comparisons.1 = Some(at..at + len);
+            }
+        }
+        left = Expr {
+            span: left.span.start..right.span.end,
+            kind: ExprKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+        };
+        loosest_taken = level;
+    }
+    chained(input, &mut comparisons);
+    Ok(left)
+}
+
+/// Reports a chain of comparisons (`1 < 2 < 3`) once it has ended.
+fn chained(input: &mut Input<'_>, comparisons: &mut (usize, Option<Span>)) {
+    if let Some(span) = comparisons.1.take() {
+        input.problem(span, Problem::ChainedComparison);
+    }
+    comparisons.0 = 0;
+}
+
+/// The binary operator at the position, of level `min` to `loosest_taken`
+/// (`loosest_taken` and everything looser when nothing was taken yet), with its
+/// level and length; records that an operator was wanted otherwise.
+fn operator(
+    input: &mut Input<'_>,
+    min: Level,
+    loosest_taken: Level,
+) -> Option<(BinaryOp, Level, usize)> {
+    let allowed = |level: Level| min <= level && level <= loosest_taken;
+    let binary_levels = [
+        Level::Or,
+        Level::And,
+        Level::Comparison,
+        Level::Sum,
+        Level::Product,
+    ];
+    if !binary_levels.into_iter().any(allowed) {
+        return None;
+    }
+    let found = match (input.byte(0), input.byte(1)) {
+        (Some(b'*'), _) => Some((BinaryOp::Mul, Level::Product, 1)),
+        (Some(b'/'), _) => Some((BinaryOp::Div, Level::Product, 1)),
+        (Some(b'%'), _) => Some((BinaryOp::Mod, Level::Product, 1)),
+        (Some(b'+'), _) => Some((BinaryOp::Add, Level::Sum, 1)),
+        (Some(b'-'), _) => Some((BinaryOp::Sub, Level::Sum, 1)),
+        (Some(b'<'), Some(b'=')) => Some((BinaryOp::Le, Level::Comparison, 2)),
+        (Some(b'<'), _) => Some((BinaryOp::Lt, Level::Comparison, 1)),
+        (Some(b'>'), Some(b'=')) => Some((BinaryOp::Ge, Level::Comparison, 2)),
+        (Some(b'>'), _) => Some((BinaryOp::Gt, Level::Comparison, 1)),
+        (Some(b'='), Some(b'=')) => Some((BinaryOp::Eq, Level::Comparison, 2)),
+        // A lone `=` is reported and read as `==` to go on.
+        (Some(b'='), _) => Some((BinaryOp::Eq, Level::Comparison, 1)),
+        (Some(b'!'), Some(b'=')) => Some((BinaryOp::Ne, Level::Comparison, 2)),
+        (Some(b'!'), _) if allowed(Level::Comparison) => {
+            let at = input.pos() + 1;
+            input.want_at(at, &[Expected::Symbol('=')]);
+            None
+        }
+        _ if at_keyword(input, "and") => Some((BinaryOp::And, Level::And, 3)),
+        _ if at_keyword(input, "or") => Some((BinaryOp::Or, Level::Or, 2)),
+        _ => None,
+    };
+    input.want(&[Expected::Operator]);
+    found.filter(|&(_, level, _)| allowed(level))
+}
+
+/// The positions of the `not`s at the start of an operand of level `min` (only
+/// operands of `and`, `or` and the conditional may start with `not`), or `None`.
+fn negations(input: &mut Input<'_>, min: Level) -> Option<Vec<usize>> {
+    if min > Level::Not {
+        return None;
+    }
+    let mut nots = Vec::new();
+    loop {
+        let before = input.pos();
+        input.whitespace();
+        if !at_keyword(input, "not") {
+            input.reset(before);
+            break;
+        }
+        nots.push(input.pos());
+        input.advance(3);
+    }
+    (!nots.is_empty()).then_some(nots)
+}
+
+/// Wraps `inner` in one node per prefix position, the last written innermost.
+fn negate_all(prefixes: Vec<usize>, inner: Expr, kind: fn(Box<Expr>) -> ExprKind) -> Expr {
+    prefixes.into_iter().rev().fold(inner, |inner, start| Expr {
+        span: start..inner.span.end,
+        kind: kind(Box::new(inner)),
     })
 }
 
-/// `(expr)`, its span including the parentheses.
-pub(super) fn parenthesized<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    just('(')
-        .ignore_then(expr)
-        .then_ignore(whitespace())
-        .then_ignore(just(')'))
-        .map_with(|mut inner: Expr, e| {
-            inner.span = e.span().into_range();
-            inner
-        })
-}
-
-/// A name of a bound roll (checked against the bindings after parsing).
-fn name<'src>() -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    identifier().map_with(|name: &str, e| Expr {
-        kind: ExprKind::Name(name.to_string()),
-        span: e.span().into_range(),
-    })
-}
-
-/// `max(a, b, …)`, `min(a, b, …)`, `abs(x)`.
-fn call<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    identifier()
-        .map_with(|name: &str, e| (name, e.span()))
-        .then_ignore(just('('))
-        .then(
-            expr.separated_by(whitespace().then(just(',')))
-                .collect::<Vec<_>>(),
-        )
-        .then_ignore(whitespace())
-        .then_ignore(just(')'))
-        .validate(|((name, name_span), arguments), e, emitter| {
-            let function = match name {
-                "max" => Function::Max,
-                "min" => Function::Min,
-                "abs" => Function::Abs,
-                _ => {
-                    let problem = Problem::UnknownFunction {
-                        name: name.to_string(),
-                    };
-                    emitter.emit(RawError::problem(name_span, problem));
-                    Function::Max
-                }
-            };
-            let fits = match function {
-                Function::Abs => arguments.len() == 1,
-                Function::Max | Function::Min => !arguments.is_empty(),
-            };
-            if !fits {
-                let expected = match function {
-                    Function::Abs => "one argument: `abs(d20 - 10)`",
-                    _ => "one argument or more: `max(d8!, d6!)`",
-                };
-                let problem = Problem::Arguments {
-                    function: function.name(),
-                    expected,
-                };
-                emitter.emit(RawError::problem(e.span(), problem));
-            }
-            let arguments = if arguments.is_empty() {
-                vec![Expr {
-                    kind: ExprKind::Number(0),
-                    span: e.span().into_range(),
-                }]
-            } else {
-                arguments
-            };
-            Expr {
-                kind: ExprKind::Call {
-                    function,
-                    arguments,
-                },
-                span: e.span().into_range(),
-            }
-        })
-}
-
-/// `{a, b, c}` with pool modifiers.
-fn group<'src>(
-    expr: impl Parser<'src, &'src str, Expr, Extra> + Clone + 'src,
-) -> impl Parser<'src, &'src str, Expr, Extra> + Clone {
-    just('{')
-        .ignore_then(
-            expr.clone()
-                .separated_by(whitespace().then(just(',')))
-                .at_least(1)
-                .collect::<Vec<_>>(),
-        )
-        .then_ignore(whitespace())
-        .then_ignore(just('}'))
-        .then(pool_modifiers(expr))
-        .map_with(|(members, pool_modifiers), e| Expr {
-            kind: ExprKind::Group(Group {
-                members,
-                pool_modifiers,
-            }),
-            span: e.span().into_range(),
-        })
+/// `-…-atom`, each `-` optionally preceded by whitespace.
+fn unary(input: &mut Input<'_>) -> Parsed<Expr> {
+    let mut minuses = Vec::new();
+    loop {
+        input.whitespace();
+        if input.eat(b'-') {
+            minuses.push(input.pos() - 1);
+        } else {
+            input.want(&[Expected::Symbol('-')]);
+            break;
+        }
+    }
+    let inner = atom(input, true)?;
+    Ok(negate_all(minuses, inner, ExprKind::Negate))
 }

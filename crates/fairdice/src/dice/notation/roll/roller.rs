@@ -7,11 +7,10 @@ use crate::control::{Control, Stop};
 
 /// Dice between two reads of a cancel switch (a few hundred microseconds).
 const CHECK_EVERY: u64 = 1 << 14;
-use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{DieError, MAX_DICE, Outcome};
 use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Function, Keep, PoolModifier,
-    Span,
+    PoolPart, Span,
 };
 use crate::dice::notation::eval::{any_matches, clamp, explode_test, pool_value};
 use crate::dice::notation::failure::NotationError;
@@ -134,13 +133,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             ExprKind::Group(group) => {
                 let rolled = match group.members.as_slice() {
                     [only] => self.pooled(only)?,
-                    members => {
-                        let mut values = Vec::with_capacity(members.len());
-                        for member in members {
-                            values.push(value_die(self.expr(member)?));
-                        }
-                        values
-                    }
+                    members => self.members(members)?,
                 };
                 self.pool(rolled, &group.pool_modifiers, PoolKind::Group, &expr.span)
             }
@@ -153,32 +146,26 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
 
     /// The dice a lone group member pools (see the exact evaluator's `pool_of`).
     fn pooled(&mut self, expr: &'a Expr) -> Result<Vec<RolledDie>, NotationError> {
-        match &expr.kind {
-            ExprKind::Binary {
-                op: BinaryOp::Add,
-                left,
-                right,
-            } => {
+        match expr.pool_part() {
+            PoolPart::Sum { left, right, .. } => {
                 let mut dice = self.pooled(left)?;
                 dice.extend(self.pooled(right)?);
                 Ok(dice)
             }
-            ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => self.dice(dice),
-            ExprKind::Repeat(repeat) if repeat.pool_modifiers.is_empty() => {
-                self.repetition(&repeat.count, &repeat.body)
-            }
-            ExprKind::Group(group) if group.pool_modifiers.is_empty() => match &group.members[..] {
-                [only] => self.pooled(only),
-                members => {
-                    let mut values = Vec::with_capacity(members.len());
-                    for member in members {
-                        values.push(value_die(self.expr(member)?));
-                    }
-                    Ok(values)
-                }
-            },
-            _ => Ok(vec![value_die(self.expr(expr)?)]),
+            PoolPart::Dice(dice) => self.dice(dice),
+            PoolPart::Repeat(repeat) => self.repetition(&repeat.count, &repeat.body),
+            PoolPart::Members(members) => self.members(members),
+            PoolPart::Value(value) => Ok(vec![value_die(self.expr(value)?)]),
         }
+    }
+
+    /// The members of a group, each one value of its pool.
+    fn members(&mut self, members: &'a [Expr]) -> Result<Vec<RolledDie>, NotationError> {
+        let mut values = Vec::with_capacity(members.len());
+        for member in members {
+            values.push(value_die(self.expr(member)?));
+        }
+        Ok(values)
     }
 
     fn repetition(
