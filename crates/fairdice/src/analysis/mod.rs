@@ -38,6 +38,7 @@ pub mod gaps;
 pub mod metrics;
 pub mod monte_carlo;
 pub mod report;
+pub mod seats;
 
 mod canonical;
 mod graph;
