@@ -11,6 +11,10 @@ pub struct Figure {
     /// The value (exact up to `f64` rounding, or the estimate).
     pub value: f64,
     /// Its standard error (Monte Carlo only).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub error: Option<f64>,
 }
 
@@ -59,9 +63,17 @@ pub struct PlayerFigures {
     /// `totals[k]` = P(total = k), up to the largest total reached.
     pub totals: Vec<f64>,
     /// Standard errors of `totals` (Monte Carlo only).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub totals_errors: Option<Vec<f64>>,
     /// The expected longest run of counted rolls that paid the player nothing
     /// (the whole match if nothing ever did), when droughts were asked for.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub longest_drought: Option<Figure>,
 }
 
@@ -91,17 +103,22 @@ pub struct SeatFigures {
 }
 
 /// A game's seats measured over a match.
+///
+/// With the `serde` feature it serializes to `{"spec", "samples", "method",
+/// "peak_states" | "runs", "seed", "all_rolls", "own_turns"?}`.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SeatAnalysis {
     /// The randomizer's spec.
     pub spec: String,
     /// Rolls in the match.
     pub samples: usize,
     /// How the figures were obtained.
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub method: Method,
     /// Over every roll.
     pub all_rolls: SeatFigures,
     /// Over each player's own turns, when the game has turns.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub own_turns: Option<SeatFigures>,
 }

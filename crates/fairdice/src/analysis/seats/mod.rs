@@ -54,7 +54,7 @@ use thiserror::Error;
 
 pub use figures::{Figure, PlayerFigures, Scope, SeatAnalysis, SeatFigures, Starved};
 pub use game::{Columns, Game, GameError, MAX_AMOUNT, MAX_PLAYERS, Table};
-pub use monte_carlo::STEPS_PER_ROLL;
+pub use monte_carlo::{STEPS_PER_ROLL, steps_per_run};
 pub use sweep::STEPS_PER_EDGE;
 
 use super::exact::{ExactError, ExactOptions};
