@@ -231,6 +231,14 @@ pub fn analyze(
         return Err(SeatError::Runs(runs));
     }
     let table = game.table(randomizer)?;
+    // Every player's distribution of totals, per scope: in the sweep's result, or
+    // in each thread's Monte Carlo tally.
+    let scopes = if table.turns() { 2 } else { 1 };
+    let distributions: u64 = (0..table.players())
+        .map(|p| u64::from(table.most(p)) * samples as u64 + 1)
+        .sum();
+    let copies = scopes * (rayon::current_num_threads() as u64 + 1);
+    control.reserve(distributions.saturating_mul(8).saturating_mul(copies))?;
     let mut first = randomizer.clone();
     first.reset();
     let shares = Shares::new(

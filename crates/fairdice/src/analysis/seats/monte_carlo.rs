@@ -2,9 +2,11 @@
 //! sweeps are too large.
 //!
 //! Runs are dealt in chunks of [`CHUNK`] as in the analysis's own estimate: chunk
-//! `c` draws from [`rng::stream(seed, c)`](crate::rng::stream) and the tallies are
-//! added in chunk order, so the figures depend on the seed and the runs only,
-//! never on the threads.
+//! `c` draws from [`rng::stream(seed, c)`](crate::rng::stream). The tallies are
+//! whole numbers (counts, totals, drought lengths and their squares), so adding
+//! them in any order gives the same sums: the figures depend on the seed and the
+//! runs only, never on the threads, and chunks are added as they finish rather
+//! than held until the end.
 
 use rayon::prelude::*;
 
@@ -35,8 +37,8 @@ struct Tally {
     /// `totals[p][k]`: runs where player `p` ended with `k`.
     totals: Vec<Vec<u64>>,
     /// Per player: sum and sum of squares of the longest drought.
-    droughts: Vec<(f64, f64)>,
-    spread: (f64, f64),
+    droughts: Vec<(u64, u128)>,
+    spread: (u64, u128),
     starved: Vec<u64>,
 }
 
@@ -44,8 +46,8 @@ impl Tally {
     fn new(players: usize, shares: usize) -> Tally {
         Tally {
             totals: vec![Vec::new(); players],
-            droughts: vec![(0.0, 0.0); players],
-            spread: (0.0, 0.0),
+            droughts: vec![(0, 0); players],
+            spread: (0, 0),
             starved: vec![0; shares],
         }
     }
@@ -146,15 +148,15 @@ fn run_chunk(
                     tally.totals[p].resize(k + 1, 0);
                 }
                 tally.totals[p][k] += 1;
-                let g = s.longest[p] as f64;
+                let g = s.longest[p];
                 tally.droughts[p].0 += g;
-                tally.droughts[p].1 += g * g;
+                tally.droughts[p].1 += u128::from(g) * u128::from(g);
             }
             let best = s.totals.iter().max().copied().unwrap_or(0);
             let worst = s.totals.iter().min().copied().unwrap_or(0);
-            let d = (best - worst) as f64;
+            let d = best - worst;
             tally.spread.0 += d;
-            tally.spread.1 += d * d;
+            tally.spread.1 += u128::from(d) * u128::from(d);
             for (k, &share) in shares.starved.iter().enumerate() {
                 if is_starved(&s.totals, shares.fair(*scope), share) {
                     tally.starved[k] += 1;
@@ -163,6 +165,10 @@ fn run_chunk(
         }
     }
     Ok(tallies)
+}
+
+fn floats((sum, squares): (u64, u128)) -> (f64, f64) {
+    (sum as f64, squares as f64)
 }
 
 /// The mean and its standard error from a sum and a sum of squares over `runs`.
@@ -190,7 +196,13 @@ pub(crate) fn figures(
     let players = question.table.players();
     control.stage("simulating seats", runs);
     let chunks = runs.div_ceil(CHUNK);
-    let parts: Vec<Vec<Tally>> = (0..chunks)
+    let empty = || -> Vec<Tally> {
+        scopes
+            .iter()
+            .map(|_| Tally::new(players, question.shares.starved.len()))
+            .collect()
+    };
+    let totals: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             control.check()?;
@@ -199,16 +211,17 @@ pub(crate) fn figures(
             control.advance(count);
             Ok(tallies)
         })
-        .collect::<Result<_, Stop>>()?;
+        .try_reduce(empty, |mut a, b| {
+            for (x, y) in a.iter_mut().zip(&b) {
+                x.add(y);
+            }
+            Ok::<_, Stop>(a)
+        })?;
     let n = runs as f64;
     Ok(scopes
         .iter()
-        .enumerate()
-        .map(|(i, &scope)| {
-            let mut total = Tally::new(players, question.shares.starved.len());
-            for part in &parts {
-                total.add(&part[i]);
-            }
+        .zip(totals)
+        .map(|(&scope, total)| {
             let fair = question.shares.fair(scope);
             let players = (0..players)
                 .map(|p| {
@@ -233,14 +246,14 @@ pub(crate) fn figures(
                         totals_errors: Some(errors),
                         longest_drought: question
                             .droughts
-                            .then(|| mean_and_error(total.droughts[p], n)),
+                            .then(|| mean_and_error(floats(total.droughts[p]), n)),
                     }
                 })
                 .collect();
             SeatFigures {
                 scope,
                 players,
-                spread: mean_and_error(total.spread, n),
+                spread: mean_and_error(floats(total.spread), n),
                 starved: question
                     .shares
                     .starved

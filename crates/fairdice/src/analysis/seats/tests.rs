@@ -372,3 +372,44 @@ fn bad_options_are_refused() {
         Err(SeatError::Game(GameError::UnknownOutcome { .. }))
     ));
 }
+
+#[test]
+fn monte_carlo_is_independent_of_the_thread_count() {
+    let game = game(
+        vec![(1, vec![1, 0]), (2, vec![0, 2])],
+        true,
+        Columns::Players,
+    );
+    let r = Spec::build("dynamic(values=4, decrease=0.4)").expect("valid");
+    let options = SeatOptions {
+        method: MethodChoice::MonteCarlo {
+            runs: 5000,
+            seed: 9,
+        },
+        ..SeatOptions::new(30)
+    };
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool")
+            .install(|| analyze(&r, &game, &options, &Control::new()))
+            .expect("runs")
+    };
+    assert_eq!(on(1), on(2));
+}
+
+#[test]
+fn totals_too_wide_to_hold_are_refused_before_any_work() {
+    let game = Game::new(
+        vec!["a".into(); 16],
+        vec![(1, vec![1000; 16])],
+        false,
+        Columns::Players,
+    )
+    .expect("valid");
+    let r = Spec::build("dice(values=2)").expect("valid");
+    let control = Control::new().with_max_memory(64 << 20);
+    let error = analyze(&r, &game, &SeatOptions::new(100_000), &control).expect_err("too wide");
+    assert_eq!(error.kind(), FailureKind::TooLarge, "{error}");
+}
