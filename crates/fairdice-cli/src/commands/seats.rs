@@ -9,12 +9,11 @@ use std::path::PathBuf;
 use anyhow::Context;
 use fairdice::Control;
 use fairdice::analysis::seats::{Game, PlayerFigures, Scope, SeatFigures};
-use fairdice::analysis::{self, seats::DEFAULT_SHARES};
+use fairdice::analysis::{self, Method, seats::DEFAULT_SHARES};
 use fairdice_api::UseCase;
 use fairdice_api::seats::{SeatsReport, SeatsRequest};
 use serde_json::Value;
 
-use crate::commands::analyze::describe;
 use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, spinner};
@@ -163,6 +162,16 @@ fn csv(report: &SeatsReport) -> anyhow::Result<String> {
         table.extend(&scope["players"], &lead);
     }
     table.to_csv()
+}
+
+/// `exact (at most N pairs per step)` or `Monte Carlo (N runs, seed S)`.
+fn describe(method: &Method) -> String {
+    match method {
+        Method::Exact { peak_states } => {
+            format!("exact (at most {peak_states} (state, totals) pairs per step)")
+        }
+        Method::MonteCarlo { runs, seed } => format!("Monte Carlo ({runs} runs, seed {seed})"),
+    }
 }
 
 /// `1.234` or `1.234 ± 0.005`.
