@@ -55,8 +55,9 @@ pub struct PlayerFigures {
     /// The player's name.
     pub player: String,
     /// What the base distribution promises: the expected total if every counted
-    /// roll followed the randomizer's first next-sample distribution (for dice,
-    /// decks and the fair roller, the base's probabilities).
+    /// roll followed the randomizer's base
+    /// ([`base_probabilities`](crate::analysis::base_probabilities): the base of
+    /// dice, decks, dynamic dice and the fair roller, PRD's nominal chance).
     pub fair_share: f64,
     /// The expected total under the randomizer.
     pub expected_total: Figure,

@@ -35,10 +35,10 @@
 //!   built on the analysis's state graph ([`sweep`]); the totals of every player
 //!   are one sweep (the spread and the starved chances need them jointly), each
 //!   player's droughts one more.
-//! - The fair share is taken from the randomizer's first next-sample
-//!   distribution, not from the randomizer's own expectation, so a starved player
-//!   is measured against what the dice promise, the same in an exact sweep and in
-//!   a Monte Carlo estimate.
+//! - The fair share is taken from the randomizer's base
+//!   ([`base_probabilities`]), not from the randomizer's own expectation, so a
+//!   starved player is measured against what the dice promise, the same in an
+//!   exact sweep and in a Monte Carlo estimate.
 //! - An automatic choice runs Monte Carlo for every figure when any sweep is too
 //!   large, so one analysis never mixes methods.
 
@@ -57,6 +57,7 @@ pub use game::{Columns, Game, GameError, MAX_AMOUNT, MAX_PLAYERS, Table};
 pub use monte_carlo::{STEPS_PER_ROLL, steps_per_run};
 pub use sweep::STEPS_PER_EDGE;
 
+use super::base_deviation::base_probabilities;
 use super::exact::{ExactError, ExactOptions};
 use super::{MAX_SAMPLES, Method, MethodChoice, fallback_runs};
 use crate::control::{Control, Failure, FailureKind, Stop};
@@ -145,15 +146,14 @@ pub(crate) struct Shares {
 }
 
 impl Shares {
-    fn new(first: &[f64], table: &Table, samples: usize, starved: Vec<f64>) -> Shares {
+    fn new(base: &[f64], table: &Table, samples: usize, starved: Vec<f64>) -> Shares {
         let fair = |scope: Scope| -> Vec<f64> {
             (0..table.players())
                 .map(|p| {
                     (0..samples)
                         .filter(|&t| scope.counts(table.roller(t), p))
                         .map(|t| {
-                            first
-                                .iter()
+                            base.iter()
                                 .enumerate()
                                 .map(|(o, q)| q * f64::from(table.amount(t, o, p)))
                                 .sum::<f64>()
@@ -239,10 +239,8 @@ pub fn analyze(
         .sum();
     let copies = scopes * (rayon::current_num_threads() as u64 + 1);
     control.reserve(distributions.saturating_mul(8).saturating_mul(copies))?;
-    let mut first = randomizer.clone();
-    first.reset();
     let shares = Shares::new(
-        &first.next_distribution(),
+        &base_probabilities(randomizer),
         &table,
         samples,
         options.shares.clone(),

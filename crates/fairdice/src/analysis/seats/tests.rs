@@ -22,7 +22,7 @@ fn brute_force(spec: &str, game: &Game, samples: usize, scope: Scope, shares: &[
     let r = Spec::build(spec).expect("valid spec");
     let table = game.table(&r).expect("fits");
     let players = table.players();
-    let first = r.next_distribution();
+    let first = crate::analysis::base_probabilities(&r);
     // Fair shares straight from the definition.
     let fair: Vec<f64> = (0..players)
         .map(|p| {
