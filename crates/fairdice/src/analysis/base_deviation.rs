@@ -31,7 +31,8 @@ pub struct BaseDeviation {
 }
 
 /// The base's probabilities of `randomizer`'s outcomes: its base for dice, decks,
-/// dynamic dice and the fair roller, the nominal chance for PRD, and uniform for
+/// dynamic dice and the fair roller, the nominal chance for PRD and the base
+/// chance for pity, and uniform for
 /// bags and the Tetris randomizers.
 pub fn base_probabilities(randomizer: &AnyRandomizer) -> Vec<f64> {
     match randomizer {
@@ -40,6 +41,7 @@ pub fn base_probabilities(randomizer: &AnyRandomizer) -> Vec<f64> {
         AnyRandomizer::Dynamic(r) => r.base().probabilities().to_vec(),
         AnyRandomizer::Fair(r) => r.base().probabilities().to_vec(),
         AnyRandomizer::Prd(r) => vec![1.0 - r.p(), r.p()],
+        AnyRandomizer::Pity(r) => vec![1.0 - r.p(), r.p()],
         other => {
             let n = other.outcomes().len().max(1);
             vec![1.0 / n as f64; n]
