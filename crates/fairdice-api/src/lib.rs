@@ -46,6 +46,7 @@ pub mod prd;
 pub mod randomizer;
 pub mod risk;
 pub mod roll;
+pub mod seats;
 pub mod tune;
 
 use fairdice::Control;
@@ -88,6 +89,7 @@ pub const USE_CASES: &[&str] = &[
     randomizer::NextRequest::NAME,
     randomizer::StateRequest::NAME,
     prd::PrdRequest::NAME,
+    seats::SeatsRequest::NAME,
 ];
 
 /// Runs the use case `name` on a JSON request and returns its JSON report: the
@@ -160,6 +162,7 @@ pub fn run_json_within(
             run::<randomizer::StateRequest>(request, control, document)
         }
         prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control, document),
+        seats::SeatsRequest::NAME => run::<seats::SeatsRequest>(request, control, document),
         other => Err(Error::bad_request(format!(
             "unknown use case `{other}`; accepted: {}",
             USE_CASES.join(", ")

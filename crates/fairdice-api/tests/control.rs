@@ -20,6 +20,10 @@ fn request(use_case: &str) -> String {
         "analyze" => r#"{"spec": "dynamic(values=6, decrease=0.5)", "samples": 60}"#,
         "droughts" => r#"{"spec": "deck(values=6, copies=3)", "samples": 60}"#,
         "tune" => r#"{"values": 6, "samples": "25"}"#,
+        "seats" => {
+            r#"{"game": {"players": ["a", "b", "c"], "payoffs": {"6": [1, 0, 1], "8": [0, 2, 0], "5": [0, 1, 1]}},
+                "spec": "dice(base=2d6)", "samples": 40}"#
+        }
         other => panic!("no test request for the use case `{other}`: add one"),
     };
     text.to_string()

@@ -132,6 +132,24 @@ fn request(use_case: &'static str) -> BoxedStrategy<Value> {
         "tune" => (number(), prop::sample::select(vec!["25", "1..200", "10:1,100000:2", "0", "x"]), prop::sample::select(vec!["deck", "dynamic", "fair", "tgm", "deck,dynamic,bag"]))
             .prop_map(|(values, samples, systems)| json!({"values": values, "samples": samples, "systems": systems.split(',').collect::<Vec<_>>()}))
             .boxed(),
+        "seats" => (
+            0usize..20,
+            prop::collection::vec((-2i64..14, prop::collection::vec(number(), 0..5)), 0..6),
+            any::<bool>(),
+            spec(),
+            number(),
+            prop::option::of(number()),
+        )
+            .prop_map(|(players, payoffs, turns, s, samples, runs)| {
+                let names: Vec<String> = (0..players).map(|p| format!("p{p}")).collect();
+                let payoffs: serde_json::Map<String, Value> = payoffs
+                    .into_iter()
+                    .map(|(outcome, row)| (outcome.to_string(), Value::from(row)))
+                    .collect();
+                json!({"game": {"players": names, "turns": turns, "payoffs": payoffs},
+                       "spec": s, "samples": samples, "runs": runs})
+            })
+            .boxed(),
         other => panic!("no generator for the use case `{other}`: add one"),
     }
 }

@@ -46,6 +46,8 @@ enum Command {
     Analyze(commands::analyze::Args),
     /// The fairest parameters of each randomizer system above an entropy threshold.
     Tune(commands::tune::Args),
+    /// How a randomizer splits a match between the players of a game (a JSON game file).
+    Seats(commands::seats::Args),
     /// Two pools rolled against each other, die paired with die (e.g. `5d6 3d6+2d8`).
     Contest(commands::contest::Args),
 }
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
+        Command::Seats(args) => commands::seats::run(args),
         Command::Contest(args) => commands::contest::run(args),
     };
     match result {

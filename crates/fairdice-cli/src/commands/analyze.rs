@@ -150,6 +150,11 @@ fn render(report: &AnalysisReport, every: Option<usize>) -> String {
     );
     let _ = writeln!(
         out,
+        "base deviation    {}  (counts against the base's p·T; 1 = as plain dice, 0 = exactly p·T)",
+        with_error(report.base_deviation, report.base_deviation_error)
+    );
+    let _ = writeln!(
+        out,
         "repeat rate       {}  (samples equal to the one before)",
         with_error(report.repeat_rate, errors.map(|e| e.repeat_rate))
     );

@@ -8,6 +8,7 @@ pub mod prd;
 pub mod risk;
 pub mod roll;
 pub mod sample;
+pub mod seats;
 pub mod serve;
 pub mod state;
 pub mod tune;

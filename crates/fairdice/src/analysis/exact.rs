@@ -22,6 +22,7 @@
 
 use thiserror::Error;
 
+use super::base_deviation::{self, BaseDeviation, base_probabilities};
 use super::canonical::{Canonical, Key};
 use super::graph::{Edge, Graph, graph_limit};
 use super::metrics::Curves;
@@ -299,6 +300,8 @@ pub struct ExactCurves {
     pub curves: Curves,
     /// The most merged states any step held.
     pub peak_states: usize,
+    /// The counts' deviation from the base after the last sample.
+    pub base_deviation: BaseDeviation,
 }
 
 /// One step's states (graph nodes) and their moments, stored flat (`n` entries per
@@ -312,10 +315,14 @@ struct Layer {
     first: Vec<f64>,
     /// `P(state and the last sample was outcome i)`.
     last: Vec<f64>,
+    /// `E[count_i²; state]`, kept without merging only (merged outcomes share
+    /// a uniform base, and the outcome variance gives their deviation from it).
+    second: Vec<f64>,
+    tracks_second: bool,
 }
 
 impl Layer {
-    fn new(n: usize) -> Layer {
+    fn new(n: usize, tracks_second: bool) -> Layer {
         Layer {
             n,
             nodes: Vec::new(),
@@ -323,6 +330,8 @@ impl Layer {
             squares: Vec::new(),
             first: Vec::new(),
             last: Vec::new(),
+            second: Vec::new(),
+            tracks_second,
         }
     }
 
@@ -334,7 +343,7 @@ impl Layer {
     fn bytes(&self) -> usize {
         self.nodes.capacity() * 4
             + (self.mass.capacity() + self.squares.capacity()) * 8
-            + (self.first.capacity() + self.last.capacity()) * 8
+            + (self.first.capacity() + self.last.capacity() + self.second.capacity()) * 8
     }
 
     fn clear(&mut self) {
@@ -343,6 +352,7 @@ impl Layer {
         self.squares.clear();
         self.first.clear();
         self.last.clear();
+        self.second.clear();
     }
 
     /// The slot of node `v`, added with zero moments if new; `slot_of` maps nodes
@@ -364,6 +374,9 @@ impl Layer {
         self.squares.push(0.0);
         self.first.resize(self.first.len() + self.n, 0.0);
         self.last.resize(self.last.len() + self.n, 0.0);
+        if self.tracks_second {
+            self.second.resize(self.second.len() + self.n, 0.0);
+        }
         s
     }
 }
@@ -409,11 +422,11 @@ pub fn curves(
     };
     let start = graph.intern();
     let mut slot_of: Vec<u32> = Vec::new();
-    let mut layer = Layer::new(n);
+    let mut layer = Layer::new(n, !merge);
     let s0 = layer.slot(start, &mut slot_of);
     layer.mass[s0] = 1.0;
     slot_of[start as usize] = u32::MAX;
-    let mut next = Layer::new(n);
+    let mut next = Layer::new(n, !merge);
 
     let mut out = Curves {
         entropy: Vec::with_capacity(samples),
@@ -476,6 +489,13 @@ pub fn curves(
                     }
                     to[i] += flow;
                     next.last[t * n + i] += flow;
+                    // E[c_i²] gains p·(2·E[c_i] + m) when i is drawn.
+                    let before_i = from[i];
+                    let (from2, to2) = (s * n..(s + 1) * n, t * n..(t + 1) * n);
+                    for (k, j) in to2.zip(from2) {
+                        next.second[k] += p * layer.second[j];
+                    }
+                    next.second[t * n + i] += p * 2.0 * before_i + flow;
                 }
             }
         }
@@ -501,9 +521,23 @@ pub fn curves(
         }
         control.advance(1);
     }
+    let base_deviation = if merge {
+        base_deviation::from_outcome_variance(n, samples, out.outcome_variance(samples))
+    } else {
+        let mut first = vec![0.0; n];
+        let mut second = vec![0.0; n];
+        for s in 0..layer.len() {
+            for i in 0..n {
+                first[i] += layer.first[s * n + i];
+                second[i] += layer.second[s * n + i];
+            }
+        }
+        base_deviation::from_moments(&base_probabilities(randomizer), samples, &first, &second)
+    };
     Ok(ExactCurves {
         curves: out,
         peak_states: peak,
+        base_deviation,
     })
 }
 

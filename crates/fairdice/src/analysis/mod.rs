@@ -33,17 +33,20 @@
 //! Carlo ([`monte_carlo`]) takes over when a step would hold more merged states
 //! than a budget, and the result always names the method used.
 
+pub mod base_deviation;
 pub mod exact;
 pub mod gaps;
 pub mod metrics;
 pub mod monte_carlo;
 pub mod report;
+pub mod seats;
 
 mod canonical;
 mod graph;
 
 use thiserror::Error;
 
+pub use base_deviation::{BaseDeviation, base_probabilities};
 pub use exact::{DEFAULT_STATE_BUDGET, ExactError, ExactOptions, HARD_STATE_CAP};
 pub use gaps::{OutcomeDroughts, shown_gaps};
 pub use metrics::{CurveErrors, Curves, entropy_fraction, population_variance};
@@ -211,6 +214,9 @@ pub struct Analysis {
     pub mean_entropy: f64,
     /// Outcome variance after the last sample.
     pub outcome_variance: f64,
+    /// The counts' deviation from the base after the last sample (beside the
+    /// outcome variance, which expects every outcome equally often).
+    pub base_deviation: BaseDeviation,
     /// Expected fraction of samples that repeat the one before.
     pub repeat_rate: f64,
     /// Standard errors of the three summaries (Monte Carlo only).
@@ -339,7 +345,7 @@ pub fn analyze(
         ),
         MethodChoice::Exact { .. } => (DEFAULT_RUNS, DEFAULT_SEED),
     };
-    let (curves, method, droughts) = match exact_curves {
+    let (curves, method, droughts, base_deviation) = match exact_curves {
         None => {
             // One Monte Carlo pass gives the curves and the droughts together.
             let estimate =
@@ -348,7 +354,7 @@ pub fn analyze(
             let droughts = estimate
                 .droughts
                 .map(|outcomes| Droughts { method, outcomes });
-            (estimate.curves, method, droughts)
+            (estimate.curves, method, droughts, estimate.base_deviation)
         }
         Some(result) => {
             let method = Method::Exact {
@@ -359,7 +365,7 @@ pub fn analyze(
             } else {
                 None
             };
-            (result.curves, method, droughts)
+            (result.curves, method, droughts, result.base_deviation)
         }
     };
     let errors = curves.errors.as_ref().map(|e| {
@@ -375,6 +381,7 @@ pub fn analyze(
         method,
         mean_entropy: curves.mean_entropy(samples),
         outcome_variance: curves.outcome_variance(samples),
+        base_deviation,
         repeat_rate: curves.repeat_rate(samples),
         errors,
         curves,

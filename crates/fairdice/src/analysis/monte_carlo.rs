@@ -9,6 +9,7 @@
 
 use rayon::prelude::*;
 
+use super::base_deviation::{self, BaseDeviation, base_probabilities};
 use super::gaps::OutcomeDroughts;
 use super::metrics::{CurveErrors, Curves, entropy_fraction, variance_from_squares};
 use crate::control::{Control, Stop};
@@ -31,6 +32,9 @@ pub struct Estimate {
     pub curves: Curves,
     /// Each outcome's droughts, with standard errors (when asked for).
     pub droughts: Option<Vec<OutcomeDroughts>>,
+    /// The counts' deviation from the base after the last sample, with standard
+    /// errors.
+    pub base_deviation: BaseDeviation,
 }
 
 /// Sums over runs, for one chunk or all.
@@ -43,6 +47,9 @@ struct Tally {
     mean_entropy: Vec<(f64, f64)>,
     /// `longest[i · (T + 1) + g]`: runs whose longest gap of outcome `i` was `g`.
     longest: Vec<u64>,
+    /// Per outcome, sums of the scaled squared deviation from the base and of
+    /// its square; then the same for the normalized chi-square.
+    deviation: Vec<(f64, f64)>,
 }
 
 impl Tally {
@@ -58,6 +65,7 @@ impl Tally {
             } else {
                 Vec::new()
             },
+            deviation: vec![(0.0, 0.0); outcomes + 1],
         }
     }
 
@@ -72,6 +80,7 @@ impl Tally {
         pairs(&mut self.entropy, &other.entropy);
         pairs(&mut self.variance, &other.variance);
         pairs(&mut self.mean_entropy, &other.mean_entropy);
+        pairs(&mut self.deviation, &other.deviation);
         for (x, y) in self.repeat.iter_mut().zip(&other.repeat) {
             *x += y;
         }
@@ -82,8 +91,10 @@ impl Tally {
 }
 
 /// Runs `count` matches of `samples` samples with `generator`, tallying them.
+#[allow(clippy::too_many_arguments)] // private: the chunk's share of `estimate`'s inputs
 fn run_chunk(
     randomizer: &AnyRandomizer,
+    base: &[f64],
     samples: usize,
     count: u64,
     chunk: u64,
@@ -99,6 +110,7 @@ fn run_chunk(
     let mut counts = vec![0u64; n];
     let mut last_seen = vec![0usize; n];
     let mut longest = vec![0usize; n];
+    let mut squared = vec![0.0; n];
     let mut meter = control.meter();
     let per_run = (samples as u64)
         .saturating_mul(n as u64)
@@ -145,6 +157,19 @@ fn run_chunk(
                 tally.longest[i * (samples + 1) + g] += 1;
             }
         }
+        for (i, square) in squared.iter_mut().enumerate() {
+            let d = counts[i] as f64 - base[i] * samples as f64;
+            *square = d * d;
+        }
+        let (per_outcome, normalized) = base_deviation::scale(base, samples, &squared);
+        for (sum, x) in tally
+            .deviation
+            .iter_mut()
+            .zip(per_outcome.iter().chain([&normalized]))
+        {
+            sum.0 += x;
+            sum.1 += x * x;
+        }
     }
     Ok(tally)
 }
@@ -166,13 +191,16 @@ pub fn estimate(
 ) -> Result<Estimate, Stop> {
     let n = randomizer.outcomes().len();
     let chunks = runs.div_ceil(CHUNK);
+    let base = base_probabilities(randomizer);
     control.stage("simulating", runs);
     let tallies: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             control.check()?;
             let count = CHUNK.min(runs - c * CHUNK);
-            let tally = run_chunk(randomizer, samples, count, c, seed, droughts, control)?;
+            let tally = run_chunk(
+                randomizer, &base, samples, count, c, seed, droughts, control,
+            )?;
             control.advance(count);
             Ok(tally)
         })
@@ -243,7 +271,21 @@ fn summarize(total: &Tally, samples: usize, n: usize, droughts: bool) -> Estimat
             })
             .collect()
     });
-    Estimate { curves, droughts }
+    let (deviation, deviation_errors): (Vec<f64>, Vec<f64>) = total
+        .deviation
+        .iter()
+        .map(|&p| mean_and_error(p, runs))
+        .unzip();
+    let base_deviation = BaseDeviation {
+        normalized: deviation[n],
+        per_outcome: deviation[..n].to_vec(),
+        errors: Some((deviation_errors[n], deviation_errors[..n].to_vec())),
+    };
+    Estimate {
+        curves,
+        droughts,
+        base_deviation,
+    }
 }
 
 #[cfg(test)]

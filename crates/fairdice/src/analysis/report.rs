@@ -5,7 +5,7 @@
 //!
 //! With the `serde` feature it serializes to `{"spec", "samples", "method",
 //! "peak_states" | "runs", "seed", "mean_entropy", "outcome_variance",
-//! "repeat_rate", "errors"?, "steps": [{"step", "entropy", "outcome_variance",
+//! "base_deviation", "base_deviation_per_outcome", "repeat_rate", "errors"?, "steps": [{"step", "entropy", "outcome_variance",
 //! "repeat", …}], "droughts"?}`; the standard errors appear only for Monte Carlo.
 //!
 //! # Example
@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::base_deviation::base_probabilities;
 use super::{Analysis, Droughts, Method};
 use crate::randomizer::report::has_labels;
 use crate::randomizer::{AnyRandomizer, OutcomeName, Randomizer};
@@ -43,6 +44,17 @@ pub struct AnalysisReport {
     pub mean_entropy: f64,
     /// Expected outcome variance after the last sample.
     pub outcome_variance: f64,
+    /// The counts' deviation from the base after the last sample: the expected
+    /// chi-square against `p_i·T` over its value for plain dice (1 = as scattered
+    /// as independent draws, 0 = every outcome exactly `p_i·T` times); see
+    /// [`base_deviation`](super::base_deviation).
+    pub base_deviation: f64,
+    /// Standard error of `base_deviation` (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub base_deviation_error: Option<f64>,
+    /// Per outcome, the expected squared deviation from `p_i·T` over the
+    /// binomial variance `T·p_i·(1 − p_i)` (1 for plain dice).
+    pub base_deviation_per_outcome: Vec<OutcomeDeviationReport>,
     /// Expected fraction of samples equal to the one before.
     pub repeat_rate: f64,
     /// Standard errors of the three summaries (Monte Carlo only).
@@ -86,6 +98,21 @@ pub struct StepReport {
     /// Standard error of `outcome_variance` (Monte Carlo only).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub outcome_variance_error: Option<f64>,
+}
+
+/// One outcome's deviation from its expected count.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct OutcomeDeviationReport {
+    /// The outcome, by value or by the randomizer's name for it.
+    pub outcome: OutcomeName,
+    /// Its probability in the base, `p_i`.
+    pub probability: f64,
+    /// `E[(c_i − p_i·T)²] / (T·p_i·(1 − p_i))`.
+    pub deviation: f64,
+    /// Standard error of `deviation` (Monte Carlo only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub error: Option<f64>,
 }
 
 /// Droughts of every outcome and how they were obtained.
@@ -158,6 +185,8 @@ impl AnalysisReport {
             .droughts
             .as_ref()
             .map(|d| DroughtsReport::new(randomizer, d));
+        let deviation = &analysis.base_deviation;
+        let labelled = has_labels(randomizer);
         AnalysisReport {
             spec: analysis.spec.clone(),
             samples: analysis.samples,
@@ -165,6 +194,18 @@ impl AnalysisReport {
             method: analysis.method,
             mean_entropy: analysis.mean_entropy,
             outcome_variance: analysis.outcome_variance,
+            base_deviation: deviation.normalized,
+            base_deviation_error: deviation.errors.as_ref().map(|(e, _)| *e),
+            base_deviation_per_outcome: base_probabilities(randomizer)
+                .into_iter()
+                .enumerate()
+                .map(|(i, probability)| OutcomeDeviationReport {
+                    outcome: OutcomeName::named(randomizer, i, labelled),
+                    probability,
+                    deviation: deviation.per_outcome[i],
+                    error: deviation.errors.as_ref().map(|(_, e)| e[i]),
+                })
+                .collect(),
             repeat_rate: analysis.repeat_rate,
             errors: analysis
                 .errors

@@ -3,8 +3,8 @@
 
 use super::family::Family;
 use super::{
-    Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, ObserveError, Prd, Randomizer, RestoreError,
-    SevenBag, Tgm,
+    Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, ObserveError, Pity, Prd, Randomizer,
+    RestoreError, SevenBag, Tgm,
 };
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -65,6 +65,8 @@ randomizers! {$
     Fair(FairRoller) => [super::fair_roller::FAMILY],
     /// Pseudo-random distribution.
     Prd(Prd) => [super::prd::FAMILY],
+    /// Bad-luck protection (pity).
+    Pity(Pity) => [super::pity::FAMILY],
     /// The NES Tetris randomizer.
     Nes(Nes) => [super::tetris::NES],
     /// The TGM Tetris randomizers.

@@ -194,12 +194,12 @@ mod tests {
     }
 
     #[test]
-    fn only_prd_cannot_be_tuned() {
+    fn only_prd_and_pity_cannot_be_tuned() {
         let untunable: Vec<_> = all()
             .iter()
             .filter(|f| !f.is_tunable())
             .map(|f| f.name)
             .collect();
-        assert_eq!(untunable, ["prd"]);
+        assert_eq!(untunable, ["prd", "pity"]);
     }
 }

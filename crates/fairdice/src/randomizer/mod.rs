@@ -60,6 +60,7 @@ mod dynamic_dice;
 mod fair_roller;
 pub mod family;
 mod pile;
+mod pity;
 mod portable_math;
 mod prd;
 pub mod report;
@@ -87,6 +88,7 @@ pub use deck::{Deck, DeckError, MAX_CARDS, RefillMode};
 pub use dice::Dice;
 pub use dynamic_dice::{DynamicDice, DynamicDiceError, MAX_LEAD};
 pub use fair_roller::{FairRoller, FairRollerError, MAX_TIGHTNESS};
+pub use pity::{MAX_CAP, Pity, PityError};
 pub use prd::{C_TOLERANCE, MIN_PROBABILITY, Prd, PrdError, prd_constant};
 pub use report::{NextReport, OutcomeName, SampleReport, has_labels};
 pub use sampling::{Draws, NextSample};
@@ -429,6 +431,7 @@ mod tests {
             "fair(base=2d6, tightness=1)",
             "fair(values=20, tightness=2)",
             "prd(p=0.3)",
+            "pity(p=0.2, soft=3, rise=0.2, cap=6)",
             "nes",
             "tgm1",
             "tgm2",
