@@ -177,13 +177,7 @@ impl Work {
             0.0
         };
         let next_step = reached as f64 * per_state as f64;
-        let mut projected = self.done as f64;
-        for later in step + 1..=samples {
-            projected += next_step * (later as f64 / step as f64).powf(exponent);
-            if projected > self.limit as f64 {
-                break;
-            }
-        }
+        let projected = self.done as f64 + next_step * growth_sum(step, samples, exponent);
         if projected > self.limit as f64 {
             return Err(ExactError::TooSlow {
                 step,
@@ -193,6 +187,22 @@ impl Work {
         }
         Ok(())
     }
+}
+
+/// `Σ (later / step)^exponent` over the steps `later` after `step` up to
+/// `samples`, in closed form (the integral over each step's middle): a sweep of
+/// 75,000 samples projected step by step would otherwise spend seconds on the
+/// projection alone.
+fn growth_sum(step: usize, samples: usize, exponent: f64) -> f64 {
+    if samples <= step {
+        return 0.0;
+    }
+    let (from, to) = (step as f64 + 0.5, samples as f64 + 0.5);
+    if exponent == 0.0 {
+        return to - from;
+    }
+    let e = exponent + 1.0;
+    step as f64 / e * ((to / step as f64).powf(e) - (from / step as f64).powf(e))
 }
 
 /// Steps one state of a step costs the curves' sweep with `n` outcomes and state
@@ -682,6 +692,23 @@ mod tests {
         let error = curves(&r, 25, &options, &Control::new()).expect_err("too many states");
         assert!(matches!(error, ExactError::OverBudget { budget: 50, .. }));
         assert!(error.to_string().contains("Monte Carlo"), "{error}");
+    }
+
+    #[test]
+    fn the_projected_growth_is_close_to_the_sum_it_stands_for() {
+        for (step, samples, exponent) in
+            [(1, 50, 0.0), (3, 100, 1.0), (10, 75_234, 2.5), (7, 9, 0.3)]
+        {
+            let sum: f64 = (step + 1..=samples)
+                .map(|later| (later as f64 / step as f64).powf(exponent))
+                .sum();
+            let closed = growth_sum(step, samples, exponent);
+            assert!(
+                (closed - sum).abs() <= 0.02 * sum,
+                "{step} {samples} {exponent}: {closed} vs {sum}"
+            );
+        }
+        assert_eq!(growth_sum(5, 5, 2.0), 0.0);
     }
 
     #[test]
