@@ -17,8 +17,14 @@ use crate::dice::count::Count;
 
 impl PoolPlan {
     /// The weight updates that making the branches of `active` (the pool's groups
-    /// with unassigned dice: group, dice, stride) costs at most.
-    pub(super) fn branch_work(&self, active: &[(usize, u32, Code)]) -> u64 {
+    /// with unassigned dice: group, dice, stride) at `step` costs at most; a group
+    /// that cannot show the outcome only multiplies.
+    pub(super) fn branch_work<C: Count>(
+        &self,
+        groups: &[Group<C>],
+        step: usize,
+        active: &[(usize, u32, Code)],
+    ) -> u64 {
         match active {
             [] => 1,
             [(_, r, _)] => u64::from(*r) + 1,
@@ -28,10 +34,16 @@ impl PoolPlan {
                 let need = u64::from(self.settles_after.saturating_sub(consumed)).max(1);
                 let mut splits = 1u64;
                 let mut settle = 0u64;
-                for &(_, r, _) in active {
-                    let ways = (u64::from(r) + 1).min(need);
+                for &(g, r, _) in active {
+                    let shows = !groups[g].weights[step].is_zero();
+                    let ways = if shows {
+                        (u64::from(r) + 1).min(need)
+                    } else {
+                        1
+                    };
                     splits = splits.saturating_mul(ways);
-                    settle = settle.saturating_add(3 * (u64::from(r) + 1) + need * ways);
+                    let terms = if shows { 3 * (u64::from(r) + 1) } else { 1 };
+                    settle = settle.saturating_add(terms + need * ways);
                 }
                 splits.saturating_add(settle)
             }

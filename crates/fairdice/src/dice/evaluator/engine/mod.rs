@@ -154,6 +154,10 @@ fn count_type(pools: &[&Pool]) -> CountType {
     CountType::for_bits(total_bits(pools) + 1)
 }
 
+/// Steps an evaluation costs before its first outcome: the walk's tables and the
+/// layers of buckets, allocated afresh.
+const SETUP: u64 = 256;
+
 /// One step of the walk: every state of `current` sees the outcome at `step`; the
 /// result is left in `current`, and `spare` is scratch space.
 type Step<C, E> = fn(
@@ -185,6 +189,11 @@ fn run<C: Count, E: Evaluator>(
         .control()
         .reserve(outcomes.saturating_mul(per_outcome))?;
     let mut walk = Walk::<C>::new(pools, order::walk_order(evaluator.order(), pools))?;
+    // Laying every kind's weights out over every outcome, and comparing the kinds
+    // of a pool to find where they join: a mixture of exploding pools evaluates
+    // thousands of small pools, for which this is most of the work.
+    let kinds = pools.iter().map(|p| p.groups().len() as u64).sum::<u64>();
+    meter.charge((walk.outcomes.len() as u64).saturating_mul(kinds * (kinds + 2)) + SETUP)?;
     // States are kept in buckets by their unassigned dice: every state of a bucket
     // has the same branches, so those are worked out once per bucket and step.
     let (start, weight) = walk.start();
@@ -196,7 +205,8 @@ fn run<C: Count, E: Evaluator>(
     let first = buckets.index((start, 0));
     buckets.add(evaluator, first, initial, weight);
     for s in 0..walk.outcomes.len() {
-        meter.charge(buckets.len())?;
+        // A step also starts every kind's powers and branch tables afresh.
+        meter.charge(buckets.len() + 4 * kinds)?;
         walk.start_step(s);
         if walk.joins_at(s) {
             rekey(evaluator, &walk, s, &mut buckets, &mut spare, &mut scratch);

@@ -13,7 +13,7 @@
 use num_bigint::BigUint;
 
 use super::joins::joins;
-use crate::dice::die::Outcome;
+use crate::dice::die::{Die, Outcome};
 use crate::dice::evaluator::Order;
 use crate::dice::pool::Pool;
 
@@ -31,8 +31,23 @@ pub(super) fn walk_order(preferred: Order, pools: &[&Pool]) -> Order {
         return preferred;
     }
     let by_ranks = counted_side(pools);
-    if pools.iter().all(|p| p.groups().len() < 2) {
-        return by_ranks;
+    // Kinds can only join from the top if they share a lowest face, and from the
+    // bottom if they share a highest one; when the side of the counted ranks is also
+    // the only side where kinds may join, there is nothing to weigh. (Mixtures of
+    // exploding pools evaluate thousands of small mixed pools: this keeps the choice
+    // from costing more than their walks.)
+    let shared = |end: fn(&Die) -> Outcome| {
+        pools.iter().any(|p| {
+            let mut ends: Vec<Outcome> = p.groups().iter().map(|(d, _)| end(d)).collect();
+            ends.sort_unstable();
+            ends.windows(2).any(|w| w[0] == w[1])
+        })
+    };
+    match (shared(Die::min_outcome), shared(Die::max_outcome)) {
+        (false, false) => return by_ranks,
+        (true, false) if by_ranks == Order::Descending => return by_ranks,
+        (false, true) if by_ranks == Order::Ascending => return by_ranks,
+        _ => {}
     }
     match (
         buckets(pools, Order::Ascending),
@@ -78,20 +93,27 @@ fn buckets(pools: &[&Pool], order: Order) -> Option<f64> {
     if outcomes.len().saturating_mul(kinds) > MOST_WEIGHTS {
         return None;
     }
-    let mut weights: Vec<Vec<BigUint>> = Vec::with_capacity(kinds);
+    // Only equality and zero matter here: a count past 64 bits stands in by its
+    // hash (the walk itself compares exact counts).
+    let mut weights: Vec<Vec<u64>> = Vec::with_capacity(kinds);
     let mut sizes: Vec<u32> = Vec::with_capacity(kinds);
     let mut ranges = Vec::with_capacity(pools.len());
     let mut settles = Vec::with_capacity(pools.len());
     for pool in pools {
         let start = weights.len();
         for (die, n) in pool.groups() {
-            let mut row = vec![BigUint::ZERO; outcomes.len()];
-            for (outcome, count) in die.iter() {
-                if let Ok(at) = outcomes.binary_search_by(|o| match order {
-                    Order::Descending => outcome.cmp(o),
-                    _ => o.cmp(&outcome),
-                }) {
-                    row[at] = count;
+            let keys: Vec<u64> = match die.counts_u64() {
+                Some(counts) => counts.to_vec(),
+                None => die.iter().map(|(_, c)| hash_of(&c)).collect(),
+            };
+            let mut row = vec![0u64; outcomes.len()];
+            for (outcome, key) in die.outcomes().iter().zip(keys) {
+                let found = match order {
+                    Order::Descending => outcomes.binary_search_by(|o| outcome.cmp(o)),
+                    _ => outcomes.binary_search(outcome),
+                };
+                if let Ok(at) = found {
+                    row[at] = key;
                 }
             }
             weights.push(row);
@@ -104,7 +126,7 @@ fn buckets(pools: &[&Pool], order: Order) -> Option<f64> {
         }
         settles.push(pattern.iter().rposition(|&k| k).map_or(0, |i| i + 1) as u32);
     }
-    let groups: Vec<(&[BigUint], u32)> = weights
+    let groups: Vec<(&[u64], u32)> = weights
         .iter()
         .map(|w| &w[..])
         .zip(sizes.iter().copied())
@@ -144,10 +166,16 @@ fn buckets(pools: &[&Pool], order: Order) -> Option<f64> {
         }
         total += codes;
         for (g, row) in weights.iter().enumerate() {
-            started[g] |= row[s] != BigUint::ZERO;
+            started[g] |= row[s] != 0;
         }
     }
     Some(total)
+}
+
+/// A count's stand-in: its hash, never zero (zero means the die cannot show it).
+fn hash_of(count: &BigUint) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(count) | 1
 }
 
 /// How many vectors `a` with `0 ≤ a[k] ≤ bounds[k]` add up to less than `limit`.

@@ -202,7 +202,7 @@ impl<C: Count> Walk<C> {
                     .map(|g| (g, self.remaining(g, key), self.strides[g]))
                     .filter(|&(_, r, _)| r > 0)
                     .collect();
-                meter.charge(plan.branch_work(&active))?;
+                meter.charge(plan.branch_work(&self.groups, self.step, &active))?;
                 let offset = self.fields[pool].0;
                 let cache = &mut self.cache[pool];
                 let start = cache.arena.len();
