@@ -199,8 +199,10 @@ fn run<C: Count, E: Evaluator>(
     let (start, weight) = walk.start();
     let initial = evaluator.initial_state();
     let indexed = evaluator.state_index(&initial).is_some();
-    let mut buckets = Buckets::<E::State, C>::new(indexed);
-    let mut spare = Buckets::<E::State, C>::new(indexed);
+    let dice: u32 = pools.iter().map(|p| p.size()).sum();
+    let table_codes = 64 * (Code::from(dice) + 1);
+    let mut buckets = Buckets::<E::State, C>::new(indexed, table_codes);
+    let mut spare = Buckets::<E::State, C>::new(indexed, table_codes);
     let mut scratch = Scratch::default();
     let first = buckets.index((start, 0));
     buckets.add(evaluator, first, initial, weight);
