@@ -256,3 +256,11 @@ fn large_truncated_pools_agree_in_both_orders() {
         assert_eq!(up.unwrap(), down.unwrap(), "{pool:?}");
     }
 }
+
+#[test]
+fn a_pool_without_dice_walks_no_steps() {
+    // No kinds, no outcomes: nothing joins, and the sum is 0 once.
+    let empty = Pool::mixed([(d(6), 0), (d(8), 0)]).unwrap().keep_highest(1);
+    let got = evaluate_die(&SumOf::identity(), &[&empty], &Control::new()).unwrap();
+    assert_eq!(got, Die::constant(0));
+}

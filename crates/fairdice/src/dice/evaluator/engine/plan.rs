@@ -146,13 +146,14 @@ impl<C: Count> Walk<C> {
     /// Whether groups join at `step` (after the first): every bucket's code then
     /// changes by [`join`](Self::join).
     pub(super) fn joins_at(&self, step: usize) -> bool {
-        step > 0 && !self.joins[step].is_empty()
+        step > 0 && self.joins.get(step).is_some_and(|j| !j.is_empty())
     }
 
     /// `code` with the dice of the groups that join at `step` moved into the groups
     /// they join.
     pub(super) fn join(&self, step: usize, mut code: Code) -> Code {
-        for join in &self.joins[step] {
+        // A walk over no dice has no steps.
+        for join in self.joins.get(step).into_iter().flatten() {
             let offset = self.fields[join.pool].0;
             let key = self.pool_code(join.pool, code);
             let r = Code::from(self.remaining(join.group, key));
