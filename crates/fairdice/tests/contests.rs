@@ -502,6 +502,35 @@ fn the_estimate_is_an_order_of_magnitude() {
 }
 
 #[test]
+fn the_estimate_of_mixed_pools_is_an_order_of_magnitude() {
+    // Kinds that are truncations of one another from the top (d6, d8, d10) join as
+    // a sorted contest walks down: priced as one count, the estimate must still
+    // cover the engine's work.
+    let side =
+        |d6: u64, d8: u64, d10: u64| Pool::mixed([(d(6), d6), (d(8), d8), (d(10), d10)]).unwrap();
+    for (a, b) in [
+        (side(3, 1, 1), side(3, 1, 1)),
+        (side(5, 0, 0), side(3, 1, 1)),
+        (side(10, 3, 3), side(10, 3, 3)),
+    ] {
+        let estimate = Contest::new(&a, &b).unwrap().estimate().steps;
+        let control = Control::unlimited();
+        evaluate_by_pool(
+            &SortedPairs::<NetScore>::new(TieRule::Stand),
+            &[&a, &b],
+            &control,
+        )
+        .unwrap();
+        let used = control.steps_used() as f64;
+        assert!(estimate >= used, "{a:?} v {b:?}: {estimate} < {used}");
+        assert!(
+            estimate <= used * 300.0,
+            "{a:?} v {b:?}: {estimate} ≫ {used}"
+        );
+    }
+}
+
+#[test]
 fn many_pairs_agree_between_net_and_pair_wins() {
     // Fifty pairs number their win counts past the engine's direct tables, so the
     // pair wins fall back to hashed states; the net score stays in tables.

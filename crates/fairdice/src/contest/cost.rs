@@ -80,16 +80,26 @@ fn sorted(a: &[(Die, u32)], b: &[(Die, u32)], joint: bool) -> Cost {
     outcomes.dedup();
     let size = |side: &[(Die, u32)]| side.iter().map(|(_, n)| f64::from(*n)).sum::<f64>();
     let pairs = size(a).min(size(b));
-    // Buckets: unassigned dice per group; branches: dice showing the outcome.
+    // Buckets: unassigned dice per group; branches: dice showing the outcome. Kinds
+    // that are truncations of one another from the top join into one count as the
+    // walk reaches them (a sorted contest walks down), and cost as one kind.
     let buckets = |side: &[(Die, u32)]| {
-        side.iter()
-            .map(|(_, n)| f64::from(*n) + 1.0)
-            .product::<f64>()
+        if join_from_the_top(side) {
+            size(side) + 1.0
+        } else {
+            side.iter()
+                .map(|(_, n)| f64::from(*n) + 1.0)
+                .product::<f64>()
+        }
     };
     let branches = |side: &[(Die, u32)]| {
-        side.iter()
-            .map(|(_, n)| f64::from(*n) / 2.0 + 1.0)
-            .product::<f64>()
+        if join_from_the_top(side) {
+            size(side) / 2.0 + 1.0
+        } else {
+            side.iter()
+                .map(|(_, n)| f64::from(*n) / 2.0 + 1.0)
+                .product::<f64>()
+        }
     };
     let (buckets_a, buckets_b): (f64, f64) = (buckets(a), buckets(b));
     // Scores per bucket, on average over the buckets.
@@ -107,6 +117,20 @@ fn sorted(a: &[(Die, u32)], b: &[(Die, u32)], joint: bool) -> Cost {
         steps: buckets_a + buckets_b + between * states * per_state + 2.0 * states,
         outcomes: states,
     }
+}
+
+/// Whether every two kinds of a side weigh alike every outcome up to the smaller
+/// one's highest: walked from the top, they then join into one count.
+fn join_from_the_top(side: &[(Die, u32)]) -> bool {
+    side.iter().enumerate().all(|(i, (a, _))| {
+        side[..i].iter().all(|(b, _)| {
+            let top = a.max_outcome().min(b.max_outcome());
+            let below = |d: &Die| -> Vec<(i64, num_bigint::BigUint)> {
+                d.iter().filter(|&(o, _)| o <= top).collect()
+            };
+            below(a) == below(b)
+        })
+    })
 }
 
 /// An unsorted contest: one comparison per kind of pair, then a convolution.

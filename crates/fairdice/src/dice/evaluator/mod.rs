@@ -75,10 +75,12 @@ pub trait Evaluator {
     /// What is carried from outcome to outcome. States that compare equal merge, so
     /// keep it as small as the question allows.
     ///
-    /// States only ever meet states whose rolls have assigned the same dice so far
-    /// (the same number of dice of every group, and in a pool-by-pool step the same
-    /// pool order), so a part of the state that follows from those — such as how
-    /// many dice each pool has shown — may be left out of equality and hashing.
+    /// States only ever meet states whose rolls have assigned the same number of
+    /// dice of every pool so far (and in a pool-by-pool step the same pool order), so
+    /// a part of the state that follows from those — such as how many dice each pool
+    /// has shown — may be left out of equality and hashing. (Within a pool, states
+    /// whose rolls split the shown dice differently among kinds of dice meet once
+    /// those kinds behave alike for the rest of the walk.)
     type State: Clone + Eq + Hash;
     /// The result of one roll.
     type Output: Clone + Ord;

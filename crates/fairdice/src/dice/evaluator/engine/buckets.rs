@@ -31,19 +31,23 @@ pub(super) struct Buckets<S, C> {
 struct KeyIndex {
     /// `(stamp, bucket)` by `code · TABLE_ORDERS + order`.
     table: Vec<(u32, u32)>,
+    /// Codes below this use the table.
+    table_codes: Code,
     map: HashMap<Key, usize>,
     stamp: u32,
 }
 
-/// Keys with a code below this and an order below [`TABLE_ORDERS`] use the table.
+/// Keys with a code below this (or below the walk's own limit, see
+/// [`Buckets::new`]) and an order below [`TABLE_ORDERS`] use the table.
 const TABLE_CODES: Code = 1 << 14;
 const TABLE_ORDERS: u32 = 4;
 
-impl Default for KeyIndex {
-    fn default() -> Self {
+impl KeyIndex {
+    fn new(table_codes: Code) -> Self {
         // Stamps start at 1: table slots start at 0, so they read as unused.
         KeyIndex {
             table: Vec::new(),
+            table_codes: table_codes.min(TABLE_CODES),
             map: HashMap::default(),
             stamp: 1,
         }
@@ -52,14 +56,14 @@ impl Default for KeyIndex {
 
 impl KeyIndex {
     #[inline]
-    fn slot(key: Key) -> Option<usize> {
-        (key.0 < TABLE_CODES && key.1 < TABLE_ORDERS)
+    fn slot(&self, key: Key) -> Option<usize> {
+        (key.0 < self.table_codes && key.1 < TABLE_ORDERS)
             .then(|| key.0 as usize * TABLE_ORDERS as usize + key.1 as usize)
     }
 
     #[inline]
     fn get(&self, key: Key) -> Option<usize> {
-        match KeyIndex::slot(key) {
+        match self.slot(key) {
             Some(slot) => match self.table.get(slot) {
                 Some(&(stamp, bucket)) if stamp == self.stamp => Some(bucket as usize),
                 _ => None,
@@ -69,7 +73,7 @@ impl KeyIndex {
     }
 
     fn insert(&mut self, key: Key, bucket: usize) {
-        match KeyIndex::slot(key) {
+        match self.slot(key) {
             Some(slot) => {
                 if slot >= self.table.len() {
                     self.table.resize((slot + 1).next_power_of_two(), (0, 0));
@@ -93,11 +97,15 @@ impl KeyIndex {
 }
 
 impl<S: Clone + Eq + std::hash::Hash, C: Count> Buckets<S, C> {
-    pub(super) fn new(indexed: bool) -> Self {
+    /// Buckets whose codes below `table_codes` are found through a table: a mixed
+    /// pool's codes are sparse (their space is the product of its kinds' counts, its
+    /// buckets far fewer), and a table over all of them costs more to clear and
+    /// fault in than the walk itself (`{10d4+10d6+10d8}kh5`: 130 page faults a call).
+    pub(super) fn new(indexed: bool, table_codes: Code) -> Self {
         Buckets {
             keys: Vec::new(),
             states: Vec::new(),
-            index: KeyIndex::default(),
+            index: KeyIndex::new(table_codes),
             spare: Vec::new(),
             indexed,
         }

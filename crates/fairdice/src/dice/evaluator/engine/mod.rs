@@ -14,6 +14,16 @@
 //! produces at a step depends only on its unassigned dice, never on the evaluator's
 //! state, so those branches are computed once per step and shared by every state.
 //!
+//! Mixed pools follow the same rule through two more merges. A pool of several
+//! kinds only branches on splits of the shown dice that leave some counted rank
+//! unfilled; every split that fills them settles the pool in one branch, whose
+//! weight is a convolution capped at the ranks still needed. And kinds whose dice
+//! behave alike for the rest of the walk (d4, d6 and d8 from the top, once the walk
+//! reaches 4) join into one count, so buckets that split those dice differently
+//! merge. The walk direction is then chosen per evaluation from a count of the
+//! buckets each direction holds (`order`). `{30d4+30d6+30d8}kh15` so went from 3.3 s
+//! to about a millisecond.
+//!
 //! With several pools, a plain [`Evaluator`] sees all their counts at once, so one
 //! step costs the *product* of the pools' branches per state. An evaluator that also
 //! implements [`PoolByPool`] is stepped one pool at a time
@@ -23,15 +33,18 @@
 //! The count type (u64, u128 or big integers) is chosen once from a bound on the
 //! total: every path weight is at most the product of the pool totals.
 
+mod branches;
 mod buckets;
 mod by_pool;
+mod joins;
 mod joint;
+mod order;
 mod plan;
 mod states;
 
 use num_bigint::BigUint;
 
-use super::{Evaluator, Final, Order, PoolByPool};
+use super::{Evaluator, Final, PoolByPool};
 use crate::control::{Control, Meter};
 use crate::dice::count::{Count, CountType};
 use crate::dice::die::{Die, DieError, Outcome};
@@ -141,6 +154,10 @@ fn count_type(pools: &[&Pool]) -> CountType {
     CountType::for_bits(total_bits(pools) + 1)
 }
 
+/// Steps an evaluation costs before its first outcome: the walk's tables and the
+/// layers of buckets, allocated afresh.
+const SETUP: u64 = 256;
+
 /// One step of the walk: every state of `current` sees the outcome at `step`; the
 /// result is left in `current`, and `spare` is scratch space.
 type Step<C, E> = fn(
@@ -171,20 +188,31 @@ fn run<C: Count, E: Evaluator>(
     meter
         .control()
         .reserve(outcomes.saturating_mul(per_outcome))?;
-    let mut walk = Walk::<C>::new(pools, walk_order(evaluator.order(), pools))?;
+    let mut walk = Walk::<C>::new(pools, order::walk_order(evaluator.order(), pools))?;
+    // Laying every kind's weights out over every outcome, and comparing the kinds
+    // of a pool to find where they join: a mixture of exploding pools evaluates
+    // thousands of small pools, for which this is most of the work.
+    let kinds = pools.iter().map(|p| p.groups().len() as u64).sum::<u64>();
+    meter.charge((walk.outcomes.len() as u64).saturating_mul(kinds * (kinds + 2)) + SETUP)?;
     // States are kept in buckets by their unassigned dice: every state of a bucket
     // has the same branches, so those are worked out once per bucket and step.
     let (start, weight) = walk.start();
     let initial = evaluator.initial_state();
     let indexed = evaluator.state_index(&initial).is_some();
-    let mut buckets = Buckets::<E::State, C>::new(indexed);
-    let mut spare = Buckets::<E::State, C>::new(indexed);
+    let dice: u32 = pools.iter().map(|p| p.size()).sum();
+    let table_codes = 64 * (Code::from(dice) + 1);
+    let mut buckets = Buckets::<E::State, C>::new(indexed, table_codes);
+    let mut spare = Buckets::<E::State, C>::new(indexed, table_codes);
     let mut scratch = Scratch::default();
     let first = buckets.index((start, 0));
     buckets.add(evaluator, first, initial, weight);
     for s in 0..walk.outcomes.len() {
-        meter.charge(buckets.len())?;
+        // A step also starts every kind's powers and branch tables afresh.
+        meter.charge(buckets.len() + 4 * kinds)?;
         walk.start_step(s);
+        if walk.joins_at(s) {
+            rekey(evaluator, &walk, s, &mut buckets, &mut spare, &mut scratch);
+        }
         step(
             evaluator,
             &mut walk,
@@ -209,6 +237,31 @@ fn run<C: Count, E: Evaluator>(
     Ok(merge_sorted(results))
 }
 
+/// Moves every bucket to its code after the groups that join at `step` have joined,
+/// merging the buckets that differed only in how those groups split their dice.
+fn rekey<C: Count, E: Evaluator>(
+    evaluator: &E,
+    walk: &Walk<C>,
+    step: usize,
+    buckets: &mut Buckets<E::State, C>,
+    spare: &mut Buckets<E::State, C>,
+    scratch: &mut Scratch<E::State, C>,
+) {
+    for (key, states) in buckets.keys.iter().zip(&mut buckets.states) {
+        let target = spare.index((walk.join(step, key.0), key.1));
+        if spare.states[target].len() == 0 {
+            std::mem::swap(states, &mut spare.states[target]);
+        } else {
+            states.drain_into(&mut scratch.states);
+            for (state, weight) in scratch.states.drain(..) {
+                spare.add(evaluator, target, state, weight);
+            }
+        }
+    }
+    buckets.clear();
+    std::mem::swap(buckets, spare);
+}
+
 /// Sorts results and adds up the weights of equal ones.
 fn merge_sorted<T: Ord, C: Count>(mut results: Vec<(T, C)>) -> Vec<(T, C)> {
     results.sort_unstable_by(|a, b| a.0.cmp(&b.0));
@@ -222,26 +275,7 @@ fn merge_sorted<T: Ord, C: Count>(mut results: Vec<(T, C)>) -> Vec<(T, C)> {
     merged
 }
 
-/// Resolves [`Order::Any`]: walk from the side where the counted ranks are, so pools
-/// settle early.
-fn walk_order(preferred: Order, pools: &[&Pool]) -> Order {
-    if preferred != Order::Any {
-        return preferred;
-    }
-    let consumed = |pattern: &[bool]| pattern.iter().rposition(|&k| k).map_or(0, |i| i + 1);
-    let (mut from_top, mut from_bottom) = (0, 0);
-    for pool in pools {
-        let mut pattern = pool.keep_pattern();
-        from_top += consumed(&pattern);
-        pattern.reverse();
-        from_bottom += consumed(&pattern);
-    }
-    if from_bottom < from_top {
-        Order::Ascending
-    } else {
-        Order::Descending
-    }
-}
-
+#[cfg(test)]
+mod mixed_tests;
 #[cfg(test)]
 mod tests;

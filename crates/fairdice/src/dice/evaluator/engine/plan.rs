@@ -8,8 +8,13 @@
 //! Buckets are keyed by it, a branch that assigns dice subtracts a precomputed
 //! amount from it, and a pool's part is a shift and a mask, so moving between
 //! buckets costs a few integer operations instead of hashing vectors.
+//!
+//! Groups of one pool whose dice behave alike from some outcome on (a d8 and a d6
+//! walked from the top, once the walk reaches 6) *join* there: the later group's
+//! unassigned dice move into the earlier one's count ([`joins`](super::joins)), so
+//! buckets that differ only in how those dice were split merge, and a mixed pool of
+//! truncated dice costs about what one kind does.
 
-use num_bigint::BigUint;
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
@@ -19,11 +24,13 @@ use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::Order;
 use crate::dice::pool::Pool;
 
+use super::joins::{Join, joins};
+
 /// Unassigned dice of every group, packed into one integer.
 pub(super) type Code = u128;
 
-/// Unassigned dice per group of one pool.
-type PoolRemaining = SmallVec<[u32; 2]>;
+/// The groups of one pool with unassigned dice: `(group, dice, stride)`.
+pub(super) type Active = SmallVec<[(usize, u32, Code); 4]>;
 
 /// Everything about the pools that does not depend on the evaluator: the outcomes in
 /// walk order, the groups of identical dice and each pool's keep pattern.
@@ -33,6 +40,11 @@ pub(super) struct Walk<C> {
     groups: Vec<Group<C>>,
     /// `strides[g]`: the weight of group `g`'s unassigned dice in its pool's field.
     strides: Vec<Code>,
+    /// `radices[g]`: one more than the most unassigned dice group `g` may hold
+    /// (its own, and those of the groups that join it).
+    radices: Vec<u64>,
+    /// `joins[s]`: the groups whose dice join another group's at step `s`.
+    joins: Vec<Vec<Join>>,
     /// Per pool: where its field starts in a code, and the field's mask.
     fields: Vec<(u32, Code)>,
     plans: Vec<PoolPlan>,
@@ -68,15 +80,18 @@ impl<C: Count> Walk<C> {
         let too_many = DieError::TooManyKinds {
             kinds: groups.len(),
         };
+        let weights: Vec<(&[C], u32)> = groups.iter().map(|g| (&g.weights[..], g.size)).collect();
+        let (joins, holds) = joins(&weights, plans.iter().map(|p| p.groups.clone()));
+        let radices: Vec<u64> = holds.iter().map(|&n| u64::from(n) + 1).collect();
         let mut strides = Vec::with_capacity(groups.len());
         let mut fields = Vec::with_capacity(plans.len());
         let mut offset = 0u32;
         for plan in &plans {
             let mut stride: Code = 1;
-            for group in &groups[plan.groups.clone()] {
+            for g in plan.groups.clone() {
                 strides.push(stride);
                 stride = stride
-                    .checked_mul(Code::from(group.size) + 1)
+                    .checked_mul(Code::from(radices[g]))
                     .ok_or(too_many.clone())?;
             }
             // The field holds every code below `stride`.
@@ -96,6 +111,8 @@ impl<C: Count> Walk<C> {
             outcomes,
             groups,
             strides,
+            radices,
+            joins,
             fields,
             cache: plans.iter().map(|_| BranchCache::default()).collect(),
             plans,
@@ -123,14 +140,34 @@ impl<C: Count> Walk<C> {
                 }
             }
         }
-        (code, weight)
+        (self.join(0, code), weight)
+    }
+
+    /// Whether groups join at `step` (after the first): every bucket's code then
+    /// changes by [`join`](Self::join).
+    pub(super) fn joins_at(&self, step: usize) -> bool {
+        step > 0 && self.joins.get(step).is_some_and(|j| !j.is_empty())
+    }
+
+    /// `code` with the dice of the groups that join at `step` moved into the groups
+    /// they join.
+    pub(super) fn join(&self, step: usize, mut code: Code) -> Code {
+        // A walk over no dice has no steps.
+        for join in self.joins.get(step).into_iter().flatten() {
+            let offset = self.fields[join.pool].0;
+            let key = self.pool_code(join.pool, code);
+            let r = Code::from(self.remaining(join.group, key));
+            code -= (r * self.strides[join.group]) << offset;
+            code += (r * self.strides[join.into]) << offset;
+        }
+        code
     }
 
     /// Moves to the outcome at `step`, forgetting the previous step's branches.
     pub(super) fn start_step(&mut self, step: usize) {
         self.step = step;
         for group in &mut self.groups {
-            group.start_step(step);
+            group.start_step();
         }
         for cache in &mut self.cache {
             cache.forget();
@@ -160,25 +197,21 @@ impl<C: Count> Walk<C> {
             Some(range) => range,
             None => {
                 let plan = &self.plans[pool];
-                let remaining: PoolRemaining = plan
+                let active: Active = plan
                     .groups
                     .clone()
-                    .map(|g| self.remaining(g, key))
+                    .map(|g| (g, self.remaining(g, key), self.strides[g]))
+                    .filter(|&(_, r, _)| r > 0)
                     .collect();
-                let made = remaining
-                    .iter()
-                    .fold(1u64, |n, &r| n.saturating_mul(u64::from(r) + 1));
-                meter.charge(made)?;
-                let strides = &self.strides[plan.groups.clone()];
+                meter.charge(plan.branch_work(&self.groups, self.step, &active))?;
                 let offset = self.fields[pool].0;
                 let cache = &mut self.cache[pool];
                 let start = cache.arena.len();
                 plan.branches(
                     &mut self.groups,
-                    strides,
+                    &active,
                     offset,
                     self.step,
-                    &remaining,
                     &mut cache.arena,
                 );
                 let range = (start as u32, cache.arena.len() as u32);
@@ -206,7 +239,7 @@ impl<C: Count> Walk<C> {
 
     /// The unassigned dice of group `g` in its pool's part of a code.
     fn remaining(&self, g: usize, code: Code) -> u32 {
-        let radix = u64::from(self.groups[g].size) + 1;
+        let radix = self.radices[g];
         // Machine-word division when it fits: 128-bit division is a library call.
         match (u64::try_from(code), u64::try_from(self.strides[g])) {
             (Ok(code), Ok(stride)) => ((code / stride) % radix) as u32,
@@ -276,30 +309,30 @@ impl<C> BranchCache<C> {
 }
 
 /// One group of identical dice, with its weights laid out in walk order.
-struct Group<C> {
-    size: u32,
+pub(super) struct Group<C> {
+    pub(super) size: u32,
     /// Weight of each outcome (zero where the die cannot show it).
-    weights: Vec<C>,
+    pub(super) weights: Vec<C>,
     /// `tails[t]`: total weight of the outcomes after step `t`.
-    tails: Vec<C>,
+    pub(super) tails: Vec<C>,
     /// The group's total weight (for a pool that counts none of its dice).
     total: C,
     /// `w^c` for the current step's weight `w`, as far as a branch has needed.
-    shown_powers: Vec<C>,
+    pub(super) shown_powers: Vec<C>,
     /// `tail^j` for the current step's tail, as far as a branch has needed.
-    tail_powers: Vec<C>,
+    pub(super) tail_powers: Vec<C>,
     /// Rows of Pascal's triangle by `r`, filled on first use.
-    binomial_rows: Vec<Vec<C>>,
+    pub(super) binomial_rows: Vec<Vec<C>>,
 }
 
 /// A pool's keep pattern in walk order.
-struct PoolPlan {
+pub(super) struct PoolPlan {
     groups: std::ops::Range<usize>,
-    size: u32,
+    pub(super) size: u32,
     /// `kept_before[i]`: how many of the first `i` ranks in walk order count.
-    kept_before: Vec<u32>,
+    pub(super) kept_before: Vec<u32>,
     /// Ranks consumed after which no further die counts.
-    settles_after: u32,
+    pub(super) settles_after: u32,
 }
 
 /// One way a pool's unassigned dice can show the current outcome.
@@ -362,235 +395,5 @@ impl PoolPlan {
             kept_before,
             settles_after,
         }
-    }
-
-    /// Every way this pool's unassigned dice (`remaining`, one entry per group) can
-    /// show the outcome at `step`, merged by result.
-    fn branches<C: Count>(
-        &self,
-        groups: &mut [Group<C>],
-        strides: &[Code],
-        offset: u32,
-        step: usize,
-        remaining: &[u32],
-        out: &mut Vec<Branch<C>>,
-    ) {
-        let consumed = self.size - remaining.iter().sum::<u32>();
-        if let [r] = *remaining {
-            self.single_group_branches(&mut groups[self.groups.start], offset, step, r, out);
-            return;
-        }
-        let first = out.len();
-        // Per group: (c, C(r, c)·w^c) for each feasible c.
-        let per_group: Vec<Vec<(u32, C)>> = groups[self.groups.clone()]
-            .iter_mut()
-            .zip(remaining)
-            .map(|(g, &r)| {
-                g.extend_powers(step, r);
-                g.choices(step, r)
-            })
-            .collect();
-        let group_slice = &groups[self.groups.clone()];
-        let mut choice = vec![0usize; per_group.len()];
-        if per_group.iter().any(Vec::is_empty) {
-            return;
-        }
-        loop {
-            let mut weight = C::one();
-            let mut shown = 0u32;
-            let mut left: PoolRemaining = SmallVec::new();
-            for (i, options) in per_group.iter().enumerate() {
-                let (c, w) = &options[choice[i]];
-                weight = weight.times(w);
-                shown += c;
-                left.push(remaining[i] - c);
-            }
-            let after = consumed + shown;
-            let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
-            let mut feasible = true;
-            if after >= self.settles_after {
-                // No later rank counts: settle the rest on the outcomes still to come.
-                for (g, r) in group_slice.iter().zip(left.iter_mut()) {
-                    if *r > 0 {
-                        weight = weight.times(&g.tail_powers[*r as usize]);
-                        *r = 0;
-                    }
-                }
-            } else {
-                for (g, &r) in group_slice.iter().zip(left.iter()) {
-                    if r > 0 && g.tails[step].is_zero() {
-                        feasible = false;
-                    }
-                }
-            }
-            if feasible && !weight.is_zero() {
-                let assigned: Code = remaining
-                    .iter()
-                    .zip(&left)
-                    .zip(strides)
-                    .map(|((r, l), s)| Code::from(r - l) * s)
-                    .sum::<Code>()
-                    << offset;
-                match out[first..]
-                    .iter_mut()
-                    .find(|b| b.counted == counted && b.assigned == assigned)
-                {
-                    Some(b) => b.weight.add_assign(&weight),
-                    None => out.push(Branch {
-                        assigned,
-                        counted,
-                        weight,
-                    }),
-                }
-            }
-            let mut i = 0;
-            loop {
-                if i == choice.len() {
-                    return;
-                }
-                choice[i] += 1;
-                if choice[i] < per_group[i].len() {
-                    break;
-                }
-                choice[i] = 0;
-                i += 1;
-            }
-        }
-    }
-}
-
-impl PoolPlan {
-    /// [`branches`](Self::branches) for a pool of one kind of die, the common case,
-    /// without intermediate vectors.
-    fn single_group_branches<C: Count>(
-        &self,
-        group: &mut Group<C>,
-        offset: u32,
-        step: usize,
-        r: u32,
-        out: &mut Vec<Branch<C>>,
-    ) {
-        let consumed = self.size - r;
-        let can_show = r > 0 && !group.weights[step].is_zero();
-        let last = if can_show { r } else { 0 };
-        let more_to_come = !group.tails[step].is_zero();
-        group.extend_powers(step, r);
-        if can_show {
-            group.binomials(r);
-        }
-        // Every way that reaches a rank after which nothing counts settles all the
-        // dice and counts the same ranks: one branch, whose weight is their sum.
-        let mut settled: Option<Branch<C>> = None;
-        for c in 0..=last {
-            let mut weight = if can_show {
-                group.binomial_rows[r as usize][c as usize].times(&group.shown_powers[c as usize])
-            } else {
-                C::one()
-            };
-            let after = consumed + c;
-            let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
-            let left = r - c;
-            if after >= self.settles_after {
-                // No later rank counts: settle the rest on the outcomes still to come.
-                if left > 0 {
-                    weight = weight.times(&group.tail_powers[left as usize]);
-                }
-                if weight.is_zero() {
-                    continue;
-                }
-                match &mut settled {
-                    Some(branch) => branch.weight.add_assign(&weight),
-                    None => {
-                        settled = Some(Branch {
-                            assigned: Code::from(r) << offset,
-                            counted,
-                            weight,
-                        });
-                    }
-                }
-                continue;
-            }
-            if left > 0 && !more_to_come {
-                continue;
-            }
-            if !weight.is_zero() {
-                out.push(Branch {
-                    assigned: Code::from(c) << offset,
-                    counted,
-                    weight,
-                });
-            }
-        }
-        out.extend(settled);
-    }
-}
-
-impl<C: Count> Group<C> {
-    /// Forgets the previous step's powers.
-    ///
-    /// Powers are built on demand, up to the most dice a branch assigns: a pool that
-    /// settles early, or keeps none of its dice, never needs `w^size`, and building
-    /// every power up to the pool's size costs memory quadratic in it (a million
-    /// dice of big counts would take gigabytes).
-    fn start_step(&mut self, _step: usize) {
-        self.shown_powers.clear();
-        self.tail_powers.clear();
-    }
-
-    /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`.
-    fn extend_powers(&mut self, step: usize, r: u32) {
-        let extend = |v: &mut Vec<C>, base: &C| {
-            if v.is_empty() {
-                v.push(C::one());
-            }
-            while v.len() <= r as usize {
-                let next = v[v.len() - 1].times(base);
-                v.push(next);
-            }
-        };
-        extend(&mut self.shown_powers, &self.weights[step]);
-        extend(&mut self.tail_powers, &self.tails[step]);
-    }
-
-    /// `C(r, c)` for `c = 0..=r`, computed once per `r`.
-    fn binomials(&mut self, r: u32) -> &[C] {
-        if self.binomial_rows.len() <= r as usize {
-            self.binomial_rows.resize(r as usize + 1, Vec::new());
-        }
-        let row = &mut self.binomial_rows[r as usize];
-        if row.is_empty() {
-            if r <= 62 {
-                // C(r, c) < 2^62 and C(r, c)·(r − c) < 2^128: exact in machine words.
-                let mut b: u128 = 1;
-                for c in 0..=r {
-                    row.push(C::from_u64(b as u64));
-                    b = b * u128::from(r - c) / u128::from(c + 1);
-                }
-            } else {
-                let mut b = BigUint::from(1u32);
-                for c in 0..=r {
-                    row.push(C::from_big(&b));
-                    b = b * (r - c) / (c + 1);
-                }
-            }
-        }
-        row
-    }
-
-    /// `(c, C(r, c)·w^c)` for every count `c` of this group's `r` unassigned dice that
-    /// can show the outcome at `step`.
-    fn choices(&mut self, step: usize, r: u32) -> Vec<(u32, C)> {
-        if r == 0 || self.weights[step].is_zero() {
-            return vec![(0, C::one())];
-        }
-        let binomials = self.binomials(r).to_vec();
-        (0..=r)
-            .map(|c| {
-                (
-                    c,
-                    binomials[c as usize].times(&self.shown_powers[c as usize]),
-                )
-            })
-            .collect()
     }
 }

@@ -2,7 +2,7 @@
 //! several pools, and pool-by-pool steps against joint steps.
 
 use super::*;
-use crate::dice::evaluator::SumOf;
+use crate::dice::evaluator::{Order, SumOf};
 use crate::dice::testing::{brute_force, d};
 
 /// Keep-by-rank oracle: sort each roll descending and add the kept ranks.

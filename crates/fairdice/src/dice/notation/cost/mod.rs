@@ -367,4 +367,22 @@ mod tests {
         assert!(cost("5d10!kh3").steps < cost("10d10!kh3").steps);
         assert!(cost("3#(4d6kh3)kh1").steps < cost("30#(4d6kh3)kh1").steps);
     }
+
+    #[test]
+    fn mixed_pools_are_priced_by_the_kinds_that_stay_apart() {
+        // d4, d6 and d8 join from the top: priced about as one kind.
+        let joined = cost("{30d4+30d6+30d8}kh15").steps;
+        let one_kind = cost("90d8kh15").steps;
+        assert!(joined < 2.0 * one_kind, "{joined} against {one_kind}");
+        // Shifted dice never join: every split of the kept ranks among the kinds.
+        let apart = cost("{30d6+30d{2..7}+30d{3..8}}kh15").steps;
+        assert!(apart > 10.0 * joined, "{apart} against {joined}");
+        for text in [
+            "{60d4+60d6+60d8}kh30",
+            "{60d4+60d6+60d8}kl30",
+            "{20d4+20d6+20d8}dh5dl5",
+        ] {
+            assert!(cost(text).steps < 1e9, "{text}: {}", cost(text).steps);
+        }
+    }
 }

@@ -402,18 +402,89 @@ fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
         steps: members.iter().map(|(s, _)| s.steps).sum(),
         peak: members.iter().map(|(s, _)| s.peak).fold(1.0, f64::max),
     };
-    // Each kind adds its dice-left to the engine's state.
-    let codes: f64 = members.iter().map(|(_, n)| n + 1.0).product();
+    // The engine's buckets: one per code of unassigned dice, each branching on the
+    // splits of the dice it shows. Kinds that are truncations of one another at the
+    // end the walk starts from join into one count, as one kind; kinds that stay
+    // apart hold every split of the consumed ranks among them.
+    let (codes, pairs, joined) = mixed_codes(modifiers, members, count);
+    let consumed = kept_ranks(modifiers, count).map_or(count, |(_, consumed)| consumed);
     let mut shape = pool_shape(modifiers, union, count);
-    let factor = codes / (count + 1.0);
-    shape.steps = union.steps + (shape.steps - union.steps) * factor.max(1.0);
+    if joined {
+        // One count, walked perhaps from the far end: the ranks before the counted
+        // ones cost a code and a branch each, without partial sums.
+        shape.steps += union.support * pairs * limbs(union.bits * count + count);
+    } else {
+        let factor = (pairs / pairs_below(2, consumed + 1.0)).max(1.0);
+        shape.steps = union.steps + (shape.steps - union.steps) * factor;
+    }
     shape.peak = shape.peak.max(shape.support * codes.min(1e18));
     shape
+}
+
+/// About how many codes of unassigned dice the pool engine holds at a step for a
+/// mixed pool, walked from its cheaper end, and how many (code, branch) pairs a step
+/// makes, and whether its kinds join into one count.
+fn mixed_codes(
+    modifiers: &[PoolModifier],
+    members: &[(Shape, f64)],
+    count: f64,
+) -> (f64, f64, bool) {
+    // Identical dice are one kind to the engine.
+    let mut kinds: Vec<(Shape, f64)> = Vec::new();
+    for &(shape, n) in members {
+        let key = |s: &Shape| (s.low, s.high, s.support, s.bits);
+        match kinds.iter_mut().find(|k| key(&k.0) == key(&shape)) {
+            Some(kind) => kind.1 += n,
+            None => kinds.push((shape, n)),
+        }
+    }
+    let (top, bottom) = counted_interval(modifiers, count).unwrap_or((0.0, count));
+    let dense = kinds.iter().all(|(s, _)| s.support >= s.high - s.low + 1.0);
+    let alike = |end: fn(&Shape) -> f64| kinds.iter().all(|(s, _)| end(s) == end(&kinds[0].0));
+    // From the top, dice with a common lowest face join; from the bottom, a common
+    // highest face. Each end consumes the ranks up to its last counted one.
+    let walk = |consumed: f64, joins: bool| {
+        let consumed = consumed.min(count);
+        if joins {
+            (consumed + 1.0, pairs_below(2, consumed + 1.0), true)
+        } else {
+            let all: f64 = kinds.iter().map(|(_, n)| n + 1.0).product();
+            let codes = all.min(pairs_below(kinds.len(), consumed) + 1.0);
+            let pairs = (codes * codes).min(pairs_below(2 * kinds.len(), consumed + 1.0));
+            (codes, pairs, false)
+        }
+    };
+    let from_top = walk(bottom, dense && alike(|s| s.low));
+    let from_bottom = walk(count - top, dense && alike(|s| s.high));
+    if from_top.1 <= from_bottom.1 {
+        from_top
+    } else {
+        from_bottom
+    }
+}
+
+/// Vectors of `dimensions` non-negative integers adding up to less than `limit`
+/// (for two, a code and a branch from it, a pair of a step's work):
+/// `C(limit − 1 + dimensions, dimensions)`.
+fn pairs_below(dimensions: usize, limit: f64) -> f64 {
+    if limit < 1.0 {
+        return 0.0;
+    }
+    (0..dimensions).fold(1.0, |acc, i| {
+        let i = i as f64;
+        acc * (limit - 1.0 + dimensions as f64 - i) / (i + 1.0)
+    })
 }
 
 /// For a pool with keep/drop: how many dice count, and how many ranks the engine
 /// consumes (from the cheaper end) before no further die counts.
 fn kept_ranks(modifiers: &[PoolModifier], count: f64) -> Option<(f64, f64)> {
+    counted_interval(modifiers, count).map(|(top, bottom)| (bottom - top, bottom.min(count - top)))
+}
+
+/// The counted ranks of a pool with keep/drop, as an interval `[top, bottom)` of
+/// ranks from the highest.
+fn counted_interval(modifiers: &[PoolModifier], count: f64) -> Option<(f64, f64)> {
     let mut any = false;
     // Track the counted ranks as an interval [top, bottom) from the highest.
     let (mut top, mut bottom) = (0.0f64, count);
@@ -430,5 +501,5 @@ fn kept_ranks(modifiers: &[PoolModifier], count: f64) -> Option<(f64, f64)> {
             Keep::DropLowest(k) => bottom -= (k as f64).min(n),
         }
     }
-    any.then(|| (bottom - top, bottom.min(count - top)))
+    any.then_some((top, bottom))
 }

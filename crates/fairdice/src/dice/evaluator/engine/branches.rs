@@ -1,0 +1,349 @@
+//! The branches of a pool's unassigned dice at one outcome: how many show it, with
+//! what weight, and which settle on the outcomes still to come.
+//!
+//! # Design decisions
+//! A pool of several groups could show an outcome in `Π (r_g + 1)` ways, one per split
+//! of the shown dice among the groups. Only splits that show fewer dice than the pool
+//! still needs to reach its last counted rank lead to a new bucket; every other split
+//! settles the pool, and they all make one branch. So the splits are enumerated only
+//! up to that need, and the settled branch's weight is a convolution of the groups'
+//! ways capped at the need (`need` standing for "that many or more"): the work
+//! follows the ranks that count, not the product of the groups.
+
+use num_bigint::BigUint;
+
+use super::plan::{Branch, Code, Group, PoolPlan};
+use crate::dice::count::Count;
+
+impl PoolPlan {
+    /// The weight updates that making the branches of `active` (the pool's groups
+    /// with unassigned dice: group, dice, stride) at `step` costs at most; a group
+    /// that cannot show the outcome only multiplies.
+    pub(super) fn branch_work<C: Count>(
+        &self,
+        groups: &[Group<C>],
+        step: usize,
+        active: &[(usize, u32, Code)],
+    ) -> u64 {
+        match active {
+            [] => 1,
+            [(_, r, _)] => u64::from(*r) + 1,
+            _ => {
+                let left: u32 = active.iter().map(|a| a.1).sum();
+                let consumed = self.size - left;
+                let need = u64::from(self.settles_after.saturating_sub(consumed)).max(1);
+                let mut splits = 1u64;
+                let mut settle = 0u64;
+                for &(g, r, _) in active {
+                    let shows = !groups[g].weights[step].is_zero();
+                    let ways = if shows {
+                        (u64::from(r) + 1).min(need)
+                    } else {
+                        1
+                    };
+                    splits = splits.saturating_mul(ways);
+                    let terms = if shows { 3 * (u64::from(r) + 1) } else { 1 };
+                    settle = settle.saturating_add(terms + need * ways);
+                }
+                splits.saturating_add(settle)
+            }
+        }
+    }
+
+    /// Every way the pool's unassigned dice (`active`: group, dice and stride of each
+    /// group that has any) can show the outcome at `step`, merged by result.
+    pub(super) fn branches<C: Count>(
+        &self,
+        groups: &mut [Group<C>],
+        active: &[(usize, u32, Code)],
+        offset: u32,
+        step: usize,
+        out: &mut Vec<Branch<C>>,
+    ) {
+        let left: u32 = active.iter().map(|a| a.1).sum();
+        let consumed = self.size - left;
+        match *active {
+            [] => out.push(Branch {
+                assigned: 0,
+                counted: 0,
+                weight: C::one(),
+            }),
+            [(g, r, stride)] => {
+                let group = &mut groups[g];
+                self.single_group_branches(group, (stride, offset), step, consumed, r, out);
+            }
+            _ => self.mixed_branches(groups, active, offset, step, consumed, out),
+        }
+    }
+
+    /// How many of the ranks after the first `consumed` count among the next `shown`.
+    fn counted(&self, consumed: u32, shown: u32) -> u32 {
+        self.kept_before[(consumed + shown) as usize] - self.kept_before[consumed as usize]
+    }
+
+    /// [`branches`](Self::branches) for several groups: every split that shows fewer
+    /// dice than the counted ranks still need, and one branch that settles the rest.
+    fn mixed_branches<C: Count>(
+        &self,
+        groups: &mut [Group<C>],
+        active: &[(usize, u32, Code)],
+        offset: u32,
+        step: usize,
+        consumed: u32,
+        out: &mut Vec<Branch<C>>,
+    ) {
+        // A pool that has reached its last counted rank is settled: no dice left.
+        let need = self.settles_after - consumed;
+        for &(g, r, _) in active {
+            let group = &mut groups[g];
+            group.extend_powers(step, r);
+            if !group.weights[step].is_zero() {
+                group.binomials(r);
+            }
+        }
+        let groups = &*groups;
+        let mut emit = |shown: u32, assigned: Code, weight: C| {
+            out.push(Branch {
+                assigned: assigned << offset,
+                counted: self.counted(consumed, shown),
+                weight,
+            });
+        };
+        let split = Split {
+            shown: 0,
+            assigned: 0,
+            weight: C::one(),
+        };
+        splits(groups, active, step, need - 1, split, &mut emit);
+        let settled = settled_weight(groups, active, step, need);
+        if !settled.is_zero() {
+            let all: Code = active.iter().map(|&(_, r, s)| Code::from(r) * s).sum();
+            emit(need, all, settled);
+        }
+    }
+}
+
+/// A split under way: dice shown so far, their part of the code, its weight.
+struct Split<C> {
+    shown: u32,
+    assigned: Code,
+    weight: C,
+}
+
+/// Every split of `active`'s dice that shows the outcome at `step` at most `most`
+/// times in all and leaves no die without a later outcome, continuing `split`:
+/// `emit(shown, assigned, weight)` for each.
+fn splits<C: Count>(
+    groups: &[Group<C>],
+    active: &[(usize, u32, Code)],
+    step: usize,
+    most: u32,
+    split: Split<C>,
+    emit: &mut impl FnMut(u32, Code, C),
+) {
+    let Some((&(g, r, stride), rest)) = active.split_first() else {
+        emit(split.shown, split.assigned, split.weight);
+        return;
+    };
+    let group = &groups[g];
+    let last = if group.weights[step].is_zero() {
+        0
+    } else {
+        r.min(most - split.shown)
+    };
+    let more_to_come = !group.tails[step].is_zero();
+    for c in 0..=last {
+        if c < r && !more_to_come {
+            continue;
+        }
+        let weight = if c == 0 {
+            split.weight.clone()
+        } else {
+            let row = &group.binomial_rows[r as usize];
+            split
+                .weight
+                .times(&row[c as usize].times(&group.shown_powers[c as usize]))
+        };
+        let next = Split {
+            shown: split.shown + c,
+            assigned: split.assigned + Code::from(c) * stride,
+            weight,
+        };
+        splits(groups, rest, step, most, next, emit);
+    }
+}
+
+/// The total weight of the ways `active`'s dice show the outcome at `step` at least
+/// `need` times, the others on later outcomes: the groups' ways convolved by dice
+/// shown, with `need` standing for "`need` or more".
+fn settled_weight<C: Count>(
+    groups: &[Group<C>],
+    active: &[(usize, u32, Code)],
+    step: usize,
+    need: u32,
+) -> C {
+    let need = need as usize;
+    let mut ways = vec![C::zero(); need + 1];
+    ways[0] = C::one();
+    let mut next = ways.clone();
+    let mut terms: Vec<C> = Vec::new();
+    let mut at_least: Vec<C> = Vec::new();
+    for &(g, r, _) in active {
+        let group = &groups[g];
+        let r = r as usize;
+        // `terms[c]`: `c` of the `r` dice show the outcome, the rest come later.
+        terms.clear();
+        let last = if group.weights[step].is_zero() { 0 } else { r };
+        for c in 0..=last {
+            let mut term = group.tail_powers[r - c].clone();
+            if c > 0 {
+                term = term
+                    .times(&group.binomial_rows[r][c])
+                    .times(&group.shown_powers[c]);
+            }
+            terms.push(term);
+        }
+        // `at_least[c]`: the terms from `c` on.
+        at_least.clone_from(&terms);
+        for c in (0..at_least.len() - 1).rev() {
+            let later = at_least[c + 1].clone();
+            at_least[c].add_assign(&later);
+        }
+        next.iter_mut().for_each(|x| *x = C::zero());
+        for (i, way) in ways.iter().enumerate() {
+            if way.is_zero() {
+                continue;
+            }
+            let short = need - i;
+            for (c, term) in terms.iter().enumerate().take(short) {
+                next[i + c].add_mul(way, term);
+            }
+            if short < terms.len() {
+                next[need].add_mul(way, &at_least[short]);
+            }
+        }
+        std::mem::swap(&mut ways, &mut next);
+    }
+    ways.swap_remove(need)
+}
+
+impl PoolPlan {
+    /// [`branches`](Self::branches) for one group with unassigned dice, the common
+    /// case, without intermediate vectors; `at` is the group's stride and its pool's
+    /// offset in a code.
+    fn single_group_branches<C: Count>(
+        &self,
+        group: &mut Group<C>,
+        at: (Code, u32),
+        step: usize,
+        consumed: u32,
+        r: u32,
+        out: &mut Vec<Branch<C>>,
+    ) {
+        let (stride, offset) = at;
+        let can_show = r > 0 && !group.weights[step].is_zero();
+        let last = if can_show { r } else { 0 };
+        let more_to_come = !group.tails[step].is_zero();
+        group.extend_powers(step, r);
+        if can_show {
+            group.binomials(r);
+        }
+        // Every way that reaches a rank after which nothing counts settles all the
+        // dice and counts the same ranks: one branch, whose weight is their sum.
+        let mut settled: Option<Branch<C>> = None;
+        for c in 0..=last {
+            let mut weight = if can_show {
+                group.binomial_rows[r as usize][c as usize].times(&group.shown_powers[c as usize])
+            } else {
+                C::one()
+            };
+            let after = consumed + c;
+            let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
+            let left = r - c;
+            if after >= self.settles_after {
+                // No later rank counts: settle the rest on the outcomes still to come.
+                if left > 0 {
+                    weight = weight.times(&group.tail_powers[left as usize]);
+                }
+                if weight.is_zero() {
+                    continue;
+                }
+                match &mut settled {
+                    Some(branch) => branch.weight.add_assign(&weight),
+                    None => {
+                        settled = Some(Branch {
+                            assigned: (Code::from(r) * stride) << offset,
+                            counted,
+                            weight,
+                        });
+                    }
+                }
+                continue;
+            }
+            if left > 0 && !more_to_come {
+                continue;
+            }
+            if !weight.is_zero() {
+                out.push(Branch {
+                    assigned: (Code::from(c) * stride) << offset,
+                    counted,
+                    weight,
+                });
+            }
+        }
+        out.extend(settled);
+    }
+}
+
+impl<C: Count> Group<C> {
+    /// Forgets the previous step's powers.
+    ///
+    /// Powers are built on demand, up to the most dice a branch assigns: a pool that
+    /// settles early, or keeps none of its dice, never needs `w^size`, and building
+    /// every power up to the pool's size costs memory quadratic in it (a million
+    /// dice of big counts would take gigabytes).
+    pub(super) fn start_step(&mut self) {
+        self.shown_powers.clear();
+        self.tail_powers.clear();
+    }
+
+    /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`.
+    fn extend_powers(&mut self, step: usize, r: u32) {
+        let extend = |v: &mut Vec<C>, base: &C| {
+            if v.is_empty() {
+                v.push(C::one());
+            }
+            while v.len() <= r as usize {
+                let next = v[v.len() - 1].times(base);
+                v.push(next);
+            }
+        };
+        extend(&mut self.shown_powers, &self.weights[step]);
+        extend(&mut self.tail_powers, &self.tails[step]);
+    }
+
+    /// `C(r, c)` for `c = 0..=r`, computed once per `r`.
+    fn binomials(&mut self, r: u32) -> &[C] {
+        if self.binomial_rows.len() <= r as usize {
+            self.binomial_rows.resize(r as usize + 1, Vec::new());
+        }
+        let row = &mut self.binomial_rows[r as usize];
+        if row.is_empty() {
+            if r <= 62 {
+                // C(r, c) < 2^62 and C(r, c)·(r − c) < 2^128: exact in machine words.
+                let mut b: u128 = 1;
+                for c in 0..=r {
+                    row.push(C::from_u64(b as u64));
+                    b = b * u128::from(r - c) / u128::from(c + 1);
+                }
+            } else {
+                let mut b = BigUint::from(1u32);
+                for c in 0..=r {
+                    row.push(C::from_big(&b));
+                    b = b * (r - c) / (c + 1);
+                }
+            }
+        }
+        row
+    }
+}

@@ -1,0 +1,266 @@
+//! Engine tests on mixed pools: every evaluator against a fold over every roll, in
+//! both walk orders, with dice that join from the top, from the bottom, or never.
+
+use super::*;
+use crate::dice::evaluator::{Order, SumOf, next_state_by_pool};
+use crate::dice::testing::{brute_force, d};
+
+/// An evaluator made to walk in a given order.
+struct InOrder<'a, E>(&'a E, Order);
+
+impl<E: Evaluator> Evaluator for InOrder<'_, E> {
+    type State = E::State;
+    type Output = E::Output;
+    fn initial_state(&self) -> E::State {
+        self.0.initial_state()
+    }
+    fn next_state(&self, s: &E::State, o: Outcome, c: &[u32]) -> Result<E::State, DieError> {
+        self.0.next_state(s, o, c)
+    }
+    fn final_outcome(&self, s: &E::State) -> Result<Final<E::Output>, DieError> {
+        self.0.final_outcome(s)
+    }
+    fn order(&self) -> Order {
+        self.1
+    }
+    fn state_index(&self, s: &E::State) -> Option<usize> {
+        self.0.state_index(s)
+    }
+}
+
+impl<E: PoolByPool> PoolByPool for InOrder<'_, E> {
+    fn pool_order(&self, seen: &[u32], order: &mut [usize]) {
+        self.0.pool_order(seen, order);
+    }
+    fn empty_pool_keeps_state(&self) -> bool {
+        self.0.empty_pool_keeps_state()
+    }
+    fn next_state_for_pool(
+        &self,
+        s: &E::State,
+        o: Outcome,
+        pool: usize,
+        position: usize,
+        count: u32,
+    ) -> Result<E::State, DieError> {
+        self.0.next_state_for_pool(s, o, pool, position, count)
+    }
+}
+
+/// An order-sensitive fold over several pools, pool by pool: what a pool adds
+/// depends on its position and on how many dice every pool has shown.
+struct Scrambled;
+impl Evaluator for Scrambled {
+    type State = (i64, [u32; 2]);
+    type Output = Outcome;
+    fn initial_state(&self) -> Self::State {
+        (0, [0; 2])
+    }
+    fn next_state(&self, s: &Self::State, o: Outcome, c: &[u32]) -> Result<Self::State, DieError> {
+        next_state_by_pool(self, s, o, c, &s.1)
+    }
+    fn final_outcome(&self, s: &Self::State) -> Result<Final<Outcome>, DieError> {
+        Ok(Final::Value(s.0))
+    }
+}
+impl PoolByPool for Scrambled {
+    fn pool_order(&self, seen: &[u32], order: &mut [usize]) {
+        if (seen[0] + 2 * seen[1]) % 3 == 1 {
+            order.reverse();
+        }
+    }
+    fn next_state_for_pool(
+        &self,
+        s: &Self::State,
+        o: Outcome,
+        pool: usize,
+        position: usize,
+        count: u32,
+    ) -> Result<Self::State, DieError> {
+        let step = (pool as i64 + 1) * (position as i64 + 2) * i64::from(count) + o;
+        let mut seen = s.1;
+        seen[pool] += count;
+        Ok(((s.0 * 3 + step).rem_euclid(29), seen))
+    }
+}
+
+/// A pool's dice, one entry a die, and its keep pattern from the highest rank down.
+struct Spec {
+    dice: Vec<Die>,
+    keep: Vec<bool>,
+}
+
+impl Spec {
+    fn pool(&self) -> Pool {
+        Pool::mixed(self.dice.iter().map(|d| (d.clone(), 1)))
+            .unwrap()
+            .with_keep_pattern(self.keep.clone())
+            .unwrap()
+    }
+}
+
+/// `evaluator` folded over every roll of the pools' dice, outcome by outcome in
+/// `order`, each pool counting the dice at its kept ranks.
+fn oracle<E: Evaluator<Output = Outcome>>(evaluator: &E, specs: &[Spec], order: Order) -> Die {
+    let dice: Vec<&Die> = specs.iter().flat_map(|s| &s.dice).collect();
+    let mut outcomes: Vec<Outcome> = dice.iter().flat_map(|d| d.outcomes().to_vec()).collect();
+    outcomes.sort_unstable();
+    outcomes.dedup();
+    if order == Order::Descending {
+        outcomes.reverse();
+    }
+    brute_force(&dice, |roll| {
+        // Each pool's kept values.
+        let mut kept: Vec<Vec<Outcome>> = Vec::new();
+        let mut at = 0;
+        for spec in specs {
+            let mut values = roll[at..at + spec.dice.len()].to_vec();
+            at += spec.dice.len();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            kept.push(
+                values
+                    .iter()
+                    .zip(&spec.keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(v, _)| *v)
+                    .collect(),
+            );
+        }
+        let mut state = evaluator.initial_state();
+        for &o in &outcomes {
+            let counts: Vec<u32> = kept
+                .iter()
+                .map(|k| k.iter().filter(|&&v| v == o).count() as u32)
+                .collect();
+            state = evaluator.next_state(&state, o, &counts).unwrap();
+        }
+        match evaluator.final_outcome(&state).unwrap() {
+            Final::Value(v) => v,
+            Final::Reroll => unreachable!("these evaluators never reroll"),
+        }
+    })
+}
+
+/// Mixed sets of dice: truncations from the top (d4, d6, d8), from the bottom (a d6
+/// and the faces 3–6), uneven weights with gaps, and dice that never join.
+fn mixed_sets() -> Vec<Vec<Die>> {
+    let upper = Die::range(3, 6);
+    let gaps = Die::new([(1, 2u32), (3, 1), (6, 1)]).unwrap();
+    let gaps_top = Die::new([(3, 1u32), (6, 1)]).unwrap();
+    vec![
+        vec![d(4), d(6), d(4), d(8), d(6)],
+        vec![d(6), upper.clone(), d(6), upper, d(2)],
+        vec![gaps.clone(), d(4), gaps, gaps_top, d(3)],
+    ]
+}
+
+/// Every keep pattern of `n` dice.
+fn patterns(n: usize) -> impl Iterator<Item = Vec<bool>> {
+    (0..1u32 << n).map(move |mask| (0..n).map(|i| mask & (1 << i) != 0).collect())
+}
+
+/// A value per outcome for [`SumOf`].
+type Value = fn(Outcome) -> Outcome;
+
+#[test]
+fn every_keep_pattern_of_mixed_pools_matches_brute_force() {
+    let values: [(&str, Value); 3] = [
+        ("sum", |o| o),
+        ("cs", |o| Outcome::from(o >= 4)),
+        ("df", |o| match o {
+            1 => -1,
+            o if o >= 5 => 1,
+            _ => 0,
+        }),
+    ];
+    for dice in mixed_sets() {
+        for keep in patterns(dice.len()) {
+            let spec = [Spec {
+                dice: dice.clone(),
+                keep,
+            }];
+            let pool = spec[0].pool();
+            for (name, value) in values {
+                let evaluator = SumOf::new(value);
+                let expected = oracle(&evaluator, &spec, Order::Ascending);
+                for order in [Order::Ascending, Order::Descending, Order::Any] {
+                    let got = evaluate_die(&InOrder(&evaluator, order), &[&pool], &Control::new());
+                    assert_eq!(got.unwrap(), expected, "{name} {:?} {order:?}", pool);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn keep_highest_and_lowest_of_mixed_pools_match_brute_force() {
+    for dice in mixed_sets() {
+        let pool = Pool::mixed(dice.iter().map(|d| (d.clone(), 1))).unwrap();
+        for k in 0..=dice.len() as u64 {
+            for selected in [
+                pool.clone().keep_highest(k),
+                pool.clone().keep_lowest(k),
+                pool.clone().drop_highest(k).drop_lowest(1),
+            ] {
+                let spec = [Spec {
+                    dice: dice.clone(),
+                    keep: selected.keep_pattern(),
+                }];
+                let expected = oracle(&SumOf::identity(), &spec, Order::Descending);
+                assert_eq!(selected.sum().unwrap(), expected, "{selected:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn order_sensitive_folds_over_two_mixed_pools_match_brute_force() {
+    let sets = mixed_sets();
+    let keeps = [
+        (vec![true, true, false], vec![false, true]),
+        (vec![false, false, true], vec![true, true]),
+        (vec![true, false, true], vec![true, false]),
+    ];
+    for (set, (keep_a, keep_b)) in sets.iter().zip(keeps) {
+        let specs = [
+            Spec {
+                dice: set[..3].to_vec(),
+                keep: keep_a,
+            },
+            Spec {
+                dice: set[3..].to_vec(),
+                keep: keep_b,
+            },
+        ];
+        let (a, b) = (specs[0].pool(), specs[1].pool());
+        for order in [Order::Ascending, Order::Descending] {
+            let evaluator = InOrder(&Scrambled, order);
+            let expected = oracle(&evaluator, &specs, order);
+            let joint = evaluate(&evaluator, &[&a, &b], &Control::new()).unwrap();
+            let by_pool = evaluate_by_pool(&evaluator, &[&a, &b], &Control::new()).unwrap();
+            assert_eq!(Die::new(joint).unwrap(), expected, "joint {order:?}");
+            assert_eq!(Die::new(by_pool).unwrap(), expected, "by pool {order:?}");
+        }
+    }
+}
+
+#[test]
+fn large_truncated_pools_agree_in_both_orders() {
+    // 12d4 + 12d6 + 12d8 keep 5: from the top the kinds join; from the bottom they
+    // never do and the pool settles early instead. Both walks must agree exactly.
+    let pool = Pool::mixed([(d(4), 12), (d(6), 12), (d(8), 12)]).unwrap();
+    for pool in [pool.clone().keep_highest(5), pool.keep_lowest(5)] {
+        let sum = SumOf::identity();
+        let up = evaluate_die(&InOrder(&sum, Order::Ascending), &[&pool], &Control::new());
+        let down = evaluate_die(&InOrder(&sum, Order::Descending), &[&pool], &Control::new());
+        assert_eq!(up.unwrap(), down.unwrap(), "{pool:?}");
+    }
+}
+
+#[test]
+fn a_pool_without_dice_walks_no_steps() {
+    // No kinds, no outcomes: nothing joins, and the sum is 0 once.
+    let empty = Pool::mixed([(d(6), 0), (d(8), 0)]).unwrap().keep_highest(1);
+    let got = evaluate_die(&SumOf::identity(), &[&empty], &Control::new()).unwrap();
+    assert_eq!(got, Die::constant(0));
+}
