@@ -62,7 +62,7 @@ pub struct Args {
     #[arg(long, value_name = "STATES")]
     pub max_states: Option<usize>,
     /// Refuse or stop work past this many steps.
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS")]
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
     /// The fractions of the fair share a starved player is asked about (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "X,..", default_values_t = DEFAULT_SHARES)]
