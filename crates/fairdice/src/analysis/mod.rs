@@ -43,6 +43,7 @@ pub mod seats;
 
 mod canonical;
 mod graph;
+mod sweep_cost;
 
 use thiserror::Error;
 

@@ -1,0 +1,190 @@
+//! What an exact sweep may cost, and the checks that stop it early: its states
+//! against the state budget, its memory against the control's, and its steps —
+//! done and projected over the steps to come — against the step budget. Every
+//! exact sweep (the curves, the droughts, the seats) uses these.
+
+use super::exact::{ExactError, ExactOptions};
+use crate::control::Control;
+
+/// Fails with [`ExactError::OutOfMemory`] once `bytes` pass the control's memory
+/// limit: the states of randomizers with many outcomes are large, so the state
+/// budget alone does not bound what a sweep holds (its current and next step and
+/// its state graph).
+pub(crate) fn check_memory(step: usize, bytes: usize, control: &Control) -> Result<(), ExactError> {
+    let limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
+    if bytes > limit {
+        return Err(ExactError::OutOfMemory { step, bytes, limit });
+    }
+    Ok(())
+}
+
+/// The fewest states a step must hold before a sweep may give up early.
+pub const EARLY_MIN_STATES: usize = 5_000;
+
+/// The growth exponent of a sweep's states: `states ∝ step^exponent` between the
+/// last two steps (state counts of count vectors grow like `t^(n−1)`).
+fn growth(step: usize, states: usize, previous: usize) -> f64 {
+    if step >= 2 && previous > 0 {
+        ((states as f64 / previous as f64).ln() / (step as f64 / (step - 1) as f64).ln()).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// Whether a sweep with `states` states at `step` (and `previous` at the step
+/// before) must stop, and the error saying so. The growth is projected as a power
+/// of the step.
+pub(crate) fn check_budget(
+    step: usize,
+    samples: usize,
+    states: usize,
+    previous: usize,
+    options: &ExactOptions,
+) -> Result<(), ExactError> {
+    let exponent = growth(step, states, previous);
+    let estimate = states as f64 * (samples as f64 / step as f64).powf(exponent);
+    let early = options.give_up_early
+        && states >= EARLY_MIN_STATES
+        && estimate > 4.0 * options.budget as f64;
+    if states > options.budget || early {
+        return Err(ExactError::OverBudget {
+            step,
+            states,
+            budget: options.budget,
+            samples,
+            estimate: estimate.max(states as f64),
+        });
+    }
+    Ok(())
+}
+
+/// The work of a sweep, in the [`Control`]'s steps: charged as each step is done,
+/// and projected over the steps still to come, so a sweep that would outrun the
+/// step budget stops early and says how long it would have taken (an automatic
+/// choice of method then falls back to Monte Carlo).
+pub(crate) struct Work {
+    meter: crate::control::Meter,
+    done: u64,
+    limit: u64,
+    /// The states reached by the first step: growth is projected from there, not
+    /// from the last step alone, because sweeps whose states stay bounded (a deck
+    /// refilled every few draws) swing between steps.
+    first: usize,
+}
+
+impl Work {
+    pub(crate) fn new(control: &Control) -> Work {
+        Work {
+            meter: control.meter(),
+            // Work done before this sweep under the same control (the droughts of
+            // the outcomes followed before) counts against the same budget.
+            done: control.steps_used(),
+            limit: control.max_steps(),
+            first: 0,
+        }
+    }
+
+    /// Refuses to start step `step` when expanding its `expanding` states at
+    /// `per_state` steps each would already pass the budget (one step of a
+    /// randomizer with many outcomes can take seconds).
+    pub(crate) fn before_step(
+        &self,
+        step: usize,
+        expanding: usize,
+        per_state: u64,
+    ) -> Result<(), ExactError> {
+        let projected = self.done as f64 + expanding as f64 * per_state as f64;
+        if projected > self.limit as f64 {
+            return Err(ExactError::TooSlow {
+                step,
+                projected,
+                limit: self.limit,
+            });
+        }
+        Ok(())
+    }
+
+    /// Charges step `step`, which expanded `expanded` states at `per_state` steps
+    /// each into `reached` states, and refuses to go on when the work done plus
+    /// the work projected for the remaining steps (states growing as they did from
+    /// the first step to `reached`) passes the budget.
+    pub(crate) fn step(
+        &mut self,
+        step: usize,
+        samples: usize,
+        expanded: usize,
+        reached: usize,
+        per_state: u64,
+    ) -> Result<(), ExactError> {
+        let this_step = (expanded as u64).saturating_mul(per_state);
+        self.done = self.done.saturating_add(this_step);
+        self.meter.charge(this_step)?;
+        if step == 1 {
+            self.first = reached.max(1);
+        }
+        // The power of the step that carried the first step's states to these.
+        let exponent = if step >= 2 {
+            ((reached.max(1) as f64 / self.first as f64).ln() / (step as f64).ln()).max(0.0)
+        } else {
+            0.0
+        };
+        let next_step = reached as f64 * per_state as f64;
+        let projected = self.done as f64 + next_step * growth_sum(step, samples, exponent);
+        if projected > self.limit as f64 {
+            return Err(ExactError::TooSlow {
+                step,
+                projected,
+                limit: self.limit,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// `Σ (later / step)^exponent` over the steps `later` after `step` up to
+/// `samples`, in closed form (the integral over each step's middle): a sweep of
+/// 75,000 samples projected step by step would otherwise spend seconds on the
+/// projection alone.
+fn growth_sum(step: usize, samples: usize, exponent: f64) -> f64 {
+    if samples <= step {
+        return 0.0;
+    }
+    let (from, to) = (step as f64 + 0.5, samples as f64 + 0.5);
+    if exponent == 0.0 {
+        return to - from;
+    }
+    let e = exponent + 1.0;
+    step as f64 / e * ((to / step as f64).powf(e) - (from / step as f64).powf(e))
+}
+
+/// Steps one state of a step costs the curves' sweep with `n` outcomes and state
+/// keys of `key_len` entries: each of up to `n` edges updates `n` moments, and
+/// restores, observes and relabels a key; about 5 ns each of these, so priced at
+/// four steps (measured: `tune --values 7 --samples 40` spent 20 s of CPU where
+/// a step apiece priced 0.5 s).
+pub(crate) fn curve_steps_per_state(n: usize, key_len: usize) -> u64 {
+    let (n, key_len) = (n as u64, key_len as u64);
+    4 * (n * (n + 8) / 2 + 8 + n * 3 * key_len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_projected_growth_is_close_to_the_sum_it_stands_for() {
+        for (step, samples, exponent) in
+            [(1, 50, 0.0), (3, 100, 1.0), (10, 75_234, 2.5), (7, 9, 0.3)]
+        {
+            let sum: f64 = (step + 1..=samples)
+                .map(|later| (later as f64 / step as f64).powf(exponent))
+                .sum();
+            let closed = growth_sum(step, samples, exponent);
+            assert!(
+                (closed - sum).abs() <= 0.02 * sum,
+                "{step} {samples} {exponent}: {closed} vs {sum}"
+            );
+        }
+        assert_eq!(growth_sum(5, 5, 2.0), 0.0);
+    }
+}
