@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub use fairdice::analysis::AnalysisReport;
 pub use fairdice::analysis::report::DroughtsReport;
 
-use crate::error::{Suggestion, nice_runs, shell_quote};
+use crate::error::{Suggestion, method_flags, nice_runs, shell_quote};
 use crate::{DEFAULT_SEED, Error, UseCase};
 
 /// The fewest runs an automatic fallback to Monte Carlo makes (the library's
@@ -107,18 +107,12 @@ impl AnalyzeRequest {
             shell_quote(&self.spec),
             self.samples
         );
-        if self.exact {
-            command.push_str(" --exact");
-        }
-        if let Some(runs) = self.runs {
-            command.push_str(&format!(" --runs {runs}"));
-        }
-        if self.seed != DEFAULT_SEED {
-            command.push_str(&format!(" --seed {}", self.seed));
-        }
-        if let Some(states) = self.max_states {
-            command.push_str(&format!(" --max-states {states}"));
-        }
+        command.push_str(&method_flags(
+            self.exact,
+            self.runs,
+            self.seed,
+            self.max_states,
+        ));
         if !self.droughts {
             command.push_str(" --no-droughts");
         }

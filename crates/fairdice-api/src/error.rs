@@ -228,6 +228,31 @@ pub fn shell_quote(text: &str) -> String {
     }
 }
 
+/// How a measurement was asked for, as the command line's flags (defaults left
+/// out): ` --exact --runs N --seed S --max-states M`, as `analyze`, `tune` and
+/// `seats` spell them.
+pub fn method_flags(
+    exact: bool,
+    runs: Option<u64>,
+    seed: u64,
+    max_states: Option<usize>,
+) -> String {
+    let mut flags = String::new();
+    if exact {
+        flags.push_str(" --exact");
+    }
+    if let Some(runs) = runs {
+        flags.push_str(&format!(" --runs {runs}"));
+    }
+    if seed != crate::DEFAULT_SEED {
+        flags.push_str(&format!(" --seed {seed}"));
+    }
+    if let Some(states) = max_states {
+        flags.push_str(&format!(" --max-states {states}"));
+    }
+    flags
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

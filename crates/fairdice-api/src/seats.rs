@@ -11,7 +11,7 @@ use fairdice::{Control, FailureKind};
 use serde::{Deserialize, Serialize};
 
 use crate::analyze::{MIN_FALLBACK_RUNS, SUGGESTED_DRAWS, method_choice, open};
-use crate::error::{Suggestion, nice_runs, shell_quote};
+use crate::error::{Suggestion, method_flags, nice_runs, shell_quote};
 use crate::{DEFAULT_SEED, Error, UseCase};
 
 /// A game, a randomizer and the match to measure it over.
@@ -105,18 +105,12 @@ impl SeatsRequest {
             shell_quote(&self.spec),
             self.samples
         );
-        if self.exact {
-            command.push_str(" --exact");
-        }
-        if let Some(runs) = self.runs {
-            command.push_str(&format!(" --runs {runs}"));
-        }
-        if self.seed != DEFAULT_SEED {
-            command.push_str(&format!(" --seed {}", self.seed));
-        }
-        if let Some(states) = self.max_states {
-            command.push_str(&format!(" --max-states {states}"));
-        }
+        command.push_str(&method_flags(
+            self.exact,
+            self.runs,
+            self.seed,
+            self.max_states,
+        ));
         if !self.droughts {
             command.push_str(" --no-droughts");
         }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub use fairdice::tune::TuneReport;
 
 use crate::analyze::method_choice;
-use crate::error::shell_quote;
+use crate::error::{method_flags, shell_quote};
 use crate::{DEFAULT_SEED, Error, UseCase};
 
 /// The systems searched when a request names none: the article's two.
@@ -205,18 +205,12 @@ impl TuneRequest {
         for grid in &self.grids {
             command.push_str(&format!(" --grid {}", shell_quote(grid)));
         }
-        if self.exact {
-            command.push_str(" --exact");
-        }
-        if let Some(runs) = self.runs {
-            command.push_str(&format!(" --runs {runs}"));
-        }
-        if self.seed != DEFAULT_SEED {
-            command.push_str(&format!(" --seed {}", self.seed));
-        }
-        if let Some(states) = self.max_states {
-            command.push_str(&format!(" --max-states {states}"));
-        }
+        command.push_str(&method_flags(
+            self.exact,
+            self.runs,
+            self.seed,
+            self.max_states,
+        ));
         command
     }
 }
