@@ -128,7 +128,7 @@ test("a slow analysis is cancelled; hostile specs are refused; the next analysis
   await fillSpec(page, "dynamic(values=6, decrease=0.9)", 1000);
   await page.selectOption("#method", "exact");
   await submit(page, "#analyze-button");
-  assert.match(await page.textContent('.problem[data-kind="too_big"] pre'), /the exact sweep would take about 2\.0e9 steps/);
+  assert.match(await page.textContent('.problem[data-kind="too_big"] pre'), /the exact sweep would take about \d\.\de9 steps/);
   await page.click("text=Estimate with 20,000 runs");
   await settled(page);
   assert.equal(new URL(page.url()).searchParams.get("runs"), "20000");

@@ -64,8 +64,8 @@ test("an uncertain match length: 4 outcomes over 20..40 samples", async () => {
   // Seconds of work: the busy state names the stage and shows how far it is.
   await page.click('form.query button[type="submit"]');
   await page.waitForFunction(() => document.querySelector("#busy progress:not([hidden])")?.value > 0);
-  assert.match(await page.textContent("#busy"), /Computing \(measuring candidates\)… \d+\.\d s/);
-  assert.equal(await page.getAttribute("#busy progress", "max"), "200");
+  assert.match(await page.textContent("#busy"), /Computing \((screening candidates|refining contenders|confirming winners)\)… \d+\.\d s/);
+  assert.ok(Number(await page.getAttribute("#busy progress", "max")) > 0);
   await settled(page);
   assert.match(await page.textContent("#tune-results caption"), /20\.\.40 samples \(expected/);
   assert.match(await page.textContent("#fairest"), /Fairest: dynamic/);
