@@ -131,25 +131,9 @@ impl AnalyzeRequest {
         let per_run = (self.samples as u64)
             .saturating_mul(outcomes.max(1))
             .saturating_mul(STEPS_PER_DRAWN_OUTCOME);
-        if let MethodChoice::Auto { budget, runs, seed } = method {
-            // The fallback is priced too: it gets the runs the budget affords, and
-            // none when too few fit for a standard error worth having.
-            let affordable = control.max_steps() / per_run.max(1);
-            let runs = analysis::fallback_runs(runs, self.samples, outcomes as usize);
-            return Ok((
-                randomizer,
-                if affordable >= runs {
-                    method
-                } else if affordable >= MIN_FALLBACK_RUNS {
-                    MethodChoice::Auto {
-                        budget,
-                        runs: affordable,
-                        seed,
-                    }
-                } else {
-                    MethodChoice::Exact { cap: budget }
-                },
-            ));
+        if let MethodChoice::Auto { .. } = method {
+            let method = priced_fallback(method, per_run, self.samples, outcomes as usize, control);
+            return Ok((randomizer, method));
         }
         if let MethodChoice::MonteCarlo { runs, .. } = method {
             let steps = runs.saturating_mul(per_run);
@@ -206,6 +190,34 @@ impl AnalyzeRequest {
             }
         }
         found
+    }
+}
+
+/// An automatic method whose Monte Carlo fallback is priced too: it gets the runs
+/// the budget affords at `per_run` steps a run, and none (exact or nothing) when
+/// too few fit for a standard error worth having. Other methods come back as they
+/// are.
+pub(crate) fn priced_fallback(
+    method: MethodChoice,
+    per_run: u64,
+    samples: usize,
+    outcomes: usize,
+    control: &Control,
+) -> MethodChoice {
+    let MethodChoice::Auto { budget, runs, seed } = method else {
+        return method;
+    };
+    let affordable = control.max_steps() / per_run.max(1);
+    if affordable >= analysis::fallback_runs(runs, samples, outcomes) {
+        method
+    } else if affordable >= MIN_FALLBACK_RUNS {
+        MethodChoice::Auto {
+            budget,
+            runs: affordable,
+            seed,
+        }
+    } else {
+        MethodChoice::Exact { cap: budget }
     }
 }
 

@@ -10,7 +10,7 @@ use fairdice::randomizer::{AnyRandomizer, Randomizer};
 use fairdice::{Control, FailureKind};
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::{MIN_FALLBACK_RUNS, SUGGESTED_DRAWS, method_choice, open};
+use crate::analyze::{SUGGESTED_DRAWS, method_choice, open, priced_fallback};
 use crate::error::{Suggestion, method_flags, nice_runs, shell_quote};
 use crate::{DEFAULT_SEED, Error, UseCase};
 
@@ -144,20 +144,9 @@ impl SeatsRequest {
             .map_err(|e| Error::from_failure(&e))?;
         let per_run = self.per_run(&randomizer).max(1);
         match method {
-            MethodChoice::Auto { budget, runs, seed } => {
-                let affordable = control.max_steps() / per_run;
-                let runs = analysis::fallback_runs(runs, self.samples, randomizer.outcomes().len());
-                let method = if affordable >= runs {
-                    method
-                } else if affordable >= MIN_FALLBACK_RUNS {
-                    MethodChoice::Auto {
-                        budget,
-                        runs: affordable,
-                        seed,
-                    }
-                } else {
-                    MethodChoice::Exact { cap: budget }
-                };
+            MethodChoice::Auto { .. } => {
+                let outcomes = randomizer.outcomes().len();
+                let method = priced_fallback(method, per_run, self.samples, outcomes, control);
                 Ok((randomizer, method))
             }
             MethodChoice::MonteCarlo { runs, .. } => {
