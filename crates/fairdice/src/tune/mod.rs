@@ -41,6 +41,8 @@ pub mod match_length;
 pub mod race;
 pub mod report;
 
+use std::borrow::Borrow;
+
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -254,6 +256,38 @@ pub struct CandidateResult {
     pub curves: Curves,
 }
 
+impl CandidateResult {
+    /// A candidate's figures over `tuning`'s match lengths, from its per-step
+    /// `curves` (with their standard errors when estimated).
+    pub fn measured(
+        tuning: &Tuning,
+        params: Vec<(&'static str, ParamValue)>,
+        spec: String,
+        curves: Curves,
+        method: Method,
+    ) -> CandidateResult {
+        let lengths = &tuning.samples;
+        let errors = curves.errors.as_ref().map(|e| {
+            (
+                lengths.expect(|t| e.mean_entropy[t - 1]),
+                lengths.expect(|t| e.outcome_variance[t - 1]),
+            )
+        });
+        let mean_entropy = lengths.mean_entropy(&curves);
+        CandidateResult {
+            params,
+            spec,
+            mean_entropy,
+            mean_entropy_error: errors.map(|e| e.0),
+            outcome_variance: lengths.outcome_variance(&curves),
+            outcome_variance_error: errors.map(|e| e.1),
+            qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
+            method,
+            curves,
+        }
+    }
+}
+
 /// One system's search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SystemResult {
@@ -312,14 +346,16 @@ pub fn ties(a: f64, b: f64) -> bool {
 }
 
 /// The index of the winner among `candidates` (see the module's design notes).
-pub fn select(candidates: &[CandidateResult]) -> Option<usize> {
+pub fn select<C: Borrow<CandidateResult>>(candidates: &[C]) -> Option<usize> {
     let lowest = candidates
         .iter()
+        .map(Borrow::borrow)
         .filter(|c| c.qualifies)
         .map(|c| c.outcome_variance)
         .min_by(f64::total_cmp)?;
     candidates
         .iter()
+        .map(Borrow::borrow)
         .position(|c| c.qualifies && ties(c.outcome_variance, lowest))
 }
 
@@ -483,25 +519,10 @@ fn measure_each(
                         source,
                     },
                 })?;
-            let errors = curves.errors.as_ref().map(|e| {
-                (
-                    tuning.samples.expect(|t| e.mean_entropy[t - 1]),
-                    tuning.samples.expect(|t| e.outcome_variance[t - 1]),
-                )
-            });
-            let mean_entropy = tuning.samples.mean_entropy(&curves);
             control.advance(1);
-            Ok(CandidateResult {
-                params,
-                spec,
-                mean_entropy,
-                mean_entropy_error: errors.map(|e| e.0),
-                outcome_variance: tuning.samples.outcome_variance(&curves),
-                outcome_variance_error: errors.map(|e| e.1),
-                qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
-                method,
-                curves,
-            })
+            Ok(CandidateResult::measured(
+                tuning, params, spec, curves, method,
+            ))
         })
         .collect()
 }

@@ -30,6 +30,8 @@
 //!   of candidates: a narrower one would drop the true winner once in a few
 //!   searches.
 
+use std::borrow::Borrow;
+
 use rayon::prelude::*;
 
 use super::{CandidateResult, TuneError, Tuning};
@@ -89,8 +91,14 @@ fn standing(candidate: &CandidateResult, tuning: &Tuning) -> Standing {
 
 /// The indices of the candidates that could still win: they may qualify, and
 /// their variance may be at or below the best sure qualifier's upper bound.
-pub(super) fn contenders(candidates: &[CandidateResult], tuning: &Tuning) -> Vec<usize> {
-    let standings: Vec<Standing> = candidates.iter().map(|c| standing(c, tuning)).collect();
+pub(super) fn contenders<C: Borrow<CandidateResult>>(
+    candidates: &[C],
+    tuning: &Tuning,
+) -> Vec<usize> {
+    let standings: Vec<Standing> = candidates
+        .iter()
+        .map(|c| standing(c.borrow(), tuning))
+        .collect();
     let bound = standings
         .iter()
         .filter(|s| s.surely_qualifies)
@@ -109,11 +117,11 @@ pub(super) fn contenders(candidates: &[CandidateResult], tuning: &Tuning) -> Vec
 
 /// Whether the winner of `candidates` is certain: every contender left is exact,
 /// or the only one surely qualifies.
-pub(super) fn certain(candidates: &[CandidateResult], tuning: &Tuning) -> bool {
+pub(super) fn certain<C: Borrow<CandidateResult>>(candidates: &[C], tuning: &Tuning) -> bool {
     let left = contenders(candidates, tuning);
     left.iter()
-        .all(|&i| candidates[i].mean_entropy_error.is_none())
-        || (left.len() == 1 && standing(&candidates[left[0]], tuning).surely_qualifies)
+        .all(|&i| candidates[i].borrow().mean_entropy_error.is_none())
+        || (left.len() == 1 && standing(candidates[left[0]].borrow(), tuning).surely_qualifies)
 }
 
 /// Budget steps of a Monte Carlo estimate of `runs` runs.
@@ -318,8 +326,8 @@ impl Race<'_> {
         let mut start = 0;
         for grid in &self.tuning.grids {
             let end = start + grid.len();
-            let results: Vec<CandidateResult> =
-                lanes[start..end].iter().map(|l| l.result.clone()).collect();
+            let results: Vec<&CandidateResult> =
+                lanes[start..end].iter().map(|l| &l.result).collect();
             if let Some(best) = super::select(&results) {
                 let lane = &lanes[start + best];
                 if lane.result.mean_entropy_error.is_some() && !lane.exact_refused {
@@ -347,22 +355,9 @@ impl Race<'_> {
     }
 
     fn record(&self, lane: &mut Lane, curves: Curves, method: Method) {
-        let lengths = &self.tuning.samples;
-        let errors = curves.errors.as_ref().map(|e| {
-            (
-                lengths.expect(|t| e.mean_entropy[t - 1]),
-                lengths.expect(|t| e.outcome_variance[t - 1]),
-            )
-        });
-        let result = &mut lane.result;
-        result.mean_entropy = lengths.mean_entropy(&curves);
-        result.outcome_variance = lengths.outcome_variance(&curves);
-        result.mean_entropy_error = errors.map(|e| e.0);
-        result.outcome_variance_error = errors.map(|e| e.1);
-        result.qualifies =
-            result.mean_entropy >= self.tuning.min_entropy - super::ENTROPY_TOLERANCE;
-        result.method = method;
-        result.curves = curves;
+        let params = std::mem::take(&mut lane.result.params);
+        let spec = std::mem::take(&mut lane.result.spec);
+        lane.result = CandidateResult::measured(self.tuning, params, spec, curves, method);
     }
 
     /// Rounds of refinement until every contender is exact, the runs reach their
@@ -374,8 +369,8 @@ impl Race<'_> {
             let mut start = 0;
             for grid in &self.tuning.grids {
                 let end = start + grid.len();
-                let results: Vec<CandidateResult> =
-                    lanes[start..end].iter().map(|l| l.result.clone()).collect();
+                let results: Vec<&CandidateResult> =
+                    lanes[start..end].iter().map(|l| &l.result).collect();
                 if !certain(&results, self.tuning) {
                     open.extend(
                         contenders(&results, self.tuning)
