@@ -4,19 +4,24 @@
 //!
 //! `use_case USE_CASE REQUEST_JSON [--repeat N]` prints one line: `first=…` (the
 //! wall time of the first call in this process), `first_cpu=…`, `warm=…` (the median
-//! of N more calls, default 20), `bytes=…` (the document's length) and, for `dist`,
-//! the [`Fingerprint`](fairdice_bench::fingerprint::Fingerprint) of its outcomes.
+//! of N more calls, default 20, made after 0.5 s more of the same call, untimed, as
+//! the WebAssembly timer waits for V8's optimizing compiler), `bytes=…` (the
+//! document's length) and, for `dist`, the
+//! [`Fingerprint`](fairdice_bench::fingerprint::Fingerprint) of its outcomes.
 
 // The use-case layer's `Error` is returned by value (see fairdice-api).
 #![allow(clippy::result_large_err)]
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cpu_time::ProcessTime;
 use fairdice::Control;
 use fairdice_bench::fingerprint::Fingerprint;
 use num_bigint::BigUint;
+
+/// How long the same call runs untimed before the warm calls are timed.
+const SETTLE: Duration = Duration::from_millis(500);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +44,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let settled = Instant::now() + SETTLE;
+    while Instant::now() < settled {
+        let _ = std::hint::black_box(call());
+    }
     let mut times: Vec<f64> = (0..repeat)
         .map(|_| {
             let start = Instant::now();

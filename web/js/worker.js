@@ -7,12 +7,13 @@
 import init, { compute, panic_message, run } from "../wasm/fairdice_wasm.js";
 
 /**
- * A request run once when the worker starts: V8 compiles a WebAssembly function
- * when it is first called, and this compiles what every request uses (the
- * parser, the pool evaluator, big counts, the report) before the first real one
- * (benches/wasm/README.md: 100d10kh10's first call 29 ms without it, 3 ms with).
+ * Requests run once when the worker starts: V8 compiles a WebAssembly function
+ * when it is first called, and these compile what everyday requests use before
+ * the first real one: the parser and the report, sums and keep-highest counted
+ * in machine words, and a large pool counted in big integers (benches/wasm/
+ * README.md measures the first call with and without them).
  */
-export const WARM_UP = "20d6kh3+30d8";
+export const WARM_UP = ["2d8+1", "5d10kh2", "20d6kh3+30d8"];
 
 let ready = null;
 
@@ -20,7 +21,7 @@ self.onmessage = async ({ data }) => {
   if (data.type === "init") {
     ready = init({ module_or_path: data.module }).then(
       () => {
-        run("dist", JSON.stringify({ expression: WARM_UP }));
+        for (const expression of WARM_UP) run("dist", JSON.stringify({ expression }));
         self.postMessage({ type: "ready" });
       },
       (error) => self.postMessage({ type: "failed", message: String(error) }),
