@@ -263,6 +263,10 @@ export interface TuneOptions {
   /** `"25"`, `"20..40"` or `"20:1,30:2,40:1"` (default `"25"`). */
   samples?: string;
   min_entropy?: number;
+  /** The measure to minimise (default `"outcome_variance"` with `values`, `"base_deviation"` with a `base`). */
+  fairness?: "outcome_variance" | "base_deviation" | "seat_spread" | null;
+  /** A game (players and payoffs, the `seats` file format): the search then splits a match between its seats fairly (`"seat_spread"`). */
+  game?: Record<string, unknown> | null;
   /** Systems to search (default deck and dynamic). */
   systems?: string[];
   /** Custom grids, e.g. `"dynamic(decrease=0.30..0.50 step 0.005)"`. */
@@ -281,6 +285,10 @@ export interface TuneReport {
   base?: string;
   samples: number | { distribution: string; lengths: { samples: number; weight: number }[] };
   min_entropy: number;
+  /** The measure the search minimised. */
+  fairness: "outcome_variance" | "base_deviation" | "seat_spread";
+  /** The game of a seat search. */
+  game?: Record<string, unknown>;
   systems: (Partial<Method> & {
     system: string;
     params: Record<string, number | string> | null;
@@ -291,15 +299,24 @@ export interface TuneReport {
     outcome_variance: number | null;
     /** Standard error of the winner's outcome variance, when it was estimated. */
     outcome_variance_error?: number;
+    /** The winner's deviation from the base (a chi-square scaled so plain dice read 1). */
+    base_deviation: number | null;
+    /** Its standard error, when the winner was estimated. */
+    base_deviation_error?: number;
+    /** The winner's expected gap between the best and the worst player's totals, in a seat search. */
+    seat_spread?: number;
+    seat_spread_error?: number;
     /** Whether the winner is certain (every rival measured exactly or ruled out by four standard errors). */
     certain: boolean;
     qualified: number;
     candidates_tried: number;
-    candidates?: (Method & { params: Record<string, number | string>; spec: string; mean_entropy: number; mean_entropy_error?: number; outcome_variance: number; outcome_variance_error?: number; qualifies: boolean })[];
+    candidates?: (Method & { params: Record<string, number | string>; spec: string; mean_entropy: number; mean_entropy_error?: number; outcome_variance: number; outcome_variance_error?: number; base_deviation: number; base_deviation_error?: number; seat_spread?: number; seat_spread_error?: number; qualifies: boolean })[];
     [more: string]: unknown;
   })[];
   fairest: string | null;
   plain_dice_outcome_variance: number;
+  plain_dice_base_deviation: number;
+  plain_dice_seat_spread?: number;
 }
 
 // ---- charts ----

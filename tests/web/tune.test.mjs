@@ -18,8 +18,8 @@ after(async () => {
 
 async function row(page, system) {
   const cells = await page.$$eval(`#tune-results tr[data-system="${system}"] > *`, (cs) => cs.map((c) => c.textContent));
-  const [name, params, entropy, variance, qualified, method] = cells;
-  return { name, params, entropy, variance, qualified, method };
+  const [name, params, entropy, variance, deviation, qualified, method] = cells;
+  return { name, params, entropy, variance, deviation, qualified, method };
 }
 
 test("the article's table: deck (1, 6) → 0.5089, dynamic 0.355 → 0.4590, as `fairdice tune --json`", async () => {
@@ -36,6 +36,7 @@ test("the article's table: deck (1, 6) → 0.5089, dynamic 0.355 → 0.4590, as 
     params: "copies=1, refill_below=6",
     entropy: "0.9020",
     variance: "0.5089",
+    deviation: "0.1466",
     qualified: "87/100",
     method: "exact",
   });
@@ -50,6 +51,36 @@ test("the article's table: deck (1, 6) → 0.5089, dynamic 0.355 → 0.4590, as 
   ]);
   assert.deepEqual(page.errors, []);
   await screenshot(page, "tune", 1900);
+  await page.close();
+});
+
+test("weighted outcomes are fairest by their deviation from the base unless outcome variance is chosen", async () => {
+  const page = await browser.page("tune.html");
+  await typeInto(page, "#base", "2d4");
+  await typeInto(page, "#samples", "12");
+  await page.uncheck("#system-deck");
+  await page.check("#system-fair");
+  await submit(page);
+  const args = ["--base", "2d4", "--samples", "12", "--systems", "dynamic,fair"];
+  assert.deepEqual(differences(await downloadedJson(page), cliJson("tune", ...args), SEARCH), []);
+  assert.match(await page.textContent("#tune-results caption"), /fairest by base deviation/);
+  assert.deepEqual(await row(page, "fair"), {
+    name: "fair",
+    params: "tightness=1.05",
+    entropy: "0.9011",
+    variance: "1.1677",
+    deviation: "0.4605",
+    qualified: "22/101",
+    method: "exact",
+  });
+  assert.match(await page.textContent("#fairest"), /Fairest: fair \(tightness=1\.05\), base deviation 0\.46 — plain dice: 1\.00/);
+  // The same search by the article's measure: dynamic dice even the counts out.
+  await page.selectOption("#fairness", "outcome_variance");
+  await submit(page);
+  assert.match(page.url(), /fairness=outcome_variance/);
+  assert.deepEqual(differences(await downloadedJson(page), cliJson("tune", ...args, "--fairness", "outcome_variance"), SEARCH), []);
+  assert.match(await page.textContent("#fairest"), /Fairest: dynamic \(decrease=0\.325\), outcome variance 0\.58 — plain dice: 2\.02/);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 

@@ -2,8 +2,9 @@
 //! entropy above a threshold ("Making Randomness Fair"'s search), over a fixed or
 //! uncertain match length, as a [`TuneReport`].
 
+use fairdice::analysis::seats::Game;
 use fairdice::analysis::{self, MethodChoice};
-use fairdice::tune::{self, Grid, MatchLength, Outcomes, TuneError, Tuning};
+use fairdice::tune::{self, Fairness, Grid, MatchLength, Outcomes, TuneError, Tuning};
 use fairdice::{Control, FailureKind};
 use serde::{Deserialize, Serialize};
 
@@ -19,11 +20,14 @@ pub const DEFAULT_SYSTEMS: [&str; 2] = ["deck", "dynamic"];
 /// A parameter search.
 ///
 /// As JSON: `{"values": 6, "base": null, "samples": "25", "min_entropy": 0.9,
-/// "systems": ["deck", "dynamic"], "grids": [], "exact": false, "runs": null,
+/// "fairness": null, "systems": ["deck", "dynamic"], "grids": [], "exact": false, "runs": null,
 /// "seed": 1, "max_states": null, "all": false}` (`values` or `base` is required;
 /// `samples` is `25`, `20..40` or `20:1,30:2,40:1`; a grid such as
 /// `dynamic(decrease=0.30..0.50 step 0.005)` replaces its system's default grid or
-/// adds the system).
+/// adds the system; `fairness` is `outcome_variance`, `base_deviation` or
+/// `seat_spread`, by default the first for `values`, the second for a `base` and
+/// the third with a `game`, the file format of [`Game`], whose seats are then
+/// measured).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TuneRequest {
@@ -39,6 +43,13 @@ pub struct TuneRequest {
     /// The least mean entropy (a fraction of a fair die's) a candidate must keep.
     #[serde(default = "default_min_entropy")]
     pub min_entropy: f64,
+    /// The measure to minimise: `outcome_variance` or `base_deviation` (`None`:
+    /// outcome variance for `values`, base deviation for a `base`).
+    #[serde(default)]
+    pub fairness: Option<String>,
+    /// A game whose seats the search splits fairly (`fairness` `seat_spread`).
+    #[serde(default)]
+    pub game: Option<Game>,
     /// Systems to search, in order (`deck`, `dynamic`, `fair`, `bag`, `dice`,
     /// `tgm`, …).
     #[serde(default = "default_systems")]
@@ -89,6 +100,8 @@ impl TuneRequest {
             base: None,
             samples: samples.into(),
             min_entropy: default_min_entropy(),
+            fairness: None,
+            game: None,
             systems: default_systems(),
             grids: Vec::new(),
             exact: false,
@@ -135,6 +148,16 @@ impl TuneRequest {
                 self.min_entropy
             )));
         }
+        let fairness = match (&self.fairness, &self.game) {
+            (None, Some(_)) => Fairness::SeatSpread,
+            (None, None) => Fairness::default_for(&outcomes),
+            (Some(name), _) => name.parse().map_err(|e| input("fairness".into(), &e))?,
+        };
+        if fairness == Fairness::SeatSpread && self.game.is_none() {
+            return Err(Error::invalid_input(
+                "fairness seat_spread measures the seats of a game: give the game (players and payoffs)",
+            ));
+        }
         let mut grids: Vec<Grid> = Vec::new();
         for name in self
             .systems
@@ -178,6 +201,8 @@ impl TuneRequest {
             outcomes,
             samples,
             min_entropy: self.min_entropy,
+            fairness,
+            game: self.game.clone(),
             grids,
             method,
         })
@@ -195,6 +220,12 @@ impl TuneRequest {
         command.push_str(&format!(" --samples {}", shell_quote(&self.samples)));
         if self.min_entropy != default_min_entropy() {
             command.push_str(&format!(" --min-entropy {}", self.min_entropy));
+        }
+        if self.game.is_some() {
+            command.push_str(" --game GAME.json");
+        }
+        if let Some(fairness) = &self.fairness {
+            command.push_str(&format!(" --fairness {}", shell_quote(fairness)));
         }
         if self.systems != default_systems() {
             command.push_str(&format!(
@@ -238,9 +269,9 @@ impl UseCase for TuneRequest {
             }
         })?;
         let baseline = tuning
-            .plain_dice_variance()
+            .plain_dice()
             .map_err(|e| Error::invalid_input(format!("base {}: {e}", tuning.outcomes)))?;
-        Ok(TuneReport::new(&tuning, &result, baseline, self.all))
+        Ok(TuneReport::new(&tuning, &result, &baseline, self.all))
     }
 }
 
@@ -293,6 +324,10 @@ mod tests {
             },
             TuneRequest {
                 systems: vec![],
+                ..TuneRequest::new(6, "25")
+            },
+            TuneRequest {
+                fairness: Some("variance".into()),
                 ..TuneRequest::new(6, "25")
             },
         ] {

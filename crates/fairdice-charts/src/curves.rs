@@ -140,6 +140,8 @@ impl CurvesFigure {
 
     /// The curves of each system's winner in a search, over the longest match.
     pub fn tuning(report: &TuneReport) -> CurvesFigure {
+        // The second panel draws the measure the search minimised.
+        let deviation = report.fairness == "base_deviation";
         let lines = report
             .systems
             .iter()
@@ -148,11 +150,15 @@ impl CurvesFigure {
                 Some((
                     format!("{} ({params})", s.system),
                     &curves.entropy[..],
-                    &curves.outcome_variance[..],
+                    if deviation {
+                        &curves.base_deviation[..]
+                    } else {
+                        &curves.outcome_variance[..]
+                    },
                 ))
             })
             .collect();
-        CurvesFigure::entropy_and_variance(
+        let mut figure = CurvesFigure::entropy_and_variance(
             format!(
                 "Best systems, {}, {} samples, mean entropy ≥ {}",
                 report.outcomes_text(),
@@ -160,7 +166,12 @@ impl CurvesFigure {
                 report.min_entropy
             ),
             lines,
-        )
+        );
+        if deviation {
+            figure.panels[1].title = "Deviation from the base after each sample".to_string();
+            figure.panels[1].y_label = "base deviation (plain dice: 1)".to_string();
+        }
+        figure
     }
 }
 

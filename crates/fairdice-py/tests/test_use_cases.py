@@ -100,6 +100,17 @@ def test_tune(cli):
     assert report.chart_svg().startswith("<svg")
 
 
+def test_tune_by_either_measure_of_fairness(cli):
+    needs("tune")
+    args = ("tune", "--base", "2d4", "--samples", "12", "--systems", "fair,dynamic")
+    for fairness, fairest in ((None, "fair"), ("outcome_variance", "dynamic")):
+        report = fairdice.tune(None, base="2d4", samples=12, systems=("fair", "dynamic"), fairness=fairness)
+        extra = ("--fairness", fairness) if fairness else ()
+        assert report.document == json.loads(run_cli(cli, *args, *extra, "--json"))
+        assert report.document["fairness"] == (fairness or "base_deviation")
+        assert report.document["fairest"] == fairest
+
+
 def test_reports_draw_their_charts():
     needs("contest")
     for report in (

@@ -168,6 +168,13 @@ impl Control {
     /// what others have used, so work sized by it stays reproducible.
     #[must_use]
     pub fn share(&self, steps: u64) -> Control {
+        self.share_shown(steps).silent()
+    }
+
+    /// [`share`](Control::share), reporting its progress where this control
+    /// does: for a stage of work that a bigger job bounds, not a trial.
+    #[must_use]
+    pub fn share_shown(&self, steps: u64) -> Control {
         Control {
             shared: Arc::new(Shared {
                 max_steps: steps,
@@ -176,7 +183,7 @@ impl Control {
                 cancelled: AtomicBool::new(false),
                 parent: Some(self.shared.clone()),
             }),
-            progress: None,
+            progress: self.progress.clone(),
         }
     }
 

@@ -196,6 +196,8 @@ fn an_uncertain_match_length_reuses_one_sweep() {
         outcomes: Outcomes::Values(4),
         samples: "20..40".parse::<MatchLength>().expect("valid"),
         min_entropy: 0.9,
+        fairness: fairdice::tune::Fairness::OutcomeVariance,
+        game: None,
         grids: vec![Grid::parse("deck(copies=8, refill_below=1)").expect("valid")],
         method: MethodChoice::default(),
     };

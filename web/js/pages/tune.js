@@ -2,7 +2,7 @@
 // entropy threshold and the systems to search; each system's fairest parameters
 // in a table, and the winners' curves as `fairdice tune --plot` draws them.
 // Inputs live in the URL: `tune.html?values=6&samples=25&min_entropy=0.9&
-// systems=deck&systems=dynamic[&base=2d6&grid=…&method=…&runs=N&seed=S]`.
+// systems=deck&systems=dynamic[&base=2d6&fairness=…&grid=…&method=…&runs=N&seed=S]`.
 
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
@@ -17,6 +17,8 @@ const DEFAULT_SYSTEMS = ["deck", "dynamic"];
 /** Monte Carlo runs per candidate when the method asks for Monte Carlo without a number (the command line's). */
 const FALLBACK_RUNS = 20_000;
 const METHODS = ["auto", "exact", "monte_carlo"];
+/** The measures a search can minimise; `auto` leaves the choice to the use-case layer (outcome variance for values, base deviation for a base). */
+const MEASURES = ["auto", "outcome_variance", "base_deviation"];
 const EXAMPLES = [
   ["values=6&samples=25&min_entropy=0.9", "the article: 6 outcomes, 25 samples, entropy ≥ 0.9"],
   ["values=4&samples=30&min_entropy=0.9", "4 outcomes, 30 samples: the deck wins"],
@@ -30,6 +32,8 @@ const form = document.getElementById("tune-form");
 function fromParams(params) {
   const method = param(params, "method") ?? "auto";
   if (!METHODS.includes(method)) throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  const fairness = param(params, "fairness") ?? "auto";
+  if (!MEASURES.includes(fairness)) throw new InputError(`fairness must be outcome_variance or base_deviation, not \`${fairness}\``);
   const values = param(params, "values");
   const minEntropy = param(params, "min_entropy") ?? "0.9";
   const threshold = Number(minEntropy);
@@ -49,6 +53,7 @@ function fromParams(params) {
     base: param(params, "base") ?? null,
     samples: param(params, "samples") ?? "25",
     minEntropy: threshold,
+    fairness,
     systems: list("systems").map((s) => s.toLowerCase()),
     grids: list("grid"),
     method,
@@ -68,6 +73,7 @@ function toParams(state) {
   if (state.base !== null) params.set("base", state.base);
   params.set("samples", state.samples);
   params.set("min_entropy", String(state.minEntropy));
+  if (state.fairness !== "auto") params.set("fairness", state.fairness);
   for (const s of systems(state)) params.append("systems", s);
   for (const g of state.grids) params.append("grid", g);
   if (state.method !== "auto") params.set("method", state.method);
@@ -81,6 +87,7 @@ function fill(state) {
   form.querySelector("#base").value = state.base ?? "";
   form.querySelector("#samples").value = state.samples;
   form.querySelector("#min-entropy").value = String(state.minEntropy);
+  form.querySelector("#fairness").value = state.fairness;
   const chosen = systems(state);
   for (const box of form.querySelectorAll('input[name="systems"]')) box.checked = chosen.includes(box.value);
   form.querySelector("#grid").value = state.grids.join(" ");
@@ -95,6 +102,7 @@ function jobs(state, width) {
     base: state.base,
     samples: state.samples,
     min_entropy: state.minEntropy,
+    fairness: state.fairness === "auto" ? null : state.fairness,
     systems: systems(state),
     grids: state.grids,
     seed: state.seed,
@@ -120,6 +128,9 @@ function methodCell(system) {
   return "-";
 }
 
+/** A measure's field name as words: `base deviation`. */
+const measure = (field) => field.replaceAll("_", " ");
+
 /** Parameters as `copies=1, refill_below=6`, or `(none)`. */
 function paramsText(params) {
   const entries = Object.entries(params ?? {});
@@ -141,12 +152,13 @@ function render(state, outcomes, results) {
   results.append(
     dataTable({
       id: "tune-results",
-      caption: `${what}, ${samples}, mean entropy ≥ ${report.min_entropy}`,
+      caption: `${what}, ${samples}, mean entropy ≥ ${report.min_entropy}, fairest by ${measure(report.fairness)}`,
       columns: [
         { name: "system" },
         { name: "best parameters", class: "params" },
         { name: "mean entropy" },
         { name: "outcome variance" },
+        { name: "base deviation" },
         { name: "qualified" },
         { name: "method", class: "computed" },
       ],
@@ -158,6 +170,7 @@ function render(state, outcomes, results) {
           { text: s.params ? paramsText(s.params) : "none qualifies", class: "params", csv: s.spec ?? "" },
           { text: withError(s.mean_entropy, s.mean_entropy_error), class: "mean-entropy", csv: s.mean_entropy ?? "" },
           { text: withError(s.outcome_variance, s.outcome_variance_error), class: "outcome-variance", csv: s.outcome_variance ?? "" },
+          { text: withError(s.base_deviation, s.base_deviation_error), class: "base-deviation", csv: s.base_deviation ?? "" },
           `${s.qualified}/${s.candidates_tried}`,
           { text: methodCell(s), class: "computed" },
         ],
@@ -183,7 +196,7 @@ function render(state, outcomes, results) {
           { id: "fairest", class: "verdict" },
           "Fairest: ",
           el("strong", {}, best.system),
-          ` (${paramsText(best.params)}), outcome variance ${fixed(best.outcome_variance, 2)} — plain dice: ${fixed(report.plain_dice_outcome_variance, 2)}. Spec: `,
+          ` (${paramsText(best.params)}), ${measure(report.fairness)} ${fixed(best[report.fairness], 2)} — plain dice: ${fixed(report[`plain_dice_${report.fairness}`], 2)}. Spec: `,
           code(best.spec ?? ""),
           " · ",
           el("a", { href: `randomizers.html?${new URLSearchParams({ spec: best.spec ?? "", samples: longest })}` }, "analyze it"),

@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("could not write the output")
 }
 
-fn read_game(path: &PathBuf) -> anyhow::Result<Game> {
+pub(crate) fn read_game(path: &PathBuf) -> anyhow::Result<Game> {
     let bad = |why: String| UserError::input(format!("{}: {why}", path.display()));
     let size = std::fs::metadata(path)
         .map_err(|e| bad(format!("cannot read the game file ({e})")))?

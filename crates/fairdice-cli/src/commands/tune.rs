@@ -36,8 +36,14 @@ A grid: family(key=values, ...) with values `a..b` (inclusive, integers), `a..b 
 `a|b|c`; keys left out keep the default, e.g. --grid 'dynamic(decrease=0.30..0.50 step 0.005)'.
 
 --samples takes a fixed length (25), a uniform range (20..40, inclusive) or weights
-(20:1,30:2,40:1). With an uncertain length the search minimizes the expected outcome
-variance at the match's end, with the threshold on the expected mean entropy of a match.
+(20:1,30:2,40:1). With an uncertain length the search minimizes the expected measure of
+fairness at the match's end, with the threshold on the expected mean entropy of a match.
+
+--fairness chooses that measure: outcome_variance (the article's: the variance of the
+outcome counts, which expects every outcome equally often; the default with --values) or
+base_deviation (how far the counts stray from what the base gives, p_i*T, as a chi-square
+scaled so plain dice read 1; the default with --base, where 2d6 sums should not come up
+equally often). The report shows both and says which was minimized.
 
 The search races the candidates: each is swept exactly where that is cheap and estimated by
 seeded Monte Carlo (± standard errors) otherwise; only candidates that could still win are
@@ -45,8 +51,8 @@ measured again, with more runs or exactly, and each winner is confirmed exactly 
 budget allows. The report says whether each winner is certain. --exact sweeps every candidate
 (failing past --max-states states a step, 250,000 by default); --runs N estimates every one.
 
-Among qualifying candidates the lowest outcome variance wins; variances within 1e-9
-(relative) tie and go to the smaller parameters, in the grid's key order.
+Among qualifying candidates the lowest measure wins; values within 1e-9 (relative) tie
+and go to the smaller parameters, in the grid's key order.
 
 Example (the article): fairdice tune --values 6 --samples 25 --min-entropy 0.9")]
 pub struct Args {
@@ -68,6 +74,15 @@ pub struct Args {
     /// (0.9) or a percentage (90%).
     #[arg(long, default_value = "0.9", value_name = "FRACTION")]
     pub min_entropy: Fraction,
+    /// The measure of fairness to minimize: outcome_variance (default with --values),
+    /// base_deviation (default with --base) or seat_spread (default with --game).
+    #[arg(long, value_name = "MEASURE")]
+    pub fairness: Option<String>,
+    /// A game file (as for `fairdice seats`): search for the fairest split of a
+    /// match between its players (the expected gap between the best and the worst
+    /// player's totals).
+    #[arg(long, value_name = "GAME.json")]
+    pub game: Option<PathBuf>,
     /// Systems to search, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "deck,dynamic")]
     pub systems: Vec<String>,
@@ -113,6 +128,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         base: args.base.clone(),
         samples: args.samples.clone(),
         min_entropy: args.min_entropy.0,
+        fairness: args.fairness.clone(),
+        game: args
+            .game
+            .as_ref()
+            .map(super::seats::read_game)
+            .transpose()?,
         systems: args.systems.clone(),
         grids: args.grid.clone(),
         exact: args.exact,
@@ -176,6 +197,11 @@ impl std::fmt::Display for Fraction {
     }
 }
 
+/// A measure's field name as words: `base deviation`.
+fn measure_name(field: &str) -> String {
+    field.replace('_', " ")
+}
+
 fn render(report: &TuneReport) -> String {
     let mut out = String::new();
     let samples = match &report.samples {
@@ -186,38 +212,51 @@ fn render(report: &TuneReport) -> String {
     };
     let _ = writeln!(
         out,
-        "{}, {samples}, mean entropy ≥ {}\n",
+        "{}, {samples}, mean entropy ≥ {}, fairest by {}\n",
         report.outcomes_text(),
-        report.min_entropy
+        report.min_entropy,
+        measure_name(report.fairness)
     );
-    let mut table = Table::new(
-        &[
-            "system",
-            "best parameters",
-            "mean entropy",
-            "outcome variance",
-            "qualified",
-        ],
-        &[false, false, true, true, true],
-    );
+    let seats = report.game.is_some();
+    let mut headers = vec![
+        "system",
+        "best parameters",
+        "mean entropy",
+        "outcome variance",
+        "base deviation",
+    ];
+    if seats {
+        headers.push("seat spread");
+    }
+    headers.push("qualified");
+    let mut right = vec![false, false];
+    right.resize(headers.len(), true);
+    let mut table = Table::new(&headers, &right);
     for system in &report.systems {
         let qualified = format!("{}/{}", system.qualified, system.candidates_tried);
-        match (&system.params, system.mean_entropy, system.outcome_variance) {
-            (Some(params), Some(entropy), Some(variance)) => table.row(vec![
-                system.system.to_string(),
-                params.to_string(),
-                with_error(entropy, system.mean_entropy_error),
-                with_error(variance, system.outcome_variance_error),
-                qualified,
-            ]),
-            _ => table.row(vec![
-                system.system.to_string(),
-                "none qualifies".to_string(),
-                "-".to_string(),
-                "-".to_string(),
-                qualified,
-            ]),
+        let mut row = vec![system.system.to_string()];
+        match (
+            &system.params,
+            system.mean_entropy,
+            system.outcome_variance,
+            system.base_deviation,
+        ) {
+            (Some(params), Some(entropy), Some(variance), Some(deviation)) => {
+                row.push(params.to_string());
+                row.push(with_error(entropy, system.mean_entropy_error));
+                row.push(with_error(variance, system.outcome_variance_error));
+                row.push(with_error(deviation, system.base_deviation_error));
+                if let Some(spread) = system.seat_spread {
+                    row.push(with_error(spread, system.seat_spread_error));
+                }
+            }
+            _ => {
+                row.push("none qualifies".to_string());
+                row.resize(headers.len() - 1, "-".to_string());
+            }
         }
+        row.push(qualified);
+        table.row(row);
     }
     out.push_str(&table.render());
     out.push('\n');
@@ -242,16 +281,25 @@ fn render(report: &TuneReport) -> String {
     }
     match report.fairest_system() {
         Some(best) => {
+            let (value, plain) = match report.fairness {
+                "base_deviation" => (best.base_deviation, report.plain_dice_base_deviation),
+                "seat_spread" => (
+                    best.seat_spread,
+                    report.plain_dice_seat_spread.unwrap_or(f64::NAN),
+                ),
+                _ => (best.outcome_variance, report.plain_dice_outcome_variance),
+            };
             let _ = writeln!(
                 out,
-                "fairest: {} ({}), outcome variance {:.2} (plain dice: {:.2})",
+                "fairest: {} ({}), {} {:.2} (plain dice: {:.2})",
                 best.system,
                 best.params
                     .as_ref()
                     .map(ToString::to_string)
                     .unwrap_or_default(),
-                best.outcome_variance.unwrap_or(f64::NAN),
-                report.plain_dice_outcome_variance
+                measure_name(report.fairness),
+                value.unwrap_or(f64::NAN),
+                plain
             );
             if let Some(spec) = &best.spec {
                 let _ = writeln!(out, "spec: {spec}");
@@ -270,22 +318,35 @@ fn render(report: &TuneReport) -> String {
             continue;
         };
         let _ = writeln!(out, "\n{}:", system.system);
-        let mut table = Table::new(
-            &[
-                "parameters",
-                "mean entropy",
-                "outcome variance",
-                "qualifies",
-            ],
-            &[false, true, true, false],
-        );
+        let mut headers = vec![
+            "parameters",
+            "mean entropy",
+            "outcome variance",
+            "base deviation",
+        ];
+        if seats {
+            headers.push("seat spread");
+        }
+        headers.push("qualifies");
+        let mut right = vec![false];
+        right.resize(headers.len() - 1, true);
+        right.push(false);
+        let mut table = Table::new(&headers, &right);
         for c in candidates {
-            table.row(vec![
+            let mut row = vec![
                 c.params.to_string(),
                 with_error(c.mean_entropy, c.mean_entropy_error),
                 with_error(c.outcome_variance, c.outcome_variance_error),
-                if c.qualifies { "yes" } else { "no" }.to_string(),
-            ]);
+                with_error(c.base_deviation, c.base_deviation_error),
+            ];
+            if seats {
+                row.push(match c.seat_spread {
+                    Some(spread) => with_error(spread, c.seat_spread_error),
+                    None => "-".to_string(),
+                });
+            }
+            row.push(if c.qualifies { "yes" } else { "no" }.to_string());
+            table.row(row);
         }
         out.push_str(&table.render());
     }

@@ -222,6 +222,8 @@ def tune(
     base: str | None = None,
     samples: int | str = 25,
     min_entropy: float = 0.9,
+    fairness: str | None = None,
+    game: dict[str, Any] | None = None,
     systems: Sequence[str] = ("deck", "dynamic"),
     grids: Sequence[str] = (),
     exact: bool = False,
@@ -232,12 +234,18 @@ def tune(
     max_steps: int | None = None,
 ) -> TuneReport:
     """The fairest parameters of each system above an entropy threshold, for a
-    match of ``samples`` draws (``25``, ``"20..40"``, ``"20:1,30:2,40:1"``)."""
+    match of ``samples`` draws (``25``, ``"20..40"``, ``"20:1,30:2,40:1"``).
+    ``fairness`` is the measure minimised: ``"outcome_variance"`` (the default
+    with ``values``), ``"base_deviation"`` (the default with a ``base``) or
+    ``"seat_spread"`` (the default with a ``game``, a dict in the ``seats`` file
+    format: the fairest split of a match between its players)."""
     request = {
         "values": values,
         "base": base,
         "samples": str(samples),
         "min_entropy": min_entropy,
+        "fairness": fairness,
+        "game": game,
         "systems": list(systems),
         "grids": list(grids),
         "exact": exact,

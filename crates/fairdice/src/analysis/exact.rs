@@ -190,6 +190,25 @@ impl Layer {
         self.nodes.len()
     }
 
+    /// The counts' deviation from `base` after `samples` samples, from the
+    /// moments summed over every state; a merged layer (uniform base, outcomes
+    /// alike) has it from the expected outcome `variance`.
+    fn base_deviation(&self, base: &[f64], samples: usize, variance: f64) -> BaseDeviation {
+        if !self.tracks_second {
+            return base_deviation::from_outcome_variance(self.n, samples, variance);
+        }
+        let n = self.n;
+        let mut first = vec![0.0; n];
+        let mut second = vec![0.0; n];
+        for s in 0..self.len() {
+            for i in 0..n {
+                first[i] += self.first[s * n + i];
+                second[i] += self.second[s * n + i];
+            }
+        }
+        base_deviation::from_moments(base, samples, &first, &second)
+    }
+
     /// About how many bytes the layer holds.
     fn bytes(&self) -> usize {
         self.nodes.capacity() * 4
@@ -283,8 +302,10 @@ pub fn curves(
         entropy: Vec::with_capacity(samples),
         outcome_variance: Vec::with_capacity(samples),
         repeat: Vec::with_capacity(samples),
+        base_deviation: Vec::with_capacity(samples),
         errors: None,
     };
+    let base = base_probabilities(randomizer);
     let mut previous_size = 1usize;
     let mut peak = 1;
     let mut work = Work::new(control);
@@ -357,10 +378,12 @@ pub fn curves(
         work.step(step, samples, layer.len(), next.len(), per_state)?;
         let sum_squares: f64 = next.squares.iter().sum();
         let mean = step as f64 / n as f64;
+        let variance = (sum_squares / n as f64 - mean * mean).max(0.0);
         out.entropy.push(entropy);
-        out.outcome_variance
-            .push((sum_squares / n as f64 - mean * mean).max(0.0));
+        out.outcome_variance.push(variance);
         out.repeat.push(if step == 1 { 0.0 } else { repeat });
+        out.base_deviation
+            .push(next.base_deviation(&base, step, variance).normalized);
         previous_size = next.len();
         peak = peak.max(next.len());
         std::mem::swap(&mut layer, &mut next);
@@ -372,19 +395,7 @@ pub fn curves(
         }
         control.advance(1);
     }
-    let base_deviation = if merge {
-        base_deviation::from_outcome_variance(n, samples, out.outcome_variance(samples))
-    } else {
-        let mut first = vec![0.0; n];
-        let mut second = vec![0.0; n];
-        for s in 0..layer.len() {
-            for i in 0..n {
-                first[i] += layer.first[s * n + i];
-                second[i] += layer.second[s * n + i];
-            }
-        }
-        base_deviation::from_moments(&base_probabilities(randomizer), samples, &first, &second)
-    };
+    let base_deviation = layer.base_deviation(&base, samples, out.outcome_variance(samples));
     Ok(ExactCurves {
         curves: out,
         peak_states: peak,
@@ -472,8 +483,10 @@ mod tests {
             entropy: vec![0.0; samples],
             outcome_variance: vec![0.0; samples],
             repeat: vec![0.0; samples],
+            base_deviation: vec![0.0; samples],
             errors: None,
         };
+        let base = base_probabilities(&r);
         let mut stack = vec![(r, 1.0, vec![0u64; n], None::<usize>, 0usize)];
         while let Some((r, p, counts, last, t)) = stack.pop() {
             if t == samples {
@@ -487,6 +500,10 @@ mod tests {
                 let mut c = counts.clone();
                 c[i] += 1;
                 out.outcome_variance[t] += p * q * population_variance(&c);
+                let squared: Vec<f64> = (0..n)
+                    .map(|k| (c[k] as f64 - base[k] * (t + 1) as f64).powi(2))
+                    .collect();
+                out.base_deviation[t] += p * q * base_deviation::scale(&base, t + 1, &squared).1;
                 if last == Some(i) {
                     out.repeat[t] += p * q;
                 }
@@ -511,6 +528,12 @@ mod tests {
                 assert!(
                     (exact.entropy[t] - oracle.entropy[t]).abs() < 1e-12,
                     "{spec}"
+                );
+                assert!(
+                    (exact.base_deviation[t] - oracle.base_deviation[t]).abs() < 1e-12,
+                    "{spec} t={t}: base deviation {} vs {}",
+                    exact.base_deviation[t],
+                    oracle.base_deviation[t]
                 );
                 assert!(
                     (exact.outcome_variance[t] - oracle.outcome_variance[t]).abs() < 1e-12,

@@ -40,7 +40,8 @@ pub fn population_variance(counts: &[u64]) -> f64 {
 /// fraction of the next-sample distribution *before* sample `t`;
 /// `outcome_variance[t − 1]` the expected population variance of the outcome
 /// counts *after* sample `t`; `repeat[t − 1]` the probability that sample `t`
-/// equals sample `t − 1` (0 for `t = 1`).
+/// equals sample `t − 1` (0 for `t = 1`); `base_deviation[t − 1]` the expected
+/// [base deviation](super::base_deviation) of the counts *after* sample `t`.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Curves {
@@ -50,7 +51,11 @@ pub struct Curves {
     pub outcome_variance: Vec<f64>,
     /// Probability that each sample repeats the one before.
     pub repeat: Vec<f64>,
-    /// Standard errors of the three curves (Monte Carlo only).
+    /// Expected deviation of the counts from the base after each sample (the
+    /// normalized chi-square: 1 for plain dice).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub base_deviation: Vec<f64>,
+    /// Standard errors of the curves (Monte Carlo only).
     pub errors: Option<CurveErrors>,
 }
 
@@ -65,6 +70,9 @@ pub struct CurveErrors {
     pub outcome_variance: Vec<f64>,
     /// Standard error of each `repeat` entry.
     pub repeat: Vec<f64>,
+    /// Standard error of each `base_deviation` entry.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub base_deviation: Vec<f64>,
     /// Standard error of the mean entropy over the first `T` steps, index `T − 1`
     /// (the per-run means are correlated across steps, so this is measured, not
     /// derived from `entropy`).
@@ -94,6 +102,11 @@ impl Curves {
         self.outcome_variance[samples - 1]
     }
 
+    /// The expected base deviation after `samples` samples (`1..=len`).
+    pub fn base_deviation(&self, samples: usize) -> f64 {
+        self.base_deviation[samples - 1]
+    }
+
     /// The immediate-repeat rate of a match of `samples` samples: the expected
     /// fraction of samples 2..=`samples` that equal the sample before (0 for one
     /// sample).
@@ -111,10 +124,12 @@ impl Curves {
             entropy: cut(&self.entropy),
             outcome_variance: cut(&self.outcome_variance),
             repeat: cut(&self.repeat),
+            base_deviation: cut(&self.base_deviation),
             errors: self.errors.as_ref().map(|e| CurveErrors {
                 entropy: cut(&e.entropy),
                 outcome_variance: cut(&e.outcome_variance),
                 repeat: cut(&e.repeat),
+                base_deviation: cut(&e.base_deviation),
                 mean_entropy: cut(&e.mean_entropy),
             }),
         }
@@ -149,10 +164,12 @@ mod tests {
             entropy: vec![1.0, 0.5, 0.0],
             outcome_variance: vec![0.25, 0.0, 0.5],
             repeat: vec![0.0, 0.5, 0.25],
+            base_deviation: vec![1.0, 0.0, 0.5],
             errors: None,
         };
         assert_eq!(curves.mean_entropy(2), 0.75);
         assert_eq!(curves.outcome_variance(3), 0.5);
+        assert_eq!(curves.base_deviation(1), 1.0);
         assert_eq!(curves.repeat_rate(3), 0.375);
         assert_eq!(curves.repeat_rate(1), 0.0);
         assert_eq!(curves.truncated(2).entropy, [1.0, 0.5]);

@@ -45,6 +45,9 @@ struct Tally {
     variance: Vec<(f64, f64)>,
     repeat: Vec<f64>,
     mean_entropy: Vec<(f64, f64)>,
+    /// Per step, sums of the normalized chi-square of the counts against the base
+    /// and of its square.
+    deviation_curve: Vec<(f64, f64)>,
     /// `longest[i · (T + 1) + g]`: runs whose longest gap of outcome `i` was `g`.
     longest: Vec<u64>,
     /// Per outcome, sums of the scaled squared deviation from the base and of
@@ -60,6 +63,7 @@ impl Tally {
             variance: vec![(0.0, 0.0); samples],
             repeat: vec![0.0; samples],
             mean_entropy: vec![(0.0, 0.0); samples],
+            deviation_curve: vec![(0.0, 0.0); samples],
             longest: if droughts {
                 vec![0; outcomes * (samples + 1)]
             } else {
@@ -80,6 +84,7 @@ impl Tally {
         pairs(&mut self.entropy, &other.entropy);
         pairs(&mut self.variance, &other.variance);
         pairs(&mut self.mean_entropy, &other.mean_entropy);
+        pairs(&mut self.deviation_curve, &other.deviation_curve);
         pairs(&mut self.deviation, &other.deviation);
         for (x, y) in self.repeat.iter_mut().zip(&other.repeat) {
             *x += y;
@@ -112,6 +117,7 @@ fn run_chunk(
     let mut longest = vec![0usize; n];
     let mut squared = vec![0.0; n];
     let mut meter = control.meter();
+    let chi = ChiSquare::new(base);
     let per_run = (samples as u64)
         .saturating_mul(n as u64)
         .saturating_mul(STEPS_PER_DRAWN_OUTCOME);
@@ -124,12 +130,18 @@ fn run_chunk(
         last_seen.fill(0);
         longest.fill(0);
         let mut squares = 0u64;
+        // Σ c_i²/p_i and Σ c_i over the outcomes the base can give.
+        let (mut weighted_squares, mut possible) = (0.0, 0u64);
         let mut entropy_sum = 0.0;
         let mut previous = usize::MAX;
         for t in 0..samples {
             let e = entropy_fraction(&r.next_distribution());
             let x = r.draw(&mut generator);
             squares += 2 * counts[x] + 1;
+            if let Some(inverse) = chi.inverse[x] {
+                weighted_squares += (2 * counts[x] + 1) as f64 * inverse;
+                possible += 1;
+            }
             counts[x] += 1;
             let v = variance_from_squares(squares as f64, (t + 1) as f64, n);
             entropy_sum += e;
@@ -140,6 +152,9 @@ fn run_chunk(
             tally.variance[t].1 += v * v;
             tally.mean_entropy[t].0 += prefix_mean;
             tally.mean_entropy[t].1 += prefix_mean * prefix_mean;
+            let deviation = chi.normalized(weighted_squares, possible, t + 1);
+            tally.deviation_curve[t].0 += deviation;
+            tally.deviation_curve[t].1 += deviation * deviation;
             if x == previous {
                 tally.repeat[t] += 1.0;
             }
@@ -172,6 +187,36 @@ fn run_chunk(
         }
     }
     Ok(tally)
+}
+
+/// The normalized chi-square of the counts against the base, kept up to date in
+/// O(1) a sample: with `S = Σ c_i²/p_i` and `C = Σ c_i` over the outcomes of
+/// positive probability, `Σ (c_i − p_i·t)²/(p_i·t) = S/t − 2C + t`.
+struct ChiSquare {
+    /// `1/p_i`, or `None` for an outcome the base never gives.
+    inverse: Vec<Option<f64>>,
+    /// `k − 1` for the `k` outcomes the base can give (0: no deviation).
+    freedom: f64,
+}
+
+impl ChiSquare {
+    fn new(base: &[f64]) -> ChiSquare {
+        let inverse: Vec<Option<f64>> = base.iter().map(|&p| (p > 0.0).then(|| 1.0 / p)).collect();
+        let k = inverse.iter().flatten().count();
+        ChiSquare {
+            inverse,
+            freedom: k.saturating_sub(1) as f64,
+        }
+    }
+
+    /// The normalized statistic after `t` samples.
+    fn normalized(&self, weighted_squares: f64, possible: u64, t: usize) -> f64 {
+        if self.freedom == 0.0 {
+            return 0.0;
+        }
+        let t = t as f64;
+        ((weighted_squares / t - 2.0 * possible as f64 + t) / self.freedom).max(0.0)
+    }
 }
 
 /// Estimates the per-step curves (and, with `droughts`, each outcome's droughts)
@@ -230,6 +275,7 @@ fn summarize(total: &Tally, samples: usize, n: usize, droughts: bool) -> Estimat
     let (entropy, entropy_error) = split(&total.entropy);
     let (outcome_variance, variance_error) = split(&total.variance);
     let (_, mean_entropy_error) = split(&total.mean_entropy);
+    let (base_deviation_curve, base_deviation_error) = split(&total.deviation_curve);
     // A repeat is 0 or 1, so its sum of squares is its sum.
     let (repeat, repeat_error): (Vec<f64>, Vec<f64>) = total
         .repeat
@@ -240,10 +286,12 @@ fn summarize(total: &Tally, samples: usize, n: usize, droughts: bool) -> Estimat
         entropy,
         outcome_variance,
         repeat,
+        base_deviation: base_deviation_curve,
         errors: Some(CurveErrors {
             entropy: entropy_error,
             outcome_variance: variance_error,
             repeat: repeat_error,
+            base_deviation: base_deviation_error,
             mean_entropy: mean_entropy_error,
         }),
     };

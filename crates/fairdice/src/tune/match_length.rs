@@ -219,6 +219,7 @@ mod tests {
             entropy: vec![1.0, 0.5, 0.0, 1.0],
             outcome_variance: vec![0.1, 0.2, 0.3, 0.4],
             repeat: vec![0.0; 4],
+            base_deviation: vec![1.0; 4],
             errors: None,
         }
     }

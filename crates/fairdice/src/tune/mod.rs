@@ -1,6 +1,7 @@
 //! Tuning a randomizer: search each system's parameter grid for the fairest
-//! candidate (lowest outcome variance) that stays unpredictable enough (mean
-//! entropy at or above a threshold), over a fixed or uncertain match length.
+//! candidate (lowest outcome variance, or lowest deviation from a weighted base:
+//! [`Fairness`]) that stays unpredictable enough (mean entropy at or above a
+//! threshold), over a fixed or uncertain match length.
 //!
 //! With the automatic method the candidates are raced ([`race`]): exact where a
 //! sweep is cheap, seeded Monte Carlo with standard errors elsewhere, and only
@@ -40,12 +41,14 @@ pub mod grid;
 pub mod match_length;
 pub mod race;
 pub mod report;
+pub mod seats;
 
 use std::borrow::Borrow;
 
 use rayon::prelude::*;
 use thiserror::Error;
 
+use crate::analysis::seats::{Game, SeatError};
 use crate::analysis::{self, AnalysisError, Curves, Method, MethodChoice};
 use crate::control::{Control, Failure, FailureKind, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer, Spec, SpecError};
@@ -78,6 +81,96 @@ pub const MAX_SEARCH_WORK: f64 = 5e10;
 /// rounding only).
 pub const ENTROPY_TOLERANCE: f64 = 1e-12;
 
+/// The measure of fairness a search minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fairness {
+    /// The article's outcome variance: the expected population variance of the
+    /// outcome counts, which expects every outcome equally often.
+    OutcomeVariance,
+    /// The [base deviation](crate::analysis::base_deviation): the expected
+    /// chi-square of the counts against the base's `p_i·T`, over its value for
+    /// plain dice (1); the measure for weighted bases such as 2d6 sums.
+    BaseDeviation,
+    /// The seats of a game ([`Tuning::game`]): the expected spread between the
+    /// best and the worst player's totals over the match ([`seats`]).
+    SeatSpread,
+}
+
+impl Fairness {
+    /// Every measure, in the order help lists them.
+    pub const ALL: [Fairness; 3] = [
+        Fairness::OutcomeVariance,
+        Fairness::BaseDeviation,
+        Fairness::SeatSpread,
+    ];
+
+    /// The measure for `outcomes` when none is asked for: outcome variance for
+    /// the faces of a fair die (the article's search), base deviation for a base
+    /// expression (for a uniform base the two rank candidates alike).
+    pub fn default_for(outcomes: &Outcomes) -> Fairness {
+        match outcomes {
+            Outcomes::Values(_) => Fairness::OutcomeVariance,
+            Outcomes::Base(_) => Fairness::BaseDeviation,
+        }
+    }
+
+    /// Its name in reports and on the command line: `outcome_variance` or
+    /// `base_deviation` (the report's field holding it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fairness::OutcomeVariance => "outcome_variance",
+            Fairness::BaseDeviation => "base_deviation",
+            Fairness::SeatSpread => "seat_spread",
+        }
+    }
+
+    /// A candidate's value of this measure over `lengths`, from its `curves`,
+    /// with its standard error when estimated; `NaN` for the seats' spread, which
+    /// a seat analysis fills in ([`seats::measure`]).
+    fn of(self, curves: &Curves, lengths: &MatchLength) -> (f64, Option<f64>) {
+        let (values, errors) = match self {
+            Fairness::SeatSpread => return (f64::NAN, None),
+            Fairness::OutcomeVariance => (
+                &curves.outcome_variance,
+                curves.errors.as_ref().map(|e| &e.outcome_variance),
+            ),
+            Fairness::BaseDeviation => (
+                &curves.base_deviation,
+                curves.errors.as_ref().map(|e| &e.base_deviation),
+            ),
+        };
+        (
+            lengths.expect(|t| values[t - 1]),
+            errors.map(|e| lengths.expect(|t| e[t - 1])),
+        )
+    }
+}
+
+impl std::fmt::Display for Fairness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A fairness measure's name that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown fairness measure `{0}`; accepted: outcome_variance, base_deviation, seat_spread")]
+pub struct FairnessError(pub String);
+
+impl std::str::FromStr for Fairness {
+    type Err = FairnessError;
+
+    /// `outcome_variance`, `base_deviation` or `seat_spread` (or with hyphens).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.trim().replace('-', "_").as_str() {
+            "outcome_variance" => Ok(Fairness::OutcomeVariance),
+            "base_deviation" => Ok(Fairness::BaseDeviation),
+            "seat_spread" => Ok(Fairness::SeatSpread),
+            _ => Err(FairnessError(text.to_string())),
+        }
+    }
+}
+
 /// The outcomes every candidate draws.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcomes {
@@ -106,6 +199,10 @@ pub struct Tuning {
     pub samples: MatchLength,
     /// The least mean entropy (fraction of a fair die's) a candidate must keep.
     pub min_entropy: f64,
+    /// The measure the search minimises.
+    pub fairness: Fairness,
+    /// The game whose seats [`Fairness::SeatSpread`] measures.
+    pub game: Option<Game>,
     /// One grid per system, in the order results are reported.
     pub grids: Vec<Grid>,
     /// How each candidate is measured.
@@ -123,6 +220,8 @@ impl Tuning {
             outcomes: Outcomes::Values(values),
             samples: MatchLength::fixed(samples)?,
             min_entropy: 0.9,
+            fairness: Fairness::OutcomeVariance,
+            game: None,
             grids: vec![Grid::default_for("deck")?, Grid::default_for("dynamic")?],
             method: MethodChoice::Auto {
                 budget: STATE_BUDGET,
@@ -141,13 +240,14 @@ impl Tuning {
         }
     }
 
-    /// Plain dice's expected outcome variance at the end of a match, over the same
-    /// match lengths (exact: plain dice keep no state).
+    /// Plain dice's expected outcome variance and base deviation at the end of a
+    /// match, over the same match lengths (exact: plain dice keep no state): the
+    /// baseline every system improves on.
     ///
     /// # Errors
     /// [`TuneError::Candidate`] when the outcomes are not valid for dice (a bad
     /// base expression).
-    pub fn plain_dice_variance(&self) -> Result<f64, TuneError> {
+    pub fn plain_dice(&self) -> Result<Baseline, TuneError> {
         let spec = self.plain_dice_spec();
         let dice = Spec::build(&spec).map_err(|source| TuneError::Candidate {
             spec: spec.clone(),
@@ -157,8 +257,27 @@ impl Tuning {
         let (curves, _) =
             analysis::curves(&dice, self.samples.max(), &method, &Control::unlimited())
                 .map_err(|source| TuneError::Analysis { spec, source })?;
-        Ok(self.samples.outcome_variance(&curves))
+        let seat_spread = match seats::game_of(self)? {
+            Some(game) => Some(seats::plain_dice(&dice, game, self)?),
+            None => None,
+        };
+        Ok(Baseline {
+            outcome_variance: Fairness::OutcomeVariance.of(&curves, &self.samples).0,
+            base_deviation: Fairness::BaseDeviation.of(&curves, &self.samples).0,
+            seat_spread,
+        })
     }
+}
+
+/// Plain dice's figures over a search's match lengths.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Baseline {
+    /// Expected outcome variance at the end of the match.
+    pub outcome_variance: f64,
+    /// Expected base deviation at the end of the match (1 up to rounding).
+    pub base_deviation: f64,
+    /// Expected spread between the seats of the search's game, if it has one.
+    pub seat_spread: Option<f64>,
 }
 
 /// Why a search could not run.
@@ -209,6 +328,17 @@ pub enum TuneError {
         /// The randomizer's error.
         source: SpecError,
     },
+    /// A seat measure without a game.
+    #[error("the seat_spread measure needs a game (the players and what each outcome pays them)")]
+    NoGame,
+    /// A candidate's seats could not be measured.
+    #[error("candidate {spec}: {source}")]
+    Seats {
+        /// The candidate's spec.
+        spec: String,
+        /// The seat analysis's error.
+        source: SeatError,
+    },
     /// A candidate could not be measured.
     #[error("candidate {spec}: {source}")]
     Analysis {
@@ -227,6 +357,7 @@ impl Failure for TuneError {
         match self {
             TuneError::TooBig { .. } => FailureKind::TooLarge,
             TuneError::Analysis { source, .. } => source.kind(),
+            TuneError::Seats { source, .. } => source.kind(),
             TuneError::Stopped(stop) => stop.kind(),
             _ => FailureKind::Invalid,
         }
@@ -248,6 +379,15 @@ pub struct CandidateResult {
     pub outcome_variance: f64,
     /// The standard error of `outcome_variance` when it was estimated.
     pub outcome_variance_error: Option<f64>,
+    /// Expected base deviation at the end of the match.
+    pub base_deviation: f64,
+    /// The standard error of `base_deviation` when it was estimated.
+    pub base_deviation_error: Option<f64>,
+    /// The search's measure ([`Tuning::fairness`]): one of the two above, the
+    /// figure candidates are ranked by.
+    pub fairness: f64,
+    /// Its standard error when estimated.
+    pub fairness_error: Option<f64>,
     /// Whether `mean_entropy` meets the threshold.
     pub qualifies: bool,
     /// How it was measured.
@@ -267,20 +407,26 @@ impl CandidateResult {
         method: Method,
     ) -> CandidateResult {
         let lengths = &tuning.samples;
-        let errors = curves.errors.as_ref().map(|e| {
-            (
-                lengths.expect(|t| e.mean_entropy[t - 1]),
-                lengths.expect(|t| e.outcome_variance[t - 1]),
-            )
-        });
         let mean_entropy = lengths.mean_entropy(&curves);
+        let mean_entropy_error = curves
+            .errors
+            .as_ref()
+            .map(|e| lengths.expect(|t| e.mean_entropy[t - 1]));
+        let (outcome_variance, outcome_variance_error) =
+            Fairness::OutcomeVariance.of(&curves, lengths);
+        let (base_deviation, base_deviation_error) = Fairness::BaseDeviation.of(&curves, lengths);
+        let (fairness, fairness_error) = tuning.fairness.of(&curves, lengths);
         CandidateResult {
             params,
             spec,
             mean_entropy,
-            mean_entropy_error: errors.map(|e| e.0),
-            outcome_variance: lengths.outcome_variance(&curves),
-            outcome_variance_error: errors.map(|e| e.1),
+            mean_entropy_error,
+            outcome_variance,
+            outcome_variance_error,
+            base_deviation,
+            base_deviation_error,
+            fairness,
+            fairness_error,
             qualifies: mean_entropy >= tuning.min_entropy - ENTROPY_TOLERANCE,
             method,
             curves,
@@ -323,15 +469,14 @@ pub struct TuneResult {
 }
 
 impl TuneResult {
-    /// The system whose winner has the lowest outcome variance (ties: the first).
+    /// The system whose winner is fairest by the search's measure (ties: the first).
     pub fn fairest(&self) -> Option<&SystemResult> {
         let mut best: Option<&SystemResult> = None;
         for system in &self.systems {
             let Some(c) = system.best() else { continue };
-            let better = best.and_then(SystemResult::best).is_none_or(|b| {
-                c.outcome_variance < b.outcome_variance
-                    && !ties(c.outcome_variance, b.outcome_variance)
-            });
+            let better = best
+                .and_then(SystemResult::best)
+                .is_none_or(|b| c.fairness < b.fairness && !ties(c.fairness, b.fairness));
             if better {
                 best = Some(system);
             }
@@ -351,12 +496,12 @@ pub fn select<C: Borrow<CandidateResult>>(candidates: &[C]) -> Option<usize> {
         .iter()
         .map(Borrow::borrow)
         .filter(|c| c.qualifies)
-        .map(|c| c.outcome_variance)
+        .map(|c| c.fairness)
         .min_by(f64::total_cmp)?;
     candidates
         .iter()
         .map(Borrow::borrow)
-        .position(|c| c.qualifies && ties(c.outcome_variance, lowest))
+        .position(|c| c.qualifies && ties(c.fairness, lowest))
 }
 
 /// The spec of a candidate of `grid` over `outcomes`.
@@ -413,6 +558,7 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     if tuning.grids.is_empty() {
         return Err(TuneError::NoSystems);
     }
+    let game = seats::game_of(tuning)?;
     // Candidates are built as they are measured: a thousand randomizers of many
     // outcomes each would not all fit in memory at once.
     let mut jobs = Vec::new();
@@ -444,20 +590,42 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         Some((_, spec)) => build(spec)?.outcomes().len(),
         None => 0,
     };
-    let measured: Vec<CandidateResult> = match tuning.method {
+    // A seat search first settles the entropy threshold as any search does (the
+    // race ranks by the base deviation meanwhile), then measures the seats of the
+    // candidates that keep it.
+    // The race spends what budget it is given on refining, so in a seat search
+    // it gets half, and the seats the rest.
+    let curves_tuning;
+    let half;
+    let (measuring, game, control_curves) = match game {
+        Some(game) => {
+            curves_tuning = Tuning {
+                fairness: Fairness::BaseDeviation,
+                game: None,
+                ..tuning.clone()
+            };
+            half = control.share_shown(control.max_steps() / 2);
+            (&curves_tuning, Some(game), &half)
+        }
+        None => (tuning, None, control),
+    };
+    let mut measured: Vec<CandidateResult> = match measuring.method {
         MethodChoice::Auto { budget, runs, seed } => {
             let runs = analysis::fallback_runs(runs, samples, outcomes);
             race::race(
-                tuning,
+                measuring,
                 jobs,
                 outcomes,
                 (budget, runs, seed),
                 &build,
-                control,
+                control_curves,
             )?
         }
-        _ => measure_each(tuning, jobs, outcomes, &build, control)?,
+        _ => measure_each(measuring, jobs, outcomes, &build, control_curves)?,
     };
+    if let Some(game) = game {
+        seats::measure(tuning, game, &mut measured, &build, control)?;
+    }
     let mut systems: Vec<SystemResult> = tuning
         .grids
         .iter()
@@ -479,7 +647,10 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     }
     for system in &mut systems {
         system.best = select(&system.candidates);
-        system.certain = race::certain(&system.candidates, tuning);
+        system.certain = match game {
+            Some(_) => seats::certain(&system.candidates, system.best, tuning),
+            None => race::certain(&system.candidates, tuning),
+        };
     }
     Ok(TuneResult { systems })
 }
@@ -549,6 +720,10 @@ mod tests {
             mean_entropy_error: None,
             outcome_variance: variance,
             outcome_variance_error: None,
+            base_deviation: variance,
+            base_deviation_error: None,
+            fairness: variance,
+            fairness_error: None,
             qualifies,
             method: Method::Exact { peak_states: 1 },
             curves: Curves::default(),

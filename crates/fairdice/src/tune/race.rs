@@ -3,7 +3,8 @@
 //! are measured again, more precisely.
 //!
 //! A search needs two facts per candidate: does it keep the entropy threshold, and
-//! is its outcome variance the lowest among those that do. Most candidates settle
+//! is its measure of fairness ([`Fairness`](super::Fairness)) the lowest among
+//! those that do. Most candidates settle
 //! both at a glance (far above or below the threshold, or far behind the best), so
 //! 1. **screening** sweeps a candidate exactly when the sweep costs little (a
 //!    [`Control::share`] of the budget; a sweep projected past it gives up at
@@ -73,24 +74,24 @@ pub(super) type Job = (Vec<(&'static str, super::ParamValue)>, String);
 struct Standing {
     surely_qualifies: bool,
     surely_fails: bool,
-    variance_low: f64,
-    variance_high: f64,
+    fairness_low: f64,
+    fairness_high: f64,
 }
 
 fn standing(candidate: &CandidateResult, tuning: &Tuning) -> Standing {
     let threshold = tuning.min_entropy - super::ENTROPY_TOLERANCE;
     let entropy_error = CONFIDENCE_Z * candidate.mean_entropy_error.unwrap_or(0.0);
-    let variance_error = CONFIDENCE_Z * candidate.outcome_variance_error.unwrap_or(0.0);
+    let fairness_error = CONFIDENCE_Z * candidate.fairness_error.unwrap_or(0.0);
     Standing {
         surely_qualifies: candidate.mean_entropy - entropy_error >= threshold,
         surely_fails: candidate.mean_entropy + entropy_error < threshold,
-        variance_low: candidate.outcome_variance - variance_error,
-        variance_high: candidate.outcome_variance + variance_error,
+        fairness_low: candidate.fairness - fairness_error,
+        fairness_high: candidate.fairness + fairness_error,
     }
 }
 
 /// The indices of the candidates that could still win: they may qualify, and
-/// their variance may be at or below the best sure qualifier's upper bound.
+/// their measure of fairness may be at or below the best sure qualifier's upper bound.
 pub(super) fn contenders<C: Borrow<CandidateResult>>(
     candidates: &[C],
     tuning: &Tuning,
@@ -102,14 +103,14 @@ pub(super) fn contenders<C: Borrow<CandidateResult>>(
     let bound = standings
         .iter()
         .filter(|s| s.surely_qualifies)
-        .map(|s| s.variance_high)
+        .map(|s| s.fairness_high)
         .min_by(f64::total_cmp)
         .unwrap_or(f64::INFINITY);
     standings
         .iter()
         .enumerate()
         .filter(|(_, s)| {
-            !s.surely_fails && (s.variance_low <= bound || super::ties(s.variance_low, bound))
+            !s.surely_fails && (s.fairness_low <= bound || super::ties(s.fairness_low, bound))
         })
         .map(|(i, _)| i)
         .collect()
@@ -231,6 +232,10 @@ impl Race<'_> {
                 mean_entropy_error: None,
                 outcome_variance: f64::NAN,
                 outcome_variance_error: None,
+                base_deviation: f64::NAN,
+                base_deviation_error: None,
+                fairness: f64::NAN,
+                fairness_error: None,
                 qualifies: false,
                 method: Method::Exact { peak_states: 0 },
                 curves: Curves::default(),
@@ -388,7 +393,7 @@ impl Race<'_> {
             let next = |lane: &Lane| (lane.runs * REFINE_FACTOR).min(self.max_runs);
             // The most promising first; as many as the budget covers.
             open.sort_by(|&a, &b| {
-                let low = |i: usize| standing(&lanes[i].result, self.tuning).variance_low;
+                let low = |i: usize| standing(&lanes[i].result, self.tuning).fairness_low;
                 low(a).total_cmp(&low(b))
             });
             let mut left = ceiling.saturating_sub(control.steps_used());

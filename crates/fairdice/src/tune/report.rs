@@ -4,10 +4,15 @@
 //! serve the same bytes.
 //!
 //! With the `serde` feature it serializes to `{"values" | "base", "samples",
-//! "min_entropy", "systems": [{"system", "params", "spec", "mean_entropy",
-//! "outcome_variance", "method", …, "certain", "qualified", "candidates_tried",
-//! "candidates"?, "curves"?: {"entropy", "outcome_variance"}}], "fairest",
-//! "plain_dice_outcome_variance"}`; a system with no
+//! "min_entropy", "fairness", "systems": [{"system", "params", "spec",
+//! "mean_entropy", "outcome_variance", "base_deviation", "method", …, "certain",
+//! "qualified", "candidates_tried", "candidates"?, "curves"?: {"entropy",
+//! "outcome_variance", "base_deviation"}}], "fairest",
+//! "plain_dice_outcome_variance", "plain_dice_base_deviation"}`, where
+//! `fairness` names the measure the search minimised (`outcome_variance`,
+//! `base_deviation` or `seat_spread`, see [`Fairness`](super::Fairness)); a seat
+//! search adds `"seat_spread"` (and its error) to each system and candidate that
+//! keeps the threshold, `"game"` and `"plain_dice_seat_spread"`; a system with no
 //! qualifying candidate has `null` parameters and measures, and `samples` is a
 //! number for a fixed match length or `{"distribution", "lengths": [{"samples",
 //! "weight"}]}` for an uncertain one.
@@ -19,17 +24,20 @@
 //!
 //! let tuning = Tuning::article(6, 25)?;
 //! let result = tune(&tuning, &Control::new())?;
-//! let report = TuneReport::new(&tuning, &result, tuning.plain_dice_variance()?, false);
+//! let report = TuneReport::new(&tuning, &result, &tuning.plain_dice()?, false);
 //! let deck = &report.systems[0];
 //! assert_eq!(deck.params.as_ref().map(|p| p.to_string()).as_deref(), Some("copies=1, refill_below=6"));
 //! assert_eq!(format!("{:.4}", deck.outcome_variance.unwrap_or(0.0)), "0.5089");
 //! assert_eq!(report.fairest, Some("dynamic"));
+//! assert_eq!(report.fairness, "outcome_variance");
 //! # Ok::<(), fairdice::tune::TuneError>(())
 //! ```
 
 use std::fmt;
 
-use super::{CandidateResult, MatchLength, Outcomes, ParamValue, SystemResult, TuneResult, Tuning};
+use super::{
+    Baseline, CandidateResult, MatchLength, Outcomes, ParamValue, SystemResult, TuneResult, Tuning,
+};
 use crate::analysis::Method;
 
 /// The numbers of one search, ready to print or serve.
@@ -46,12 +54,24 @@ pub struct TuneReport {
     pub samples: SamplesReport,
     /// The entropy threshold.
     pub min_entropy: f64,
+    /// The measure the search minimised: `outcome_variance`, `base_deviation` or
+    /// `seat_spread`.
+    pub fairness: &'static str,
+    /// The game of a seat search.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub game: Option<crate::analysis::seats::Game>,
     /// One entry per system, in the search's order.
     pub systems: Vec<SystemReport>,
-    /// The system whose winner has the lowest outcome variance, if any qualifies.
+    /// The system whose winner is fairest by that measure, if any qualifies.
     pub fairest: Option<&'static str>,
     /// Plain dice's outcome variance over the same match lengths.
     pub plain_dice_outcome_variance: f64,
+    /// Plain dice's base deviation over the same match lengths (1 up to
+    /// rounding: the measure is scaled to it).
+    pub plain_dice_base_deviation: f64,
+    /// Plain dice's seat spread, in a seat search.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub plain_dice_seat_spread: Option<f64>,
 }
 
 /// A match length: a number, or a distribution of lengths.
@@ -100,6 +120,17 @@ pub struct SystemReport {
     /// Its standard error, when the winner was estimated.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub outcome_variance_error: Option<f64>,
+    /// The winner's base deviation.
+    pub base_deviation: Option<f64>,
+    /// Its standard error, when the winner was estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub base_deviation_error: Option<f64>,
+    /// The winner's seat spread, in a seat search.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seat_spread: Option<f64>,
+    /// Its standard error, when estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seat_spread_error: Option<f64>,
     /// Whether the winner is certain: every candidate that could have beaten it
     /// was measured exactly or is ruled out by four standard errors.
     pub certain: bool,
@@ -128,6 +159,8 @@ pub struct WinnerCurves {
     pub entropy: Vec<f64>,
     /// Outcome variance after each sample.
     pub outcome_variance: Vec<f64>,
+    /// Base deviation after each sample.
+    pub base_deviation: Vec<f64>,
 }
 
 /// One measured candidate.
@@ -148,6 +181,17 @@ pub struct CandidateReport {
     /// Its standard error, when estimated.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub outcome_variance_error: Option<f64>,
+    /// Expected base deviation at the end of the match.
+    pub base_deviation: f64,
+    /// Its standard error, when estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub base_deviation_error: Option<f64>,
+    /// Its seat spread, in a seat search, when it keeps the threshold.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seat_spread: Option<f64>,
+    /// Its standard error, when estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seat_spread_error: Option<f64>,
     /// Whether it keeps the entropy threshold.
     pub qualifies: bool,
     /// How it was measured.
@@ -211,9 +255,20 @@ impl SamplesReport {
     }
 }
 
+/// A candidate's seat spread and its error, when the search measured seats and
+/// the candidate keeps the threshold.
+fn seat_spread(candidate: &CandidateResult, seats: bool) -> (Option<f64>, Option<f64>) {
+    if seats && candidate.qualifies {
+        (Some(candidate.fairness), candidate.fairness_error)
+    } else {
+        (None, None)
+    }
+}
+
 impl CandidateReport {
-    /// The report of `candidate`.
-    pub fn new(candidate: &CandidateResult) -> CandidateReport {
+    /// The report of `candidate`; `seats` when the search measured seats.
+    pub fn new(candidate: &CandidateResult, seats: bool) -> CandidateReport {
+        let (seat_spread, seat_spread_error) = seat_spread(candidate, seats);
         CandidateReport {
             params: Parameters::of(candidate),
             spec: candidate.spec.clone(),
@@ -221,6 +276,10 @@ impl CandidateReport {
             mean_entropy_error: candidate.mean_entropy_error,
             outcome_variance: candidate.outcome_variance,
             outcome_variance_error: candidate.outcome_variance_error,
+            base_deviation: candidate.base_deviation,
+            base_deviation_error: candidate.base_deviation_error,
+            seat_spread,
+            seat_spread_error,
             qualifies: candidate.qualifies,
             method: candidate.method,
         }
@@ -228,9 +287,11 @@ impl CandidateReport {
 }
 
 impl SystemReport {
-    /// The report of `system`, listing every candidate if `all`.
-    pub fn new(system: &SystemResult, all: bool) -> SystemReport {
+    /// The report of `system`, listing every candidate if `all`; `seats` when the
+    /// search measured seats.
+    pub fn new(system: &SystemResult, all: bool, seats: bool) -> SystemReport {
         let best = system.best();
+        let (seat_spread, seat_spread_error) = best.map_or((None, None), |b| seat_spread(b, seats));
         SystemReport {
             system: system.system,
             params: best.map(Parameters::of),
@@ -239,14 +300,25 @@ impl SystemReport {
             mean_entropy_error: best.and_then(|b| b.mean_entropy_error),
             outcome_variance: best.map(|b| b.outcome_variance),
             outcome_variance_error: best.and_then(|b| b.outcome_variance_error),
+            base_deviation: best.map(|b| b.base_deviation),
+            base_deviation_error: best.and_then(|b| b.base_deviation_error),
+            seat_spread,
+            seat_spread_error,
             certain: system.certain,
             method: best.map(|b| b.method),
             qualified: system.qualified(),
             candidates_tried: system.candidates.len(),
-            candidates: all.then(|| system.candidates.iter().map(CandidateReport::new).collect()),
+            candidates: all.then(|| {
+                system
+                    .candidates
+                    .iter()
+                    .map(|c| CandidateReport::new(c, seats))
+                    .collect()
+            }),
             curves: best.map(|b| WinnerCurves {
                 entropy: b.curves.entropy.clone(),
                 outcome_variance: b.curves.outcome_variance.clone(),
+                base_deviation: b.curves.base_deviation.clone(),
             }),
         }
     }
@@ -254,24 +326,34 @@ impl SystemReport {
 
 impl TuneReport {
     /// The report of `result`, the search of `tuning`; `plain_dice` is
-    /// [`Tuning::plain_dice_variance`]; `all` lists every candidate.
-    pub fn new(tuning: &Tuning, result: &TuneResult, plain_dice: f64, all: bool) -> TuneReport {
+    /// [`Tuning::plain_dice`]; `all` lists every candidate.
+    pub fn new(
+        tuning: &Tuning,
+        result: &TuneResult,
+        plain_dice: &Baseline,
+        all: bool,
+    ) -> TuneReport {
         let (values, base) = match &tuning.outcomes {
             Outcomes::Values(n) => (Some(*n), None),
             Outcomes::Base(expr) => (None, Some(expr.clone())),
         };
+        let seats = tuning.game.is_some() && tuning.fairness == super::Fairness::SeatSpread;
         TuneReport {
             values,
             base,
             samples: SamplesReport::new(&tuning.samples),
             min_entropy: tuning.min_entropy,
+            fairness: tuning.fairness.as_str(),
+            game: seats.then(|| tuning.game.clone()).flatten(),
             systems: result
                 .systems
                 .iter()
-                .map(|s| SystemReport::new(s, all))
+                .map(|s| SystemReport::new(s, all, seats))
                 .collect(),
             fairest: result.fairest().map(|s| s.system),
-            plain_dice_outcome_variance: plain_dice,
+            plain_dice_outcome_variance: plain_dice.outcome_variance,
+            plain_dice_base_deviation: plain_dice.base_deviation,
+            plain_dice_seat_spread: plain_dice.seat_spread,
         }
     }
 
