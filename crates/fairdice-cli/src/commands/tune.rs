@@ -28,6 +28,7 @@ Systems and their default grids (override with --grid):
   deck     copies=1..10, refill_below=1..10 (refill=top-up)   the article's generalized deck
   dynamic  decrease=0.005..0.995 step 0.01                     the article's dynamic dice
   fair     tightness=0..5 step 0.05                            the fair die roller
+           (a grid naming seats=N keeps one history per player, for --game)
   bag      sets=1..10                                          a dice bag (uniform values only)
   dice     (no parameters)                                     plain dice, the baseline
   tgm      history=1..6, tries=1..8; nes, tgm1, tgm2, bag7     Tetris randomizers (--values 7)
@@ -43,7 +44,9 @@ fairness at the match's end, with the threshold on the expected mean entropy of 
 outcome counts, which expects every outcome equally often; the default with --values) or
 base_deviation (how far the counts stray from what the base gives, p_i*T, as a chi-square
 scaled so plain dice read 1; the default with --base, where 2d6 sums should not come up
-equally often). The report shows both and says which was minimized.
+equally often), or seat_spread with --game GAME.json (the expected gap between the best and
+the worst player's totals, as `fairdice seats` measures it). The report shows the measures
+and says which was minimized.
 
 The search races the candidates: each is swept exactly where that is cheap and estimated by
 seeded Monte Carlo (± standard errors) otherwise; only candidates that could still win are

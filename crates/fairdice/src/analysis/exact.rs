@@ -521,6 +521,7 @@ mod tests {
             "prd(p=0.3)",
             "fair(base=2d2, tightness=1)",
             "deck(base=d{1,2,2}, copies=1, refill_below=2, refill=reshuffle)",
+            "fair(values=3, tightness=1, seats=2)",
         ] {
             let exact = sweep(spec, 7, true).curves;
             let oracle = brute_force(spec, 7);

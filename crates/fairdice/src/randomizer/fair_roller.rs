@@ -15,12 +15,18 @@ use crate::rng::{self, Rng};
 /// outcome's underflows, and the roller is a deck in all but name.
 pub const MAX_TIGHTNESS: f64 = 1000.0;
 
+/// The most seats a roller keeps separate histories for (a game's players).
+pub const MAX_SEATS: usize = 16;
+
 /// Why a fair die roller could not be built.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 pub enum FairRollerError {
     /// The tightness is negative, not finite or above [`MAX_TIGHTNESS`].
     #[error("tightness must be in [0, 1000] (0 = plain dice, 1 halves a repeat's odds), got {0}")]
     TightnessOutOfRange(f64),
+    /// Seats outside `1..=MAX_SEATS`.
+    #[error("seats must be in 1..=16 (players taking turns, each with their own history), got {0}")]
+    SeatsOutOfRange(u64),
 }
 
 /// Keeps every outcome's count close to what its base probability predicts, even
@@ -55,11 +61,20 @@ pub enum FairRollerError {
 /// `q = 2^(−k/T)`: powers of one number, built by multiplication from a portable
 /// `2^x`. Weights are thus a pure, platform-independent function of the counts:
 /// seeded rolls repeat everywhere, and a restored state continues bit for bit.
+///
+/// **Per seat** ([`FairRoller::per_seat`], `seats=N` in a spec): players who take
+/// turns each get their own history, so the roll on turn `t` is held to what
+/// *its roller* has received (seat `t mod N`), and no player can be starved of a
+/// number the others have had. The state is every seat's counts, then whose
+/// turn it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FairRoller {
     base: Base,
     tightness: f64,
-    engine: Engine,
+    /// One engine per seat.
+    engines: Vec<Engine>,
+    /// The seat whose turn it is.
+    turn: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -245,21 +260,42 @@ impl FairRoller {
     /// # Errors
     /// [`FairRollerError::TightnessOutOfRange`] otherwise (NaN included).
     pub fn new(base: Base, tightness: f64) -> Result<FairRoller, FairRollerError> {
+        FairRoller::per_seat(base, tightness, 1)
+    }
+
+    /// A fair die roller whose `seats` players, taking turns, each have their own
+    /// history (`seats` in `1..=MAX_SEATS`; 1 is [`FairRoller::new`]).
+    ///
+    /// # Errors
+    /// [`FairRollerError`] for a tightness or a number of seats out of range.
+    pub fn per_seat(base: Base, tightness: f64, seats: u64) -> Result<FairRoller, FairRollerError> {
         if !(0.0..=MAX_TIGHTNESS).contains(&tightness) {
             return Err(FairRollerError::TightnessOutOfRange(tightness));
         }
-        let engine = if base.is_uniform() {
-            let dynamic = DynamicDice::new(base.clone(), exp2(-tightness))
-                .map_err(|_| FairRollerError::TightnessOutOfRange(tightness))?;
-            Engine::Uniform(Box::new(dynamic))
-        } else {
-            Engine::Weighted(Weighted::new(&base, tightness))
-        };
+        if !(1..=MAX_SEATS as u64).contains(&seats) {
+            return Err(FairRollerError::SeatsOutOfRange(seats));
+        }
+        let engine = Engine::new(&base, tightness)?;
         Ok(FairRoller {
             base,
             tightness,
-            engine,
+            engines: vec![engine; seats as usize],
+            turn: 0,
         })
+    }
+
+    /// The players with separate histories (1: one history for every roll).
+    pub fn seats(&self) -> usize {
+        self.engines.len()
+    }
+
+    fn engine(&self) -> &Engine {
+        &self.engines[self.turn]
+    }
+
+    /// The next seat's turn.
+    fn pass(&mut self) {
+        self.turn = (self.turn + 1) % self.engines.len();
     }
 
     /// The base distribution `Po`.
@@ -273,9 +309,28 @@ impl FairRoller {
     }
 }
 
+impl Engine {
+    fn new(base: &Base, tightness: f64) -> Result<Engine, FairRollerError> {
+        Ok(if base.is_uniform() {
+            let dynamic = DynamicDice::new(base.clone(), exp2(-tightness))
+                .map_err(|_| FairRollerError::TightnessOutOfRange(tightness))?;
+            Engine::Uniform(Box::new(dynamic))
+        } else {
+            Engine::Weighted(Weighted::new(base, tightness))
+        })
+    }
+}
+
 impl Randomizer for FairRoller {
     fn spec(&self) -> String {
-        format!("fair({}, tightness={})", self.base.spec(), self.tightness)
+        match self.seats() {
+            1 => format!("fair({}, tightness={})", self.base.spec(), self.tightness),
+            seats => format!(
+                "fair({}, tightness={}, seats={seats})",
+                self.base.spec(),
+                self.tightness
+            ),
+        }
     }
 
     fn outcomes(&self) -> &[Outcome] {
@@ -283,7 +338,7 @@ impl Randomizer for FairRoller {
     }
 
     fn next_distribution(&self) -> Vec<f64> {
-        match &self.engine {
+        match self.engine() {
             Engine::Uniform(dynamic) => dynamic.next_distribution(),
             Engine::Weighted(w) => w.weights.iter().map(|&x| x / w.total).collect(),
         }
@@ -291,42 +346,89 @@ impl Randomizer for FairRoller {
 
     #[inline]
     fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
-        match &mut self.engine {
+        let index = match &mut self.engines[self.turn] {
             Engine::Uniform(dynamic) => dynamic.draw(rng),
             Engine::Weighted(w) => {
                 let index = w.pick(rng);
                 w.record(index, &self.base, self.tightness);
                 index
             }
-        }
+        };
+        self.pass();
+        index
     }
 
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
         check_index(index, self.base.len())?;
-        match &mut self.engine {
+        match &mut self.engines[self.turn] {
             Engine::Uniform(dynamic) => dynamic.observe(index)?,
             Engine::Weighted(w) => w.record(index, &self.base, self.tightness),
         }
+        self.pass();
         Ok(())
     }
 
     fn reset(&mut self) {
-        match &mut self.engine {
-            Engine::Uniform(dynamic) => dynamic.reset(),
-            Engine::Weighted(w) => *w = Weighted::new(&self.base, self.tightness),
+        for engine in &mut self.engines {
+            match engine {
+                Engine::Uniform(dynamic) => dynamic.reset(),
+                Engine::Weighted(w) => *w = Weighted::new(&self.base, self.tightness),
+            }
         }
+        self.turn = 0;
     }
 
     /// Times each outcome was rolled; with a uniform base, minus the least rolled
-    /// outcome's count (only differences matter then).
+    /// outcome's count (only differences matter then). Per seat: each seat's
+    /// counts in turn, then whose turn it is.
     fn state_key(&self) -> Vec<i64> {
-        match &self.engine {
-            Engine::Uniform(dynamic) => dynamic.state_key(),
-            Engine::Weighted(w) => w.counts.iter().map(|&c| c as i64).collect(),
+        let mut key = Vec::with_capacity(self.engines.len() * self.base.len() + 1);
+        for engine in &self.engines {
+            match engine {
+                Engine::Uniform(dynamic) => key.extend(dynamic.state_key()),
+                Engine::Weighted(w) => key.extend(w.counts.iter().map(|&c| c as i64)),
+            }
         }
+        if self.engines.len() > 1 {
+            key.push(self.turn as i64);
+        }
+        key
     }
 
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
+        let n = self.base.len();
+        let seats = self.engines.len();
+        if seats == 1 {
+            return self.restore_seat(0, key);
+        }
+        check_key_len(|| self.spec(), key, seats * n + 1)?;
+        let turn = key[seats * n];
+        if !(0..seats as i64).contains(&turn) {
+            return Err(RestoreError::Inconsistent {
+                spec: self.spec(),
+                reason: format!("the seat whose turn it is must be in 0..{seats}, got {turn}"),
+            });
+        }
+        // Checked whole before anything changes: a bad key leaves the roller as it was.
+        let mut restored = self.clone();
+        for seat in 0..seats {
+            restored.restore_seat(seat, &key[seat * n..(seat + 1) * n])?;
+        }
+        restored.turn = turn as usize;
+        *self = restored;
+        Ok(())
+    }
+
+    fn exchangeable(&self) -> bool {
+        // Per seat, a relabeling would have to be one for every seat's history
+        // at once; the state sweep's merging relabels one history.
+        self.base.is_uniform() && self.engines.len() == 1
+    }
+}
+
+impl FairRoller {
+    /// Restores one seat's counts from its part of a key.
+    fn restore_seat(&mut self, seat: usize, key: &[i64]) -> Result<(), RestoreError> {
         check_key_len(|| self.spec(), key, self.base.len())?;
         if let Some(position) = key.iter().position(|&k| k < 0) {
             return Err(RestoreError::Inconsistent {
@@ -338,7 +440,7 @@ impl Randomizer for FairRoller {
             });
         }
         let spec = self.spec();
-        match &mut self.engine {
+        match &mut self.engines[seat] {
             Engine::Uniform(dynamic) => dynamic.restore(key).map_err(|e| e.with_spec(spec))?,
             Engine::Weighted(w) => {
                 // The rolls are counted in a u64 and weighed in an i128: bound
@@ -361,31 +463,40 @@ impl Randomizer for FairRoller {
         }
         Ok(())
     }
-
-    fn exchangeable(&self) -> bool {
-        self.base.is_uniform()
-    }
 }
 
 /// `fair(values=N | base=EXPR, tightness=K in [0, 1000])`.
 pub(super) const FAMILY: Family = Family {
     name: "fair",
     summary: "the fair die roller: outcomes drawn more than their share become rarer",
-    usage: "fair(values=N | base=EXPR, tightness=K in [0, 1000])",
+    usage: "fair(values=N | base=EXPR, tightness=K in [0, 1000], seats=S in 1..16)",
     example: "fair(base=2d6, tightness=1)",
     outcomes: OutcomeKeys::ValuesOrBase,
-    params: &[Param {
-        key: "tightness",
-        kind: ParamKind::Real,
-        default: None,
-        doc: "how strongly an outcome ahead of its share is held back (0: plain dice)",
-        tune: Some("0..5 step 0.05"),
-    }],
+    params: &[
+        Param {
+            key: "tightness",
+            kind: ParamKind::Real,
+            default: None,
+            doc: "how strongly an outcome ahead of its share is held back (0: plain dice)",
+            tune: Some("0..5 step 0.05"),
+        },
+        Param {
+            key: "seats",
+            kind: ParamKind::Count,
+            default: Some("1"),
+            doc: "players taking turns, each held to their own history (1: one history)",
+            tune: Some(""),
+        },
+    ],
     not_tunable: None,
     build: |args| {
-        Ok(FairRoller::new(args.base()?, args.real("tightness")?)
-            .map_err(|e| args.invalid(&e))?
-            .into())
+        Ok(FairRoller::per_seat(
+            args.base()?,
+            args.real("tightness")?,
+            args.number("seats", 1)?,
+        )
+        .map_err(|e| args.invalid(&e))?
+        .into())
     },
 };
 
@@ -526,5 +637,61 @@ mod tests {
         );
         let mut d6 = FairRoller::new(Base::values(6).expect("valid"), 1.0).expect("valid");
         assert_eq!(draws(&mut d6, 3, 12), [0, 4, 5, 4, 3, 0, 1, 3, 2, 0, 3, 1]);
+    }
+
+    #[test]
+    fn per_seat_is_one_roller_per_player_taking_turns() {
+        let base = || Base::expression("2d3").expect("valid");
+        let mut seated = FairRoller::per_seat(base(), 1.5, 2).expect("valid");
+        let (mut first, mut second) = (
+            FairRoller::new(base(), 1.5).expect("valid"),
+            FairRoller::new(base(), 1.5).expect("valid"),
+        );
+        for (t, index) in [0, 2, 2, 4, 1, 2, 2, 3].into_iter().enumerate() {
+            let own = if t % 2 == 0 { &mut first } else { &mut second };
+            assert_eq!(
+                seated.next_distribution(),
+                own.next_distribution(),
+                "roll {t}"
+            );
+            seated.observe(index).expect("possible");
+            own.observe(index).expect("possible");
+        }
+        assert_eq!(seated.spec(), "fair(base=2d3, tightness=1.5, seats=2)");
+        assert!(!seated.exchangeable());
+        let one = FairRoller::per_seat(base(), 1.5, 1).expect("valid");
+        assert_eq!(one, FairRoller::new(base(), 1.5).expect("valid"));
+        assert_eq!(one.spec(), "fair(base=2d3, tightness=1.5)");
+    }
+
+    #[test]
+    fn per_seat_state_saves_and_bad_keys_change_nothing() {
+        let mut roller =
+            FairRoller::per_seat(Base::expression("2d3").expect("valid"), 1.0, 3).expect("valid");
+        for index in [0, 2, 2, 4, 1] {
+            roller.observe(index).expect("possible");
+        }
+        let key = roller.state_key();
+        assert_eq!(key.len(), 3 * 5 + 1);
+        assert_eq!(key[15], 2); // five rolls: the third seat rolls next
+        let mut copy =
+            FairRoller::per_seat(Base::expression("2d3").expect("valid"), 1.0, 3).expect("valid");
+        copy.restore(&key).expect("its own key");
+        assert_eq!(copy, roller);
+        let before = copy.clone();
+        let mut bad_turn = key.clone();
+        bad_turn[15] = 3;
+        assert!(copy.restore(&bad_turn).is_err());
+        let mut bad_count = key.clone();
+        bad_count[7] = -1;
+        assert!(copy.restore(&bad_count).is_err());
+        assert!(copy.restore(&key[..15]).is_err());
+        assert_eq!(copy, before);
+        for seats in [0, 17] {
+            assert_eq!(
+                FairRoller::per_seat(Base::expression("2d6").expect("valid"), 1.0, seats),
+                Err(FairRollerError::SeatsOutOfRange(seats))
+            );
+        }
     }
 }

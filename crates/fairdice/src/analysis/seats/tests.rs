@@ -197,6 +197,13 @@ fn stateful_randomizers_agree_with_every_sequence() {
         assert_matches_brute_force("fair(values=3, tightness=1)", &shared, samples);
         assert_matches_brute_force("deck(values=4, copies=1, refill_below=1)", &roller, samples);
         assert_matches_brute_force("fair(base=d{1,2,2,4}, tightness=1.5)", &roller, samples);
+        // Each player held to their own history.
+        assert_matches_brute_force(
+            "fair(base=d{1,2,2,4}, tightness=1.5, seats=2)",
+            &roller,
+            samples,
+        );
+        assert_matches_brute_force("fair(values=3, tightness=1, seats=3)", &shared, samples);
         assert_matches_brute_force(
             "prd(p=0.3)",
             &game(
