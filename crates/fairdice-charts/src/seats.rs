@@ -53,7 +53,7 @@ pub struct SeatsChart {
 /// The chart of `analysis` over every roll of its match.
 pub fn seats_chart(analysis: &SeatAnalysis) -> SeatsChart {
     SeatsChart {
-        title: format!("Each player's total over {} rolls", analysis.samples),
+        title: format!("Totals over {} rolls", analysis.samples),
         estimated: matches!(analysis.method, Method::MonteCarlo { .. }),
         figures: analysis.all_rolls.clone(),
         width: DEFAULT_WIDTH,
