@@ -10,7 +10,7 @@ use fairdice::analysis::seats::{SeatAnalysis, SeatFigures};
 use crate::frame::{self, Area, Legend, PAD, TICK_SIZE};
 use crate::palette::series_colour;
 use crate::scale::{Linear, Ticks, ValueFormat};
-use crate::svg::{AXIS, Anchor, Svg, TextStyle, text_width};
+use crate::svg::{Anchor, Svg, TextStyle, text_width};
 use crate::{Chart, DEFAULT_HEIGHT, DEFAULT_WIDTH};
 
 /// Markers with tooltips are drawn on every checkpoint of matches up to this long.
@@ -116,14 +116,8 @@ impl Chart for SeatsChart {
     fn to_svg(&self) -> String {
         let mut svg = Svg::new(self.width, self.height, &self.title, &self.description());
         let mut top = frame::title(&mut svg, &self.title, self.width);
-        let entries: Vec<(String, &'static str)> = self
-            .figures
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.player.clone(), series_colour(i)))
-            .collect();
-        let legend = Legend::layout(&entries, top, self.width);
+        let names = self.figures.players.iter().map(|p| p.player.as_str());
+        let legend = Legend::series(names, top, self.width);
         legend.draw(&mut svg);
         top += legend.height;
         svg.begin_group("key");
@@ -246,21 +240,11 @@ fn roll_ticks(svg: &mut Svg, plot: Area, x: Linear, last: f64) {
     let target = ((plot.width() / 70.0) as usize).clamp(2, 12);
     let ticks = Ticks::new(0.0, last, target);
     let step = ticks.step.max(1.0);
-    svg.begin_group("roll axis");
-    svg.line(plot.left, plot.bottom, plot.right, plot.bottom, AXIS, 1.0);
-    let mut v = 0.0;
-    while v <= last + 1e-9 {
-        let px = x.map(v);
-        svg.line(px, plot.bottom, px, plot.bottom + 4.0, AXIS, 1.0);
-        svg.text(
-            px,
-            plot.bottom + 6.0 + TICK_SIZE,
-            &format!("{v:.0}"),
-            TextStyle::muted(TICK_SIZE, Anchor::Middle),
-        );
-        v += step;
-    }
-    svg.end_group();
+    let values: Vec<f64> = (0..)
+        .map(|k| f64::from(k) * step)
+        .take_while(|&v| v <= last + 1e-9)
+        .collect();
+    frame::step_axis(svg, plot, x, &values, "roll axis");
 }
 
 #[cfg(test)]

@@ -160,18 +160,9 @@ fn a_bad_game_file_is_bad_input_naming_the_file() {
 #[test]
 fn plot_draws_each_players_total_over_the_match() {
     let svg = game_file("totals.svg", "");
-    let json = ok(&[
-        "seats",
-        CATAN,
-        "-r",
-        "dice(base=2d6)",
-        "-T",
-        "10",
-        "--no-droughts",
-        "--json",
-        "--plot",
-        svg.to_str().expect("utf-8 path"),
-    ]);
+    let ten_rolls = ["seats", CATAN, "-r", "dice(base=2d6)", "-T", "10"];
+    let path = svg.to_str().expect("utf-8 path");
+    let json = ok(&[&ten_rolls[..], &["--no-droughts", "--json", "--plot", path]].concat());
     let json: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     let red = &json["all_rolls"]["players"][0];
     assert_eq!(
@@ -182,16 +173,7 @@ fn plot_draws_each_players_total_over_the_match() {
     let drawn = std::fs::read_to_string(&svg).expect("the chart is written");
     assert!(drawn.starts_with("<svg") && drawn.contains("Totals over 10 rolls"));
     assert!(drawn.contains("red, roll 10: expected 5.000"), "{drawn}");
-    let refused = fairdice(&[
-        "seats",
-        CATAN,
-        "-r",
-        "dice(base=2d6)",
-        "-T",
-        "10",
-        "--plot",
-        "totals.txt",
-    ]);
+    let refused = fairdice(&[&ten_rolls[..], &["--plot", "totals.txt"]].concat());
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("must end in .svg or .png"));
 }

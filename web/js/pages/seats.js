@@ -10,9 +10,9 @@
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, thousands, withError } from "../format.js";
-import { startPage, stoppedNode } from "../page.js";
+import { examplesSection, onlyResult, startPage } from "../page.js";
 import { problemNode } from "../problem.js";
-import { InputError, param, requestJson, u64, whole } from "../request.js";
+import { InputError, methodParam, param, requestJson, u64, whole } from "../request.js";
 import { dataTable } from "../table.js";
 
 /** Rolls in a match when none are given (docs/seats.md's Catan example). */
@@ -23,7 +23,6 @@ const DEFAULT_SPEC = "dice(base=2d6)";
 const DEFAULT_RUNS = 100_000;
 /** The longest game file taken (the command line's limit on a game file). */
 const MAX_GAME_BYTES = 1 << 20;
-const METHODS = ["auto", "exact", "monte_carlo"];
 
 /** The example games (docs/games/*.json, copied into the site by scripts/build-site.sh). */
 async function loadExamples() {
@@ -87,8 +86,7 @@ function parseGame(text) {
 }
 
 function fromParams(params) {
-  const method = param(params, "method") ?? "auto";
-  if (!METHODS.includes(method)) throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  const method = methodParam(params);
   const samples = param(params, "samples");
   const runs = param(params, "runs");
   const seed = param(params, "seed");
@@ -153,25 +151,14 @@ function jobs(state, width) {
 }
 
 function examples() {
-  const spec = DEFAULT_SPEC;
-  return el(
-    "section",
-    { class: "examples", attrs: { "aria-label": "Examples" } },
-    el("h2", {}, "Try"),
-    el(
-      "ul",
-      {},
-      [...EXAMPLES].flatMap(([name, text]) =>
-        [spec, "fair(base=2d6, tightness=1)"].map((s) =>
-          el(
-            "li",
-            {},
-            el("a", { href: `?${new URLSearchParams({ example: name, spec: s, samples: DEFAULT_SAMPLES })}` }, gameName(text) ?? name),
-            " ",
-            el("span", { class: "muted" }, "under ", code(s)),
-          ),
-        ),
-      ),
+  const specs = [DEFAULT_SPEC, "fair(base=2d6, tightness=1)"];
+  return examplesSection(
+    [...EXAMPLES].flatMap(([name, text]) =>
+      specs.map((spec) => ({
+        params: new URLSearchParams({ example: name, spec, samples: DEFAULT_SAMPLES }),
+        label: gameName(text) ?? name,
+        what: ["under ", code(spec)],
+      })),
     ),
   );
 }
@@ -234,14 +221,9 @@ function scopeBlocks(figures, report, id) {
 }
 
 function render(state, outcomes, results, { go }) {
-  const outcome = outcomes[0];
-  if (!outcome) return;
-  if (outcome.stopped) {
-    results.append(stoppedNode(outcome.stopped));
-    return;
-  }
-  const answer = outcome.answer;
-  const result = answer.error ? answer : answer.results[0];
+  const only = onlyResult(outcomes, results);
+  if (!only) return;
+  const { result, charts } = only;
   if (result.error) {
     const offer = (suggestion) =>
       suggestion.use_case === "seats" ? () => go({ ...state, method: "auto", runs: suggestion.request.runs, seed: BigInt(suggestion.request.seed ?? 1) }) : null;
@@ -261,7 +243,7 @@ function render(state, outcomes, results, { go }) {
   results.append(
     figure({
       id: "chart",
-      chart: answer.charts.find((c) => c.name === "totals"),
+      chart: charts.find((c) => c.name === "totals"),
       file: "fairdice-seats",
       caption: ["Each player's expected total after each roll, ± one standard deviation, with their fair share dashed."],
       documents: [{ label: "JSON", name: "fairdice-seats.json", json: prettyJson(report) }],
