@@ -188,6 +188,12 @@ function figureText(figure, digits) {
     : `${fixed(figure.value, digits)} ± ${fixed(figure.error, digits)}`;
 }
 
+/** A figure in a narrow column: the value, and its standard error on a line of its own. */
+function figureNode(figure, digits) {
+  if (!figure || figure.error === undefined || figure.error === null) return figureText(figure, digits);
+  return [fixed(figure.value, digits), el("span", { class: "error" }, `± ${fixed(figure.error, digits)}`)];
+}
+
 /** One scope's players, then its spread and starved chances. */
 function scopeBlocks(figures, report, id) {
   const heading = figures.scope === "own_turns" ? "Over each player's own turns" : `Over all ${report.samples} rolls`;
@@ -198,9 +204,9 @@ function scopeBlocks(figures, report, id) {
     rows: figures.players.map((p) => [
       { text: p.player, header: true },
       { text: fixed(p.fair_share, 3), class: "fair-share", csv: p.fair_share },
-      { text: figureText(p.expected_total, 3), class: "total", csv: p.expected_total.value },
+      { node: figureNode(p.expected_total, 3), class: "total", csv: p.expected_total.value },
       `${quantile(p.totals, 0.05)}..${quantile(p.totals, 0.95)}`,
-      { text: figureText(p.longest_drought, 2), class: "drought", csv: p.longest_drought?.value ?? "" },
+      { node: figureNode(p.longest_drought, 2), class: "drought", csv: p.longest_drought?.value ?? "" },
     ]),
     csv: `fairdice-seats-${figures.scope}.csv`,
   });
