@@ -151,3 +151,15 @@ test("an unknown example in a link is refused, naming the examples", async () =>
   assert.match(await page.textContent(".problem pre"), /there is no example game `chess`; the examples are catan-beginner, sevens-1v1/);
   await page.close();
 });
+
+test("on a 375 px phone the players' tables fit, estimates and all", async () => {
+  const path = "seats.html?example=catan-beginner&spec=deck(base%3D2d6%2C+copies%3D1%2C+refill_below%3D6%2C+refill%3Dreshuffle)&samples=30&runs=20000";
+  const page = await browser.page(path, { width: 375, height: 812 });
+  await settled(page);
+  const overflow = await page.$$eval("table#players, table#own-turns", (tables) => tables.map((t) => t.parentElement.scrollWidth - t.parentElement.clientWidth));
+  assert.deepEqual(overflow, [0, 0]);
+  assert.match(await page.textContent("#players tbody tr:first-child .total"), /^\d+\.\d{3}± \d\.\d{3}$/);
+  assert.deepEqual(page.errors, []);
+  await screenshot(page, "seats-estimate-375", 2400);
+  await page.close();
+});
