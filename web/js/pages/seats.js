@@ -42,7 +42,7 @@ const gameText = form.querySelector("#game");
 for (const [name, text] of EXAMPLES) {
   exampleSelect.append(el("option", { value: name }, gameName(text) ?? name));
 }
-exampleSelect.append(el("option", { value: "" }, "my own (edit the file below)"));
+exampleSelect.append(el("option", { value: "" }, "my own (below)"));
 // Picking an example puts its file in the text box; editing the file makes it "my own".
 exampleSelect.addEventListener("change", () => {
   if (EXAMPLES.has(exampleSelect.value)) gameText.value = EXAMPLES.get(exampleSelect.value);
