@@ -86,6 +86,6 @@ if [ $# -eq 0 ]; then
   echo "test-web: testing the same pages served by fairdice serve at $url"
   shots="$(mktemp -d)"
   FAIRDICE_SERVE=1 FAIRDICE_SITE_URL="$url" SCREENSHOT_DIR="$shots" node --test --test-concurrency=1 --test-reporter=spec \
-    dice.test.mjs contest.test.mjs risk.test.mjs randomizers.test.mjs tune.test.mjs mobile.test.mjs serve.test.mjs
+    dice.test.mjs contest.test.mjs risk.test.mjs randomizers.test.mjs seats.test.mjs tune.test.mjs mobile.test.mjs serve.test.mjs
   rm -rf "$shots"
 fi

@@ -103,5 +103,7 @@ export function bind(wasm) {
     prd: (p, options) => run("prd", { p, ...options }),
     analyze: (spec, samples, options) => run("analyze", { spec, samples, ...withSeed(options) }),
     tune: (options) => run("tune", withSeed(options)),
+    seats: (game, spec, samples, options) =>
+      run("seats", { game: typeof game === "string" ? JSON.parse(game) : game, spec, samples, ...withSeed(options) }),
   };
 }

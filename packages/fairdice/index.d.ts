@@ -319,6 +319,77 @@ export interface TuneReport {
   plain_dice_seat_spread?: number;
 }
 
+// ---- seats: fairness between players ----
+
+/** A game file (docs/seats.md): the players and what each outcome pays each of them. */
+export interface Game {
+  name?: string;
+  /** The seats' names, in turn order (1 to 16). */
+  players: string[];
+  /** Roll t (from 0) is taken by player t mod players. */
+  turns?: boolean;
+  /** `"roller"` (with turns): column 0 is the player whose turn it is. */
+  columns?: "players" | "roller";
+  /** Outcome value → one whole amount (up to 1000) per column. */
+  payoffs: Record<string, number[]>;
+}
+
+export interface SeatsOptions {
+  /** Exact, or an error (no Monte Carlo fallback). */
+  exact?: boolean;
+  /** Estimate by Monte Carlo with this many runs. */
+  runs?: number | null;
+  seed?: Seed;
+  /** (State, totals) pairs one step of the exact sweep may hold. */
+  max_states?: number | null;
+  /** The fractions of the fair share a starved player is asked about (default [0.5, 0.75]). */
+  shares?: number[];
+  /** Also the longest droughts (default true). */
+  droughts?: boolean;
+}
+
+/** A value and, for a Monte Carlo estimate, its standard error. */
+export interface Figure {
+  value: number;
+  error?: number;
+}
+
+export interface PlayerFigures {
+  player: string;
+  /** What the randomizer's base promises the player over the match. */
+  fair_share: number;
+  expected_total: Figure;
+  /** `totals[k]` = P(total = k). */
+  totals: number[];
+  totals_errors?: number[];
+  longest_drought?: Figure;
+  /** At each of the scope's `rolls`: the fair share so far, the expected total, its standard error (Monte Carlo) and its sd. */
+  fair_share_by_roll: number[];
+  expected_by_roll: number[];
+  expected_by_roll_errors?: number[];
+  sd_by_roll: number[];
+}
+
+export interface SeatFigures {
+  scope: "all_rolls" | "own_turns";
+  /** The rolls at which the `*_by_roll` figures are given: every roll up to 200, else 200 evenly spaced. */
+  rolls: number[];
+  players: PlayerFigures[];
+  /** E[best player's total − worst player's total]. */
+  spread: Figure;
+  /** P(some player ends with at most `share` of their fair share). */
+  starved: { share: number; probability: Figure }[];
+}
+
+export type SeatsReport = Method & {
+  game: { name?: string; players: string[]; turns: boolean; columns: "players" | "roller"; payoffs: Record<string, number[]> };
+  spec: string;
+  samples: number;
+  all_rolls: SeatFigures;
+  /** The same over each player's own turns, when the game has turns. */
+  own_turns?: SeatFigures;
+};
+
 // ---- charts ----
 
 /** How charts are drawn: distribution measures and the width in pixels. */
@@ -352,6 +423,8 @@ export interface Fairdice {
   prd(p: number, options?: { limit?: number }): PrdReport;
   analyze(spec: string, samples: number, options?: AnalyzeOptions): AnalysisReport;
   tune(options: TuneOptions): TuneReport;
+  /** How `spec` splits a match of `samples` rolls between the players of `game` (a game object or its file's JSON text). */
+  seats(game: Game | string, spec: string, samples: number, options?: SeatsOptions): SeatsReport;
   /** A report with the charts the native app draws for it (`fairdice serve`'s pages, `--plot`). */
   charts(useCase: string, request: Record<string, unknown> | string, view?: View): { report: unknown; charts: Chart[] };
   /** Any use case by name, on its request document; returns its report document. */

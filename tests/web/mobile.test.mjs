@@ -12,6 +12,7 @@ const PAGES = [
   ["contest", "contest.html?a=5d6&b=3d6%2B1d8%2B1d10&pairing=unsorted&ties=a-wins"],
   ["risk", "risk.html?attacker=10&defender=10&rule=official&runs=20000&seed=7"],
   ["randomizers", "randomizers.html?spec=deck(values%3D6%2C+copies%3D1%2C+refill_below%3D6)&samples=25&sample=1&history=1,2"],
+  ["seats", "seats.html?example=catan-beginner&spec=dice(base%3D2d6)&samples=20&droughts=off"],
   ["tune", "tune.html?values=6&samples=20..40&min_entropy=0.9"],
 ];
 

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { cliError, cliJson, differences } from "./support.mjs";
 
 const PACKAGE = process.env.FAIRDICE_PACKAGE;
@@ -105,6 +105,21 @@ test("contests, Risk battles, analyses and searches equal the command line's doc
   );
   const deck = "deck(values=6, copies=1, refill_below=6)";
   assert.deepEqual(differences(fairdice.analyze(deck, 25), cliJson("analyze", deck, "--samples", "25"), close), []);
+});
+
+test("seats: a game's players measured as `fairdice seats --json` measures them", () => {
+  const file = fileURLToPath(new URL("../../docs/games/catan-beginner.json", import.meta.url));
+  const text = readFileSync(file, "utf8");
+  assert.deepEqual(fairdice.seats(text, "dice(base=2d6)", 20), cliJson("seats", file, "--randomizer", "dice(base=2d6)", "--samples", "20"));
+  const deck = "deck(base=2d6, copies=1, refill_below=6, refill=reshuffle)";
+  assert.deepEqual(
+    fairdice.seats(JSON.parse(text), deck, 30, { runs: 3000, seed: 5, shares: [0.5], droughts: false }),
+    cliJson("seats", file, "--randomizer", deck, "--samples", "30", "--runs", "3000", "--seed", "5", "--shares", "0.5", "--no-droughts"),
+  );
+  assert.throws(
+    () => fairdice.seats({ players: ["a"], payoffs: { 13: [1] } }, "dice(base=2d6)", 10),
+    (error) => error instanceof FairdiceError && /outcome 13 in the payoffs is not an outcome/.test(error.message),
+  );
 });
 
 test("refusals throw the use-case layer's error document with the command line's rendering", () => {

@@ -34,11 +34,16 @@ test("old links of the server-rendered pages open the same pages", { skip: !SERV
   // The server's API gives the same document the page computed.
   const served = await (await fetch(`${SITE_URL}/api/dist?expr=4d6kh3`)).json();
   assert.deepEqual(served, printed);
-  for (const path of ["contest?a=3d6&b=2d6&ties=b-wins", "risk?attacker=3&defender=2", "tune?values=6&samples=25"]) {
+  for (const path of ["contest?a=3d6&b=2d6&ties=b-wins", "risk?attacker=3&defender=2", "tune?values=6&samples=25", "seats?example=sevens-1v1&spec=dice(base%3D2d6)&samples=20"]) {
     await page.goto(`${SITE_URL}/${path}`);
     await settled(page);
     assert.equal(await page.locator(".problem").count(), 0, path);
   }
+  // The Seats page's document, as the server's API answers the same request.
+  const game = JSON.parse(await (await fetch(`${SITE_URL}/games/sevens-1v1.json`)).text());
+  const request = { game, spec: "dice(base=2d6)", samples: 20 };
+  const posted = await (await fetch(`${SITE_URL}/api/seats`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) })).json();
+  assert.deepEqual(posted, await downloadedJson(page));
   assert.deepEqual(page.errors, []);
   await page.close();
 });

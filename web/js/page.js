@@ -181,6 +181,40 @@ function busyIndicator(cancel) {
   };
 }
 
+/**
+ * What the empty page offers: `[{ params, label, what }]`, each a link to the
+ * result of `params` (URL parameters) labelled `label` (text or nodes), and
+ * what it shows.
+ */
+export function examplesSection(items) {
+  return el(
+    "section",
+    { class: "examples", attrs: { "aria-label": "Examples" } },
+    el("h2", {}, "Try"),
+    el(
+      "ul",
+      {},
+      items.map(({ params, label, what }) => el("li", {}, el("a", { href: `?${params}` }, label), what ? [" ", el("span", { class: "muted" }, what)] : null)),
+    ),
+  );
+}
+
+/**
+ * The result of a page's one request — `{ report, extras }` or `{ error }` — and
+ * the charts drawn with it; `null` while there is none, or when the job was
+ * stopped (its notice is then shown in `results`).
+ */
+export function onlyResult(outcomes, results) {
+  const outcome = outcomes[0];
+  if (!outcome) return null;
+  if (outcome.stopped) {
+    results.append(stoppedNode(outcome.stopped));
+    return null;
+  }
+  const answer = outcome.answer;
+  return { result: answer.error ? answer : answer.results[0], charts: answer.charts ?? [] };
+}
+
 /** The outcome of a stopped job as a problem: cancelled, or a crash of fairdice. */
 export function stoppedNode(stopped) {
   if (stopped.reason === "cancelled") {

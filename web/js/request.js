@@ -42,6 +42,15 @@ export function flag(params, key, fallback = false) {
   throw new InputError(`${key} must be 1 or 0 (true or false), not \`${value}\``);
 }
 
+/** How an analysis is computed: `auto` (exact if it fits), `exact` or `monte_carlo`. */
+export function methodParam(params) {
+  const method = param(params, "method") ?? "auto";
+  if (!["auto", "exact", "monte_carlo"].includes(method)) {
+    throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  }
+  return method;
+}
+
 /** A request document as JSON, bigints written as exact integers. */
 export function requestJson(request) {
   const marker = "\u0000u64:";

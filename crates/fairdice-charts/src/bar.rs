@@ -144,13 +144,8 @@ impl Chart for BarChart {
         );
         let mut top = frame::title(&mut svg, &self.title, self.width);
         if self.series.len() > 1 {
-            let entries: Vec<(String, &'static str)> = self
-                .series
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.name.clone(), series_colour(i)))
-                .collect();
-            let legend = Legend::layout(&entries, top, self.width);
+            let names = self.series.iter().map(|s| s.name.as_str());
+            let legend = Legend::series(names, top, self.width);
             legend.draw(&mut svg);
             top += legend.height;
         }

@@ -1,6 +1,7 @@
 //! The parts every chart shares: title, legend, the plot area's place, the value
 //! axis with its grid, and axis titles.
 
+use crate::palette::series_colour;
 use crate::scale::{Linear, Ticks, ValueFormat};
 use crate::svg::{AXIS, Anchor, GRID, Svg, TextStyle, text_width, truncate};
 
@@ -85,6 +86,16 @@ impl Legend {
         }
     }
 
+    /// The legend of named series, each in its palette colour ([`series_colour`]).
+    pub fn series<'a>(names: impl IntoIterator<Item = &'a str>, top: f64, width: f64) -> Legend {
+        let entries: Vec<(String, &'static str)> = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| (name.to_string(), series_colour(i)))
+            .collect();
+        Legend::layout(&entries, top, width)
+    }
+
     /// Draws the legend.
     pub fn draw(&self, svg: &mut Svg) {
         if self.entries.is_empty() {
@@ -158,6 +169,24 @@ pub(crate) fn value_axis(
     }
     svg.end_group();
     scale
+}
+
+/// Draws the horizontal axis of a line chart under `plot` (a group labelled
+/// `label`): its line, and a tick labelled with each of `values` (whole numbers).
+pub(crate) fn step_axis(svg: &mut Svg, plot: Area, x: Linear, values: &[f64], label: &str) {
+    svg.begin_group(label);
+    svg.line(plot.left, plot.bottom, plot.right, plot.bottom, AXIS, 1.0);
+    for &v in values {
+        let px = x.map(v);
+        svg.line(px, plot.bottom, px, plot.bottom + 4.0, AXIS, 1.0);
+        svg.text(
+            px,
+            plot.bottom + 6.0 + TICK_SIZE,
+            &format!("{v:.0}"),
+            TextStyle::muted(TICK_SIZE, Anchor::Middle),
+        );
+    }
+    svg.end_group();
 }
 
 /// Draws the horizontal axis title centred under `plot`.

@@ -11,6 +11,7 @@
 //! - [`CurvesFigure`]: the article's entropy and outcome-variance graphs of
 //!   randomizers, stacked (or as CSV);
 //! - [`net_score_chart`]: a contest's net score distribution;
+//! - [`seats_chart`]: each player's total over a match against their fair share;
 //! - [`win_grid_chart`] and [`survivors_chart`]: a Risk battle's odds over a grid
 //!   of starting armies, and the armies left when it ends.
 //!
@@ -38,6 +39,7 @@ mod palette;
 #[cfg(feature = "png")]
 pub mod raster;
 mod scale;
+mod seats;
 mod stack;
 mod svg;
 
@@ -52,6 +54,7 @@ pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};
 pub use palette::{heat_colour, series_colour};
 pub use scale::ValueFormat;
+pub use seats::{SeatsChart, seats_chart};
 pub use stack::Stack;
 pub use svg::escape;
 

@@ -1,10 +1,10 @@
 //! [`LineChart`]: several named series over steps 1..T — a randomizer's entropy
 //! and outcome-variance curves, one chart per panel.
 
-use crate::frame::{self, Area, Legend, PAD, TICK_SIZE};
+use crate::frame::{self, Area, Legend, PAD};
 use crate::palette::series_colour;
 use crate::scale::{Linear, Ticks, ValueFormat};
-use crate::svg::{AXIS, Anchor, Svg, TextStyle};
+use crate::svg::Svg;
 use crate::{Chart, DEFAULT_HEIGHT, DEFAULT_WIDTH};
 
 /// Markers are drawn on every point of series up to this long.
@@ -125,13 +125,8 @@ impl Chart for LineChart {
         let mut svg = Svg::new(self.width, self.height, &self.title, &description);
         let mut top = frame::title(&mut svg, &self.title, self.width);
         if !self.series.is_empty() {
-            let entries: Vec<(String, &'static str)> = self
-                .series
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.name.clone(), series_colour(i)))
-                .collect();
-            let legend = Legend::layout(&entries, top, self.width);
+            let names = self.series.iter().map(|s| s.name.as_str());
+            let legend = Legend::series(names, top, self.width);
             legend.draw(&mut svg);
             top += legend.height;
         }
@@ -212,17 +207,5 @@ fn step_ticks(svg: &mut Svg, plot: Area, x: Linear, last: f64) {
             .map(|v| (v / step).round() * step)
             .filter(|&v| v > 1.0 + step * 0.4 && v <= last + 1e-9),
     );
-    svg.begin_group("step axis");
-    svg.line(plot.left, plot.bottom, plot.right, plot.bottom, AXIS, 1.0);
-    for v in values {
-        let px = x.map(v);
-        svg.line(px, plot.bottom, px, plot.bottom + 4.0, AXIS, 1.0);
-        svg.text(
-            px,
-            plot.bottom + 6.0 + TICK_SIZE,
-            &format!("{v:.0}"),
-            TextStyle::muted(TICK_SIZE, Anchor::Middle),
-        );
-    }
-    svg.end_group();
+    frame::step_axis(svg, plot, x, &values, "step axis");
 }

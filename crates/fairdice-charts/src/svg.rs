@@ -185,6 +185,14 @@ impl Svg {
         );
     }
 
+    /// A dashed line along a path, unfilled.
+    pub fn dashed_path(&mut self, d: &str, stroke: &str) {
+        let _ = write!(
+            self.out,
+            r#"<path d="{d}" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="6 4" fill="none"/>"#
+        );
+    }
+
     /// A small filled circle (a line-chart marker), with a tooltip.
     pub fn dot(&mut self, x: f64, y: f64, radius: f64, fill: &str, tooltip: &str) {
         let _ = write!(

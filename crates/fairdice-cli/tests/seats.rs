@@ -156,3 +156,24 @@ fn a_bad_game_file_is_bad_input_naming_the_file() {
     ]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn plot_draws_each_players_total_over_the_match() {
+    let svg = game_file("totals.svg", "");
+    let ten_rolls = ["seats", CATAN, "-r", "dice(base=2d6)", "-T", "10"];
+    let path = svg.to_str().expect("utf-8 path");
+    let json = ok(&[&ten_rolls[..], &["--no-droughts", "--json", "--plot", path]].concat());
+    let json: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let red = &json["all_rolls"]["players"][0];
+    assert_eq!(
+        json["all_rolls"]["rolls"].as_array().map(Vec::len),
+        Some(10)
+    );
+    assert!((red["expected_by_roll"][9].as_f64().unwrap() - 5.0).abs() < 1e-12);
+    let drawn = std::fs::read_to_string(&svg).expect("the chart is written");
+    assert!(drawn.starts_with("<svg") && drawn.contains("Totals over 10 rolls"));
+    assert!(drawn.contains("red, roll 10: expected 5.000"), "{drawn}");
+    let refused = fairdice(&[&ten_rolls[..], &["--plot", "totals.txt"]].concat());
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("must end in .svg or .png"));
+}

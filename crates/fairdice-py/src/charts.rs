@@ -8,8 +8,9 @@ use fairdice::battle::report::BattleReport;
 use fairdice::contest::report::ContestReport;
 use fairdice::dice::report::{DistributionReport, Measure};
 use fairdice::tune::TuneReport;
+use fairdice_api::seats::SeatsReport;
 use fairdice_charts::{
-    Chart, CurvesFigure, Stack, distribution_chart, net_score_chart, survivors_chart,
+    Chart, CurvesFigure, Stack, distribution_chart, net_score_chart, seats_chart, survivors_chart,
     win_grid_chart,
 };
 use pyo3::exceptions::PyValueError;
@@ -65,4 +66,9 @@ pub fn analyze(report: &AnalysisReport) -> Option<String> {
 /// The tuner's winners' curves.
 pub fn tune(report: &TuneReport) -> Option<String> {
     Some(CurvesFigure::tuning(report).to_chart().to_svg())
+}
+
+/// Each player's total over the match against their fair share.
+pub fn seats(report: &SeatsReport) -> Option<String> {
+    Some(seats_chart(&report.analysis).to_svg())
 }

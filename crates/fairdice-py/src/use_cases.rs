@@ -3,7 +3,7 @@
 //! front-end shares (the Python package wraps it in a typed report class).
 //!
 //! A use case whose report has a chart (a contest's net score, a battle's
-//! survivors, an analysis's curves) is run typed here, so the chart can be drawn
+//! survivors, an analysis's curves, the players' totals over a match) is run typed here, so the chart can be drawn
 //! from the report when a notebook shows it; every other one goes through
 //! [`fairdice_api::run_json`], so a use case added to the API is reachable from
 //! Python by its name at once.
@@ -18,6 +18,7 @@ use fairdice_api::analyze::AnalyzeRequest;
 use fairdice_api::contest::ContestRequest;
 use fairdice_api::dist::DistRequest;
 use fairdice_api::risk::RiskRequest;
+use fairdice_api::seats::SeatsRequest;
 use fairdice_api::tune::TuneRequest;
 use fairdice_api::{DEFAULT_SEED, Document, Error, UseCase};
 use pyo3::prelude::*;
@@ -158,6 +159,7 @@ pub fn run(
             typed::<AnalyzeRequest>(py, &control, request, never, charts::analyze)
         }
         TuneRequest::NAME => typed::<TuneRequest>(py, &control, request, never, charts::tune),
+        SeatsRequest::NAME => typed::<SeatsRequest>(py, &control, request, never, charts::seats),
         _ => {
             let json = compute::run(py, &control, move |control| {
                 fairdice_api::run_json(&name, &request, control)

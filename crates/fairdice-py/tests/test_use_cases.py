@@ -127,3 +127,26 @@ def test_a_report_shows_itself_in_a_notebook():
     report = fairdice.prd(0.25)
     html = report._repr_html_()
     assert "<table" in html and "expected_attempts" in html
+
+
+def test_seats_are_the_command_lines_json(cli, tmp_path):
+    needs("seats")
+    game = {"name": "sixes and eights", "players": ["six", "eight"], "turns": True,
+            "payoffs": {"6": [1, 0], "8": [0, 2]}}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    report = fairdice.seats(game, "dice(base=2d6)", 20)
+    assert isinstance(report, fairdice.SeatsReport)
+    printed = run_cli(cli, "seats", str(path), "--randomizer", "dice(base=2d6)", "--samples", "20", "--json")
+    assert report.document == json.loads(printed)
+    six = report.all_rolls["players"][0]
+    assert six["expected_by_roll"][-1] == pytest.approx(20 * 5 / 36)
+    assert report.own_turns["scope"] == "own_turns"
+    assert "<svg" in report.chart_svg()
+    deck = "deck(base=2d6, copies=1, refill_below=6, refill=reshuffle)"
+    estimate = fairdice.seats(json.dumps(game), deck, 30, runs=3000, seed=5, shares=[0.5], droughts=False)
+    printed = run_cli(cli, "seats", str(path), "--randomizer", deck, "--samples", "30", "--runs", "3000",
+                      "--seed", "5", "--shares", "0.5", "--no-droughts", "--json")
+    assert estimate.document == json.loads(printed)
+    with pytest.raises(fairdice.InvalidInputError, match="outcome 13 in the payoffs"):
+        fairdice.seats({"players": ["a"], "payoffs": {"13": [1]}}, "dice(base=2d6)", 10)

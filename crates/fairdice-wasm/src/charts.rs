@@ -9,9 +9,10 @@ use fairdice::contest::report::ContestReport;
 use fairdice::dice::report::DistributionReport;
 use fairdice::tune::TuneReport;
 use fairdice_api::Error;
+use fairdice_api::seats::SeatsReport;
 use fairdice_charts::{
     Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, distribution_chart,
-    net_score_chart, survivors_chart, win_grid_chart,
+    net_score_chart, seats_chart, survivors_chart, win_grid_chart,
 };
 use serde::Serialize;
 
@@ -118,6 +119,22 @@ pub fn analysis(reports: &[AnalysisReport], view: &View) -> Result<Vec<Drawn>, E
         .map(|report| Drawn {
             name: "curves",
             svg: curves(&CurvesFigure::analysis(report), view).to_svg(),
+        })
+        .collect())
+}
+
+/// The Seats page's chart: each player's total over the match.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn seats(reports: &[SeatsReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "totals",
+            svg: seats_chart(&report.analysis).size(width, height).to_svg(),
         })
         .collect())
 }

@@ -11,6 +11,7 @@ use fairdice_api::prd::PrdRequest;
 use fairdice_api::randomizer::{NextRequest, SampleRequest, StateRequest};
 use fairdice_api::risk::RiskRequest;
 use fairdice_api::roll::RollRequest;
+use fairdice_api::seats::SeatsRequest;
 use fairdice_api::tune::TuneRequest;
 use fairdice_api::{Error, UseCase};
 use serde::Deserialize;
@@ -171,6 +172,10 @@ fn dispatch(use_case: &str, handler: impl Handler) -> String {
         NextRequest::NAME => handler.handle::<NextRequest>(plain()),
         StateRequest::NAME => handler.handle::<StateRequest>(plain()),
         PrdRequest::NAME => handler.handle::<PrdRequest>(plain()),
+        SeatsRequest::NAME => handler.handle::<SeatsRequest>(Case {
+            draw: charts::seats,
+            ..plain()
+        }),
         other => error_document(&Error::bad_request(format!(
             "unknown use case `{other}`; accepted: {}",
             fairdice_api::USE_CASES.join(", ")
@@ -381,6 +386,22 @@ mod tests {
         let answer = parsed(&dispatch("dist", many));
         assert_eq!(answer["results"][0]["error"]["kind"], "too_big");
         assert_eq!(answer["charts"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn seats_answer_with_the_command_lines_document_and_the_totals_chart() {
+        let request = r#"{"game": {"players": ["red", "blue"], "payoffs": {"6": [1, 0], "8": [0, 1]}},
+                          "spec": "dice(base=2d6)", "samples": 12}"#;
+        let answer = parsed(&compute_json(
+            "seats",
+            &[request.to_string()],
+            r#"{"width": 375}"#,
+        ));
+        let native = fairdice_api::run_json("seats", request, &Control::new()).expect("small");
+        assert_eq!(answer["results"][0]["report"], parsed(&native));
+        assert_eq!(answer["charts"][0]["name"], "totals");
+        let svg = answer["charts"][0]["svg"].as_str().expect("svg");
+        assert!(svg.contains(r#"width="375""#) && svg.contains("red, roll 12"));
     }
 
     #[test]

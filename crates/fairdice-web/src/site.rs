@@ -22,7 +22,7 @@ use tower_http::services::ServeDir;
 use crate::AppState;
 
 /// The pages of the app, reachable with or without `.html`.
-pub const PAGES: [&str; 5] = ["dice", "contest", "risk", "randomizers", "tune"];
+pub const PAGES: [&str; 6] = ["dice", "contest", "risk", "randomizers", "seats", "tune"];
 
 /// Where the site's files come from.
 #[derive(Debug, Clone)]

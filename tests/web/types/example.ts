@@ -32,6 +32,9 @@ const analysis = fairdice.analyze("dynamic(values=6, decrease=0.355)", 25, { dro
 const steps: number = analysis.steps.length;
 const tuned = fairdice.tune({ values: 6, samples: "25", min_entropy: 0.9, systems: ["deck", "dynamic"] });
 const fairest: string | null = tuned.fairest;
+const seated = fairdice.seats({ players: ["red", "blue"], turns: true, payoffs: { "6": [1, 0], "8": [0, 1] } }, "dice(base=2d6)", 30, { runs: 2000, shares: [0.5] });
+const grown: number[] = seated.all_rolls.players[0].expected_by_roll;
+const spread: number | undefined = seated.own_turns?.spread.error;
 const { charts } = fairdice.charts("dist", { expression: "3d6" }, { measures: ["at_least"], width: 360 });
 const svg: string = charts[0].svg;
 
@@ -49,5 +52,7 @@ fairdice.contest("3d6", "3d6", { ties: "draw" });
 fairdice.risk("10", 10);
 // @ts-expect-error: unknown option.
 fairdice.dist("3d6", { rolls: 10 });
+// @ts-expect-error: a game has players.
+fairdice.seats({ payoffs: {} }, "dice(values=6)", 10);
 
-console.log(counts, kept, bias, exact, resumed, next, state, prd, steps, fairest, svg);
+console.log(counts, kept, bias, exact, resumed, next, state, prd, steps, fairest, svg, grown, spread);

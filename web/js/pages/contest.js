@@ -7,7 +7,7 @@ import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, percent, shortCount, thousands } from "../format.js";
 import { fractionNode } from "../fraction.js";
-import { startPage, stoppedNode } from "../page.js";
+import { examplesSection, onlyResult, startPage } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, param, requestJson, u64, whole } from "../request.js";
 import { dataTable } from "../table.js";
@@ -70,32 +70,19 @@ function jobs(state, width) {
 }
 
 function examples() {
-  return el(
-    "section",
-    { class: "examples", attrs: { "aria-label": "Examples" } },
-    el("h2", {}, "Try"),
-    el(
-      "ul",
-      {},
-      EXAMPLES.map(([what, a, b, pairing, ties]) =>
-        el(
-          "li",
-          {},
-          el("a", { href: `?${new URLSearchParams({ a, b, pairing, ties })}` }, code(a), " vs ", code(b), `, ${pairing}, ${TIES[ties]}`),
-          " ",
-          el("span", { class: "muted" }, what),
-        ),
-      ),
-    ),
+  return examplesSection(
+    EXAMPLES.map(([what, a, b, pairing, ties]) => ({
+      params: new URLSearchParams({ a, b, pairing, ties }),
+      label: [code(a), " vs ", code(b), `, ${pairing}, ${TIES[ties]}`],
+      what,
+    })),
   );
 }
 
 function render(state, outcomes, results, { go }) {
-  const outcome = outcomes[0];
-  if (!outcome) return;
-  if (outcome.stopped) return results.append(stoppedNode(outcome.stopped));
-  const answer = outcome.answer;
-  const result = answer.error ? answer : answer.results[0];
+  const only = onlyResult(outcomes, results);
+  if (!only) return;
+  const { result, charts } = only;
   if (result.error) {
     const offer = (suggestion) =>
       state.runs === null && suggestion.use_case === "contest"
@@ -158,7 +145,7 @@ function render(state, outcomes, results, { go }) {
   results.append(
     figure({
       id: "chart",
-      chart: answer.charts[0],
+      chart: charts[0],
       file: "fairdice-contest",
       documents: [{ label: "JSON", name: "fairdice-contest.json", json: prettyJson(report) }],
     }),

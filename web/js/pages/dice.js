@@ -6,7 +6,7 @@
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, percent, shortCount } from "../format.js";
-import { startPage, stoppedNode } from "../page.js";
+import { examplesSection, startPage, stoppedNode } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, param, requestJson, u64, whole } from "../request.js";
 import { dataTable } from "../table.js";
@@ -110,18 +110,12 @@ function jobs(state, width) {
 }
 
 function examples() {
-  return el(
-    "section",
-    { class: "examples", attrs: { "aria-label": "Examples" } },
-    el("h2", {}, "Try"),
-    el(
-      "ul",
-      {},
-      EXAMPLES.map(([what, expressions]) => {
-        const params = new URLSearchParams(expressions.map((e) => ["expr", e]));
-        return el("li", {}, el("a", { href: `?${params}` }, code(expressions.join(" vs "))), " ", el("span", { class: "muted" }, what));
-      }),
-    ),
+  return examplesSection(
+    EXAMPLES.map(([what, expressions]) => ({
+      params: new URLSearchParams(expressions.map((e) => ["expr", e])),
+      label: code(expressions.join(" vs ")),
+      what,
+    })),
   );
 }
 

@@ -7,16 +7,15 @@
 import { button, code, download, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, withError } from "../format.js";
-import { startPage, stoppedNode } from "../page.js";
+import { examplesSection, startPage, stoppedNode } from "../page.js";
 import { problemNode } from "../problem.js";
-import { InputError, param, requestJson, u64, whole } from "../request.js";
+import { methodParam, param, requestJson, u64, whole } from "../request.js";
 import { dataTable } from "../table.js";
 
 /** Samples in a match when none are given (the article's). */
 const DEFAULT_SAMPLES = 25;
 /** Monte Carlo runs when the method asks for Monte Carlo without a number (the command line's). */
 const DEFAULT_RUNS = 100_000;
-const METHODS = ["auto", "exact", "monte_carlo"];
 const EXAMPLES = [
   ["deck(values=6, copies=1, refill_below=6)", "the article's fairest deck for 25 samples"],
   ["dynamic(values=6, decrease=0.355)", "the article's dynamic dice"],
@@ -29,8 +28,7 @@ const EXAMPLES = [
 const form = document.getElementById("randomizer-form");
 
 function fromParams(params) {
-  const method = param(params, "method") ?? "auto";
-  if (!METHODS.includes(method)) throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  const method = methodParam(params);
   const samples = param(params, "samples");
   const runs = param(params, "runs");
   const seed = param(params, "seed");
@@ -101,18 +99,7 @@ function jobs(state, width) {
 }
 
 function examples() {
-  return el(
-    "section",
-    { class: "examples", attrs: { "aria-label": "Examples" } },
-    el("h2", {}, "Try"),
-    el(
-      "ul",
-      {},
-      EXAMPLES.map(([spec, what]) =>
-        el("li", {}, el("a", { href: `?${new URLSearchParams({ spec, samples: 25 })}` }, code(spec)), " ", el("span", { class: "muted" }, what)),
-      ),
-    ),
-  );
+  return examplesSection(EXAMPLES.map(([spec, what]) => ({ params: new URLSearchParams({ spec, samples: 25 }), label: code(spec), what })));
 }
 
 function render(state, outcomes, results, { go }) {

@@ -10,7 +10,7 @@ import { el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, percent } from "../format.js";
 import { fractionNode } from "../fraction.js";
-import { startPage, stoppedNode } from "../page.js";
+import { examplesSection, onlyResult, startPage } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, flag, param, requestJson, u64, whole } from "../request.js";
 import { dataTable } from "../table.js";
@@ -98,27 +98,19 @@ function jobs(state, width) {
 }
 
 function examples() {
-  return el(
-    "section",
-    { class: "examples", attrs: { "aria-label": "Examples" } },
-    el("h2", {}, "Try"),
-    el(
-      "ul",
-      {},
-      EXAMPLES.map(([what, attacker, defender, rule, faces]) => {
-        const params = new URLSearchParams({ attacker, defender, rule, faces, attacker_dice: 3, defender_dice: 2 });
-        return el("li", {}, el("a", { href: `?${params}` }, `${attacker} v ${defender}, ${rule} rule, d${faces}`), " ", el("span", { class: "muted" }, what));
-      }),
-    ),
+  return examplesSection(
+    EXAMPLES.map(([what, attacker, defender, rule, faces]) => ({
+      params: new URLSearchParams({ attacker, defender, rule, faces, attacker_dice: 3, defender_dice: 2 }),
+      label: `${attacker} v ${defender}, ${rule} rule, d${faces}`,
+      what,
+    })),
   );
 }
 
 function render(state, outcomes, results) {
-  const outcome = outcomes[0];
-  if (!outcome) return;
-  if (outcome.stopped) return results.append(stoppedNode(outcome.stopped));
-  const answer = outcome.answer;
-  const result = answer.error ? answer : answer.results[0];
+  const only = onlyResult(outcomes, results);
+  if (!only) return;
+  const { result, charts } = only;
   if (result.error) return results.append(problemNode(result.error, "Could not fight this battle"));
   const { report, extras } = result;
   const p = report.p_attacker_wins;
@@ -157,7 +149,7 @@ function render(state, outcomes, results) {
     );
   }
   const json = [{ label: "JSON", name: "fairdice-risk.json", json: prettyJson(report) }];
-  const chart = (name) => answer.charts.find((c) => c.name === name);
+  const chart = (name) => charts.find((c) => c.name === name);
   results.append(figure({ id: "survivors-chart", chart: chart("survivors"), file: "fairdice-risk", documents: json }));
   if (chart("heat_map")) {
     results.append(

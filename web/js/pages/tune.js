@@ -7,16 +7,15 @@
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, withError } from "../format.js";
-import { startPage, stoppedNode } from "../page.js";
+import { examplesSection, onlyResult, startPage } from "../page.js";
 import { problemNode } from "../problem.js";
-import { InputError, param, requestJson, u64, whole } from "../request.js";
+import { InputError, methodParam, param, requestJson, u64, whole } from "../request.js";
 import { dataTable } from "../table.js";
 
 /** Systems searched when none are chosen (the article's). */
 const DEFAULT_SYSTEMS = ["deck", "dynamic"];
 /** Monte Carlo runs per candidate when the method asks for Monte Carlo without a number (the command line's). */
 const FALLBACK_RUNS = 20_000;
-const METHODS = ["auto", "exact", "monte_carlo"];
 /** The measures a search can minimise; `auto` leaves the choice to the use-case layer (outcome variance for values, base deviation for a base). */
 const MEASURES = ["auto", "outcome_variance", "base_deviation"];
 const EXAMPLES = [
@@ -30,8 +29,7 @@ const EXAMPLES = [
 const form = document.getElementById("tune-form");
 
 function fromParams(params) {
-  const method = param(params, "method") ?? "auto";
-  if (!METHODS.includes(method)) throw new InputError(`method must be auto, exact or monte_carlo, not \`${method}\``);
+  const method = methodParam(params);
   const fairness = param(params, "fairness") ?? "auto";
   if (!MEASURES.includes(fairness)) throw new InputError(`fairness must be outcome_variance or base_deviation, not \`${fairness}\``);
   const values = param(params, "values");
@@ -113,12 +111,7 @@ function jobs(state, width) {
 }
 
 function examples() {
-  return el(
-    "section",
-    { class: "examples", attrs: { "aria-label": "Examples" } },
-    el("h2", {}, "Try"),
-    el("ul", {}, EXAMPLES.map(([query, what]) => el("li", {}, el("a", { href: `?${query}` }, what)))),
-  );
+  return examplesSection(EXAMPLES.map(([query, what]) => ({ params: query, label: what })));
 }
 
 /** `exact` or `Monte Carlo (N runs)`, short, for a table cell. */
@@ -138,11 +131,9 @@ function paramsText(params) {
 }
 
 function render(state, outcomes, results) {
-  const outcome = outcomes[0];
-  if (!outcome) return;
-  if (outcome.stopped) return results.append(stoppedNode(outcome.stopped));
-  const answer = outcome.answer;
-  const result = answer.error ? answer : answer.results[0];
+  const only = onlyResult(outcomes, results);
+  if (!only) return;
+  const { result, charts } = only;
   if (result.error) return results.append(problemNode(result.error, "Could not search"));
   const report = result.report;
   const fixedLength = typeof report.samples === "number";
@@ -203,7 +194,7 @@ function render(state, outcomes, results) {
         )
       : el("p", { id: "fairest", class: "verdict" }, `No candidate keeps a mean entropy of ${report.min_entropy}; lower the threshold.`),
   );
-  const chart = answer.charts.find((c) => c.name === "curves");
+  const chart = charts.find((c) => c.name === "curves");
   if (chart) {
     results.append(
       figure({

@@ -12,11 +12,12 @@ use fairdice::analysis::seats::{Game, PlayerFigures, Scope, SeatFigures};
 use fairdice::analysis::{self, Method, seats::DEFAULT_SHARES};
 use fairdice_api::UseCase;
 use fairdice_api::seats::{SeatsReport, SeatsRequest};
+use fairdice_charts::seats_chart;
 use serde_json::Value;
 
 use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
-use crate::output::{Table, spinner};
+use crate::output::{Table, spinner, write_plot};
 
 /// The most bytes a game file may hold.
 const MAX_GAME_BYTES: u64 = 1 << 20;
@@ -77,6 +78,10 @@ pub struct Args {
     /// the JSON document.
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
+    /// Also draw each player's total over the match against their fair share: FILE.svg
+    /// or FILE.png.
+    #[arg(long, visible_alias = "chart", value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -107,6 +112,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = request.run(&control);
     bar.finish_and_clear();
     let report = report.map_err(UserError::from_api)?;
+    if let Some(path) = &args.plot {
+        write_plot(path, &seats_chart(&report.analysis))?;
+    }
     let text = if args.json {
         crate::output::json(&report)?
     } else if args.csv {

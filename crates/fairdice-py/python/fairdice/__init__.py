@@ -41,6 +41,7 @@ from .reports import (
     RiskReport,
     RollReport,
     SampleReport,
+    SeatsReport,
     TuneReport,
 )
 from .use_cases import (
@@ -53,6 +54,7 @@ from .use_cases import (
     roll,
     run,
     sample,
+    seats,
     tune,
     use_cases,
 )
@@ -94,6 +96,7 @@ __all__ = [
     "analyze",
     "droughts",
     "tune",
+    "seats",
     "run",
     "use_cases",
     "FairdiceError",
@@ -114,4 +117,5 @@ __all__ = [
     "AnalysisReport",
     "DroughtsReport",
     "TuneReport",
+    "SeatsReport",
 ]

@@ -28,6 +28,7 @@ __all__ = [
     "AnalysisReport",
     "DroughtsReport",
     "TuneReport",
+    "SeatsReport",
     "exact_fraction",
 ]
 
@@ -242,6 +243,20 @@ class TuneReport(Report):
     title = "tuning"
 
 
+class SeatsReport(Report):
+    """``fairdice seats GAME.json --json``: how a randomizer splits a match between
+    the players of a game — each player's fair share, total, longest drought and
+    growth over the match (``all_rolls``, and ``own_turns`` with turns), the
+    spread and the starved chances."""
+
+    use_case = "seats"
+    title = "seats"
+
+    def _heading(self) -> str:
+        name = self.document.get("game", {}).get("name")
+        return f"{name}: {self.document.get('spec')}" if name else str(self.document.get("spec"))
+
+
 REPORTS: dict[str, type[Report]] = {
     cls.use_case: cls
     for cls in (
@@ -255,6 +270,7 @@ REPORTS: dict[str, type[Report]] = {
         AnalysisReport,
         DroughtsReport,
         TuneReport,
+        SeatsReport,
     )
 }
 """The report class of each use case; others are plain :class:`Report`."""

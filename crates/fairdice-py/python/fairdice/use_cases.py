@@ -26,6 +26,7 @@ from .reports import (
     RiskReport,
     RollReport,
     SampleReport,
+    SeatsReport,
     TuneReport,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "analyze",
     "droughts",
     "tune",
+    "seats",
 ]
 
 R = TypeVar("R", bound=Report)
@@ -255,3 +257,37 @@ def tune(
         "all": all,
     }
     return _typed(TuneReport, request, max_steps)
+
+
+def seats(
+    game: dict[str, Any] | str,
+    spec: str,
+    samples: int,
+    *,
+    exact: bool = False,
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    max_states: int | None = None,
+    shares: Sequence[float] = (0.5, 0.75),
+    droughts: bool = True,
+    max_steps: int | None = None,
+) -> SeatsReport:
+    """How ``spec`` splits a match of ``samples`` rolls between the players of
+    ``game`` (a game file's ``dict``, or its JSON text; see docs/seats.md): each
+    player's fair share, total, longest drought and expected total after each
+    roll, the spread between the best and the worst, and P(someone ends with at
+    most each of ``shares`` of their fair share) — what ``fairdice seats GAME.json
+    --json`` prints. Exact where the sweep fits, else seeded Monte Carlo (or with
+    ``runs``)."""
+    request = {
+        "game": json.loads(game) if isinstance(game, str) else game,
+        "spec": spec,
+        "samples": samples,
+        "exact": exact,
+        "runs": runs,
+        "seed": seed,
+        "max_states": max_states,
+        "shares": list(shares),
+        "droughts": droughts,
+    }
+    return _typed(SeatsReport, request, max_steps)

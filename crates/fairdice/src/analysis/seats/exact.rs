@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use super::Match;
 use super::figures::{Figure, PlayerFigures, Scope, SeatFigures, Starved};
 use super::game::Table;
-use super::sweep::{Tracker, sweep};
+use super::sweep::{Layer, Tracker, sweep};
 use crate::analysis::exact::{ExactError, ExactOptions};
 use crate::control::Control;
 
@@ -140,7 +140,19 @@ pub(crate) fn figures(
         },
         samples as u64,
     );
-    let (joint, mut peak) = sweep(randomizer, samples, &totals, options, control)?;
+    let mut growth = Growth::new(players, shares.rolls.len());
+    let (joint, mut peak) = sweep(
+        randomizer,
+        samples,
+        &totals,
+        options,
+        control,
+        |done, layer| {
+            if shares.rolls.get(growth.taken) == Some(&done) {
+                growth.take(&totals, layer);
+            }
+        },
+    )?;
     let fair = shares.fair(scope);
     let mut distributions: Vec<Vec<f64>> = totals
         .radix
@@ -181,7 +193,7 @@ pub(crate) fn figures(
                 stride: samples as u64 + 1,
             };
             control.stage("seat droughts", samples as u64);
-            let (ends, states) = sweep(randomizer, samples, &tracker, options, control)?;
+            let (ends, states) = sweep(randomizer, samples, &tracker, options, control, |_, _| {})?;
             peak = peak.max(states);
             Some(Figure::exact(expected_longest(ends, tracker.stride)))
         } else {
@@ -194,11 +206,16 @@ pub(crate) fn figures(
             totals,
             totals_errors: None,
             longest_drought,
+            fair_share_by_roll: shares.fair_by_roll(scope, p),
+            expected_by_roll: growth.mean[p].clone(),
+            expected_by_roll_errors: None,
+            sd_by_roll: growth.sd[p].clone(),
         });
     }
     Ok((
         SeatFigures {
             scope,
+            rolls: shares.rolls.clone(),
             players: figures,
             spread: Figure::exact(spread),
             starved: shares
@@ -213,6 +230,45 @@ pub(crate) fn figures(
         },
         peak,
     ))
+}
+
+/// Every player's mean and standard deviation of their total at each checkpoint
+/// taken so far.
+struct Growth {
+    taken: usize,
+    mean: Vec<Vec<f64>>,
+    sd: Vec<Vec<f64>>,
+    unpacked: Vec<u64>,
+}
+
+impl Growth {
+    fn new(players: usize, checkpoints: usize) -> Growth {
+        Growth {
+            taken: 0,
+            mean: vec![Vec::with_capacity(checkpoints); players],
+            sd: vec![Vec::with_capacity(checkpoints); players],
+            unpacked: vec![0; players],
+        }
+    }
+
+    /// The moments of every player's total over one step's pairs.
+    fn take(&mut self, totals: &Totals<'_>, layer: &Layer) {
+        let players = self.unpacked.len();
+        let mut sums = vec![(0.0f64, 0.0f64); players];
+        for &(_, value, mass) in layer {
+            totals.unpack(value, &mut self.unpacked);
+            for (sum, &total) in sums.iter_mut().zip(&self.unpacked) {
+                let x = total as f64;
+                sum.0 += mass * x;
+                sum.1 += mass * x * x;
+            }
+        }
+        for (p, (first, second)) in sums.into_iter().enumerate() {
+            self.mean[p].push(first);
+            self.sd[p].push((second - first * first).max(0.0).sqrt());
+        }
+        self.taken += 1;
+    }
 }
 
 fn expected_longest(ends: FxHashMap<u64, f64>, stride: u64) -> f64 {

@@ -1,8 +1,27 @@
 //! What a seat analysis reports: per player, the distribution of their total,
 //! their fair share and longest drought; across players, the spread between the
-//! best and the worst and the chance that someone is starved.
+//! best and the worst and the chance that someone is starved; and how each
+//! player's total grows over the match, at up to [`MAX_CHECKPOINTS`] rolls.
 
 use crate::analysis::Method;
+
+/// The most rolls at which a player's total is followed through the match: every
+/// roll up to this many, else this many evenly spaced (a chart is a few hundred
+/// pixels wide, and the document stays small for long matches).
+pub const MAX_CHECKPOINTS: usize = 200;
+
+/// The rolls after which totals are followed: `1..=samples` up to
+/// [`MAX_CHECKPOINTS`] rolls, else `k·samples / MAX_CHECKPOINTS` for `k` in
+/// `1..=MAX_CHECKPOINTS` (strictly increasing, the last being `samples`).
+pub fn checkpoints(samples: usize) -> Vec<usize> {
+    if samples <= MAX_CHECKPOINTS {
+        (1..=samples).collect()
+    } else {
+        (1..=MAX_CHECKPOINTS)
+            .map(|k| k * samples / MAX_CHECKPOINTS)
+            .collect()
+    }
+}
 
 /// A measured value and, for a Monte Carlo estimate, its standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -76,6 +95,23 @@ pub struct PlayerFigures {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub longest_drought: Option<Figure>,
+    /// The fair share of the rolls up to each of the scope's
+    /// [`rolls`](SeatFigures::rolls).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub fair_share_by_roll: Vec<f64>,
+    /// The expected total after each of the scope's [`rolls`](SeatFigures::rolls).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub expected_by_roll: Vec<f64>,
+    /// Standard errors of `expected_by_roll` (Monte Carlo only).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub expected_by_roll_errors: Option<Vec<f64>>,
+    /// The standard deviation of the total after each of the scope's
+    /// [`rolls`](SeatFigures::rolls) (over the runs, for a Monte Carlo estimate).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sd_by_roll: Vec<f64>,
 }
 
 /// The chance that some player receives at most `share` of their fair share.
@@ -95,6 +131,10 @@ pub struct Starved {
 pub struct SeatFigures {
     /// Which rolls count.
     pub scope: Scope,
+    /// The rolls (counted from 1) at which each player's `*_by_roll` figures
+    /// are given: see [`checkpoints`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub rolls: Vec<usize>,
     /// One entry per player, in turn order.
     pub players: Vec<PlayerFigures>,
     /// E[best player's total − worst player's total].

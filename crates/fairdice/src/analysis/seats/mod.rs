@@ -52,7 +52,9 @@ mod tests;
 
 use thiserror::Error;
 
-pub use figures::{Figure, PlayerFigures, Scope, SeatAnalysis, SeatFigures, Starved};
+pub use figures::{
+    Figure, MAX_CHECKPOINTS, PlayerFigures, Scope, SeatAnalysis, SeatFigures, Starved, checkpoints,
+};
 pub use game::{Columns, Game, GameError, MAX_AMOUNT, MAX_PLAYERS, Table};
 pub use monte_carlo::{STEPS_PER_ROLL, steps_per_run};
 pub use sweep::STEPS_PER_EDGE;
@@ -138,29 +140,51 @@ impl Failure for SeatError {
     }
 }
 
-/// The shares asked about and every player's fair share in each scope.
+/// The shares asked about and every player's fair share in each scope, over the
+/// whole match and up to each checkpoint.
 pub(crate) struct Shares {
     pub(crate) starved: Vec<f64>,
-    all_rolls: Vec<f64>,
-    own_turns: Vec<f64>,
+    /// The rolls at which totals are followed ([`checkpoints`]).
+    pub(crate) rolls: Vec<usize>,
+    all_rolls: FairShares,
+    own_turns: FairShares,
+}
+
+/// One scope's fair shares: per player, over the match and at each checkpoint.
+#[derive(Default)]
+struct FairShares {
+    whole: Vec<f64>,
+    by_roll: Vec<Vec<f64>>,
 }
 
 impl Shares {
     fn new(base: &[f64], table: &Table, samples: usize, starved: Vec<f64>) -> Shares {
-        let fair = |scope: Scope| -> Vec<f64> {
-            (0..table.players())
-                .map(|p| {
-                    (0..samples)
-                        .filter(|&t| scope.counts(table.roller(t), p))
-                        .map(|t| {
-                            base.iter()
-                                .enumerate()
-                                .map(|(o, q)| q * f64::from(table.amount(t, o, p)))
-                                .sum::<f64>()
-                        })
-                        .sum()
-                })
-                .collect()
+        let rolls = checkpoints(samples);
+        let fair = |scope: Scope| -> FairShares {
+            let mut shares = FairShares {
+                whole: Vec::with_capacity(table.players()),
+                by_roll: Vec::with_capacity(table.players()),
+            };
+            for p in 0..table.players() {
+                let mut sum = 0.0;
+                let mut by_roll = Vec::with_capacity(rolls.len());
+                let mut next = rolls.iter().peekable();
+                for t in 0..samples {
+                    if scope.counts(table.roller(t), p) {
+                        sum += base
+                            .iter()
+                            .enumerate()
+                            .map(|(o, q)| q * f64::from(table.amount(t, o, p)))
+                            .sum::<f64>();
+                    }
+                    if next.next_if_eq(&&(t + 1)).is_some() {
+                        by_roll.push(sum);
+                    }
+                }
+                shares.whole.push(sum);
+                shares.by_roll.push(by_roll);
+            }
+            shares
         };
         Shares {
             starved,
@@ -168,16 +192,27 @@ impl Shares {
             own_turns: if table.turns() {
                 fair(Scope::OwnTurns)
             } else {
-                Vec::new()
+                FairShares::default()
             },
+            rolls,
         }
     }
 
-    pub(crate) fn fair(&self, scope: Scope) -> &[f64] {
+    fn scope(&self, scope: Scope) -> &FairShares {
         match scope {
             Scope::AllRolls => &self.all_rolls,
             Scope::OwnTurns => &self.own_turns,
         }
+    }
+
+    /// Every player's fair share over the match.
+    pub(crate) fn fair(&self, scope: Scope) -> &[f64] {
+        &self.scope(scope).whole
+    }
+
+    /// Player `player`'s fair share up to each checkpoint.
+    pub(crate) fn fair_by_roll(&self, scope: Scope, player: usize) -> Vec<f64> {
+        self.scope(scope).by_roll[player].clone()
     }
 }
 
@@ -234,9 +269,12 @@ pub fn analyze(
     // Every player's distribution of totals, per scope: in the sweep's result, or
     // in each thread's Monte Carlo tally.
     let scopes = if table.turns() { 2 } else { 1 };
+    // (And every player's sums at each checkpoint: a sum and a sum of squares.)
+    let followed = (table.players() * checkpoints(samples).len()) as u64 * 3;
     let distributions: u64 = (0..table.players())
         .map(|p| u64::from(table.most(p)) * samples as u64 + 1)
-        .sum();
+        .sum::<u64>()
+        + followed;
     let copies = scopes * (rayon::current_num_threads() as u64 + 1);
     control.reserve(distributions.saturating_mul(8).saturating_mul(copies))?;
     let shares = Shares::new(

@@ -40,15 +40,19 @@ struct Tally {
     droughts: Vec<(u64, u128)>,
     spread: (u64, u128),
     starved: Vec<u64>,
+    /// `by_roll[c · players + p]`: sum and sum of squares of player `p`'s total
+    /// at checkpoint `c`.
+    by_roll: Vec<(u64, u128)>,
 }
 
 impl Tally {
-    fn new(players: usize, shares: usize) -> Tally {
+    fn new(players: usize, shares: usize, checkpoints: usize) -> Tally {
         Tally {
             totals: vec![Vec::new(); players],
             droughts: vec![(0, 0); players],
             spread: (0, 0),
             starved: vec![0; shares],
+            by_roll: vec![(0, 0); checkpoints * players],
         }
     }
 
@@ -69,6 +73,10 @@ impl Tally {
         self.spread.1 += other.spread.1;
         for (a, b) in self.starved.iter_mut().zip(&other.starved) {
             *a += b;
+        }
+        for (a, b) in self.by_roll.iter_mut().zip(&other.by_roll) {
+            a.0 += b.0;
+            a.1 += b.1;
         }
     }
 }
@@ -101,7 +109,7 @@ fn run_chunk(
     let mut r = (*randomizer).clone();
     let mut tallies: Vec<Tally> = scopes
         .iter()
-        .map(|_| Tally::new(players, shares.starved.len()))
+        .map(|_| Tally::new(players, shares.starved.len(), shares.rolls.len()))
         .collect();
     let mut seats: Vec<Seats> = scopes
         .iter()
@@ -122,6 +130,7 @@ fn run_chunk(
             s.current.fill(0);
             s.longest.fill(0);
         }
+        let mut checkpoint = 0;
         for step in 0..samples {
             let outcome = r.draw(&mut generator);
             let roller = table.roller(step);
@@ -139,6 +148,16 @@ fn run_chunk(
                         s.longest[p] = s.longest[p].max(s.current[p]);
                     }
                 }
+            }
+            if shares.rolls.get(checkpoint) == Some(&(step + 1)) {
+                for (s, tally) in seats.iter().zip(&mut tallies) {
+                    let row = &mut tally.by_roll[checkpoint * players..(checkpoint + 1) * players];
+                    for (sum, &total) in row.iter_mut().zip(&s.totals) {
+                        sum.0 += total;
+                        sum.1 += u128::from(total) * u128::from(total);
+                    }
+                }
+                checkpoint += 1;
             }
         }
         for ((scope, s), tally) in scopes.iter().zip(&seats).zip(&mut tallies) {
@@ -199,7 +218,13 @@ pub(crate) fn figures(
     let empty = || -> Vec<Tally> {
         scopes
             .iter()
-            .map(|_| Tally::new(players, question.shares.starved.len()))
+            .map(|_| {
+                Tally::new(
+                    players,
+                    question.shares.starved.len(),
+                    question.shares.rolls.len(),
+                )
+            })
             .collect()
     };
     let totals: Vec<Tally> = (0..chunks)
@@ -238,6 +263,17 @@ pub(crate) fn figures(
                             (f.value, f.error.unwrap_or(0.0))
                         })
                         .unzip();
+                    let followed = total.by_roll.iter().skip(p).step_by(players);
+                    let (mut expected, mut expected_errors, mut sd) =
+                        (Vec::new(), Vec::new(), Vec::new());
+                    for &sums in followed {
+                        let mean = mean_and_error(floats(sums), n);
+                        expected.push(mean.value);
+                        let error = mean.error.unwrap_or(0.0);
+                        expected_errors.push(error);
+                        // The standard error is sd / √runs.
+                        sd.push(error * n.sqrt());
+                    }
                     PlayerFigures {
                         player: question.names[p].clone(),
                         fair_share: fair[p],
@@ -247,11 +283,16 @@ pub(crate) fn figures(
                         longest_drought: question
                             .droughts
                             .then(|| mean_and_error(floats(total.droughts[p]), n)),
+                        fair_share_by_roll: question.shares.fair_by_roll(scope, p),
+                        expected_by_roll: expected,
+                        expected_by_roll_errors: Some(expected_errors),
+                        sd_by_roll: sd,
                     }
                 })
                 .collect();
             SeatFigures {
                 scope,
+                rolls: question.shares.rolls.clone(),
                 players,
                 spread: mean_and_error(floats(total.spread), n),
                 starved: question

@@ -42,8 +42,12 @@ pub(crate) trait Tracker {
     fn advance(&self, step: usize, outcome: usize, value: u64) -> u64;
 }
 
+/// One step's (randomizer state, tracked value, probability) pairs.
+pub(crate) type Layer = [(u32, u64, f64)];
+
 /// The distribution of the tracked value after `samples` rolls of `randomizer`
-/// (reset first), and the most pairs one step held.
+/// (reset first), and the most pairs one step held. `observe` sees the pairs
+/// after each roll, with the rolls made so far.
 ///
 /// # Errors
 /// [`ExactError::OverBudget`] past `options.budget` pairs in a step (or projected
@@ -56,6 +60,7 @@ pub(crate) fn sweep(
     tracker: &impl Tracker,
     options: &ExactOptions,
     control: &Control,
+    mut observe: impl FnMut(usize, &Layer),
 ) -> Result<(FxHashMap<u64, f64>, usize), ExactError> {
     let mut scratch = randomizer.clone();
     scratch.reset();
@@ -111,6 +116,7 @@ pub(crate) fn sweep(
         previous = next.len();
         peak = peak.max(next.len());
         std::mem::swap(&mut layer, &mut next);
+        observe(step + 1, &layer);
         control.advance(1);
     }
     let mut values: FxHashMap<u64, f64> = FxHashMap::default();

@@ -127,6 +127,19 @@ fn assert_matches_brute_force(spec: &str, game: &Game, samples: usize) {
                 close(player.expected_total.value, mean),
                 "{what}: mean of {p}"
             );
+            // The growth ends where the match does.
+            let variance: f64 = oracle.totals[p]
+                .iter()
+                .enumerate()
+                .map(|(k, m)| (k as f64 - mean).powi(2) * m)
+                .sum();
+            assert_eq!(figures.rolls, (1..=samples).collect::<Vec<_>>());
+            assert!(close(*player.expected_by_roll.last().expect("T"), mean));
+            assert!((player.sd_by_roll.last().expect("T") - variance.sqrt()).abs() < 1e-9);
+            assert!(close(
+                *player.fair_share_by_roll.last().expect("T"),
+                player.fair_share
+            ));
             let drought = player.longest_drought.expect("asked for").value;
             assert!(
                 close(drought, oracle.droughts[p]),
@@ -239,6 +252,25 @@ fn a_players_count_on_plain_2d6_is_binomial() {
     let six_eight = &result.all_rolls.players[0];
     assert!((six_eight.fair_share - samples as f64 * p).abs() < 1e-12);
     assert!((six_eight.expected_total.value - samples as f64 * p).abs() < 1e-12);
+    // After t rolls the count is Binomial(t, p): mean t·p, sd √(t·p·(1 − p)).
+    for (i, &t) in result.all_rolls.rolls.iter().enumerate() {
+        let t = t as f64;
+        assert!((six_eight.expected_by_roll[i] - t * p).abs() < 1e-12);
+        assert!((six_eight.fair_share_by_roll[i] - t * p).abs() < 1e-12);
+        assert!((six_eight.sd_by_roll[i] - (t * p * (1.0 - p)).sqrt()).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn totals_are_followed_at_every_roll_or_at_evenly_spaced_checkpoints() {
+    assert_eq!(checkpoints(3), vec![1, 2, 3]);
+    assert_eq!(checkpoints(MAX_CHECKPOINTS).len(), MAX_CHECKPOINTS);
+    for samples in [MAX_CHECKPOINTS + 1, 1000, 99_999] {
+        let rolls = checkpoints(samples);
+        assert_eq!(rolls.len(), MAX_CHECKPOINTS);
+        assert_eq!(rolls.last(), Some(&samples));
+        assert!(rolls.windows(2).all(|w| w[0] < w[1]), "{samples}");
+    }
 }
 
 #[test]
@@ -301,6 +333,17 @@ fn exact_within_standard_errors(game: &Game, spec: &str, samples: usize) {
                 b.longest_drought.expect("on"),
             );
             assert_eq!(a.fair_share, b.fair_share);
+            assert_eq!(a.fair_share_by_roll, b.fair_share_by_roll);
+            let errors = b.expected_by_roll_errors.as_ref().expect("Monte Carlo");
+            for (i, &exact) in a.expected_by_roll.iter().enumerate() {
+                let estimate = Figure {
+                    value: b.expected_by_roll[i],
+                    error: Some(errors[i]),
+                };
+                within("total by roll", exact, estimate);
+                // The sd of a total of up to 60 resources, from 40,000 runs.
+                assert!((a.sd_by_roll[i] - b.sd_by_roll[i]).abs() < 0.05 * a.sd_by_roll[i] + 0.01);
+            }
         }
     }
 }
