@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::base_deviation::{self, BaseDeviation, base_probabilities};
 use super::gaps::OutcomeDroughts;
-use super::metrics::{CurveErrors, Curves, entropy_fraction, variance_from_squares};
+use super::metrics::{CurveErrors, Curves, variance_from_squares};
 use crate::control::{Control, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 use crate::rng;
@@ -135,7 +135,7 @@ fn run_chunk(
         let mut entropy_sum = 0.0;
         let mut previous = usize::MAX;
         for t in 0..samples {
-            let e = entropy_fraction(&r.next_distribution());
+            let e = r.next_entropy_fraction();
             let x = r.draw(&mut generator);
             squares += 2 * counts[x] + 1;
             if let Some(inverse) = chi.inverse[x] {

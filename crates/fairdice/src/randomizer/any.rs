@@ -104,6 +104,10 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.next_distribution())
     }
 
+    fn next_entropy_fraction(&self) -> f64 {
+        dispatch!(self, r => r.next_entropy_fraction())
+    }
+
     #[inline]
     fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         dispatch!(self, r => r.draw(rng))

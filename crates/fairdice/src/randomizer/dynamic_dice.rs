@@ -343,6 +343,24 @@ impl Randomizer for DynamicDice {
         self.weights().map(|w| w / total).collect()
     }
 
+    /// With a uniform base the weights are `d^lead_i` over `W = Σ d^lead_j`, so
+    /// `H = ln W − ln d · Σ q_i · lead_i`: two logarithms instead of one per
+    /// outcome.
+    fn next_entropy_fraction(&self) -> f64 {
+        let n = self.leads.len();
+        if !self.base.is_uniform() || n <= 1 || self.decrease <= 0.0 {
+            return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+        }
+        let (mut total, mut weighted_leads) = (0.0, 0.0);
+        for &lead in &self.leads {
+            let w = self.powers[lead as usize];
+            total += w;
+            weighted_leads += w * lead as f64;
+        }
+        let nats = total.ln() - self.decrease.ln() * weighted_leads / total;
+        (nats / (n as f64).ln()).clamp(0.0, 1.0)
+    }
+
     #[inline]
     fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let index = if let Some(scan) = &self.scan {

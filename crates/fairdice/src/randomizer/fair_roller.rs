@@ -344,6 +344,15 @@ impl Randomizer for FairRoller {
         }
     }
 
+    fn next_entropy_fraction(&self) -> f64 {
+        match self.engine() {
+            Engine::Uniform(dynamic) => dynamic.next_entropy_fraction(),
+            Engine::Weighted(_) => {
+                crate::analysis::metrics::entropy_fraction(&self.next_distribution())
+            }
+        }
+    }
+
     #[inline]
     fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let index = match &mut self.engines[self.turn] {

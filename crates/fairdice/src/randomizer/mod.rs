@@ -153,6 +153,15 @@ pub trait Randomizer: DrawDyn {
     /// outcomes the randomizer cannot draw next.
     fn next_distribution(&self) -> Vec<f64>;
 
+    /// The entropy of the next draw as a fraction of a fair die's over the same
+    /// number of outcomes ([`entropy_fraction`](crate::analysis::metrics::entropy_fraction)
+    /// of [`next_distribution`](Randomizer::next_distribution)). A randomizer may
+    /// compute it in closed form, equal up to rounding: the analyses ask for it
+    /// at every sample.
+    fn next_entropy_fraction(&self) -> f64 {
+        crate::analysis::metrics::entropy_fraction(&self.next_distribution())
+    }
+
     /// Draws an outcome index with `rng` and updates the state.
     ///
     /// `rng` is any `rand_core` generator: the portable
@@ -515,6 +524,21 @@ mod tests {
         fn next_distributions_are_distributions(spec in any_spec(), seed in 0u64..1000) {
             let mut randomizer = Spec::build(&spec).expect("valid by construction");
             testing::assert_distribution_invariants(&mut randomizer, 25, seed);
+        }
+
+        /// A randomizer's own entropy equals the entropy of its next
+        /// distribution, up to rounding, in every state a run reaches.
+        #[test]
+        fn next_entropy_is_the_entropy_of_the_next_distribution(spec in any_spec(), seed in 0u64..1000) {
+            let mut randomizer = Spec::build(&spec).expect("valid by construction");
+            let mut rng = crate::rng::seeded(seed);
+            for _ in 0..40 {
+                let direct =
+                    crate::analysis::metrics::entropy_fraction(&randomizer.next_distribution());
+                let own = randomizer.next_entropy_fraction();
+                proptest::prop_assert!((own - direct).abs() < 1e-12, "{spec}: {own} vs {direct}");
+                randomizer.draw(&mut rng);
+            }
         }
     }
 
