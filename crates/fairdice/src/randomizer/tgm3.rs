@@ -21,6 +21,7 @@
 //!   floats of [`Randomizer::next_distribution`] are derived from them.
 
 use std::fmt;
+use std::str::FromStr;
 
 use thiserror::Error;
 
@@ -28,7 +29,10 @@ use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::piece_history::{MAX_HISTORY, PieceHistory};
 use super::tetris::{FIRST_PIECES, PIECE_OUTCOMES, S, Z, piece_label};
 use super::tgm::{HISTORY, first_allowed, first_piece_flag};
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{
+    AnyRandomizer, ObserveError, Randomizer, RestoreError, Spec, SpecError, check_index,
+    check_key_len,
+};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -226,6 +230,26 @@ impl fmt::Display for Tgm3 {
             self.history.len(),
             self.tries
         )
+    }
+}
+
+/// Reads a `tgm3` spec (`tgm3`, `tgm3(history=4, tries=6)`), as [`Spec`] does.
+impl FromStr for Tgm3 {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Tgm3, SpecError> {
+        let spec = Spec::parse(s)?;
+        let not_tgm3 = || SpecError::UnknownName {
+            name: spec.name().to_string(),
+            accepted: FAMILY.usage.to_string(),
+        };
+        if spec.name() != FAMILY.name {
+            return Err(not_tgm3());
+        }
+        match spec.to_randomizer()? {
+            AnyRandomizer::Tgm3(tgm3) => Ok(tgm3),
+            _ => Err(not_tgm3()),
+        }
     }
 }
 

@@ -321,6 +321,16 @@ fn specs_round_trip() {
     let standard = crate::randomizer::Spec::build("TGM3").expect("defaults");
     assert_eq!(standard, AnyRandomizer::from(Tgm3::standard()));
     assert_eq!(standard.spec(), "tgm3(history=4, tries=6)");
+    assert_eq!(
+        "tgm3(tries=3, history=5)".parse(),
+        Ok(Tgm3::new(5, 3).expect("valid"))
+    );
+    let error = "tgm2".parse::<Tgm3>().expect_err("another family");
+    assert!(
+        error.to_string().contains("tgm3(history=4, tries=6)"),
+        "{error}"
+    );
+    assert!("tgm3(tries=0)".parse::<Tgm3>().is_err());
 }
 
 /// The longest drought (pieces dealt between two of the same piece, or since the
