@@ -175,16 +175,18 @@ impl Tgm3 {
         (weights, size.pow(self.tries))
     }
 
-    /// The piece in slot `slot` (`0..35`) of the pool, slots sorted by piece.
+    /// The piece in slot `slot` (`0..35`) of the pool, slots sorted by piece: the
+    /// number of pieces whose slots all come before it (counted without branches;
+    /// an empty piece's slots end where the previous piece's do, so it is skipped).
+    #[inline]
     fn piece_in_slot(&self, slot: u32) -> u8 {
-        let mut below = 0;
-        for (piece, &count) in self.pool.iter().enumerate() {
-            below += u32::from(count);
-            if slot < below {
-                return piece as u8;
-            }
+        let mut end = 0;
+        let mut piece = 0;
+        for &count in &self.pool[..6] {
+            end += u32::from(count);
+            piece += u8::from(slot >= end);
         }
-        unreachable!("the pool always holds {POOL_SIZE} pieces")
+        piece
     }
 
     /// Deals `piece`: it enters the history and becomes the last dealt; when it
