@@ -104,6 +104,7 @@ fn draws(c: &mut Criterion<CpuTime>) {
         ("nes", 7),
         ("tgm1", 7),
         ("tgm2", 7),
+        ("tgm3", 7),
         ("bag7", 7),
     ] {
         bench_spec(&mut group, spec, n);

@@ -54,6 +54,7 @@ test("roll shows every die as `fairdice roll --json` does", () => {
 
 test("randomizers: seeded samples, saved sessions continued, next and PRD as the command line", () => {
   assert.deepEqual(fairdice.sample("tgm2", { samples: 25, seed: 1 }), cliJson("sample", "tgm2", "--samples", "25", "--seed", "1"));
+  assert.deepEqual(fairdice.sample("tgm3", { samples: 25, seed: 1 }), cliJson("sample", "tgm3", "--samples", "25", "--seed", "1"));
   const spec = "deck(values=6, copies=2, refill_below=3)";
   assert.deepEqual(fairdice.sample(spec, { samples: 12, seed: 7 }), cliJson("sample", spec, "--samples", "12", "--seed", "7"));
   // A 64-bit seed past 2^53 stays exact.

@@ -89,6 +89,7 @@ fn spec() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
             "tgm1",
             "tgm2",
+            "tgm3",
             "nes",
             "bag7",
             "tgm(history=6, tries=8)"

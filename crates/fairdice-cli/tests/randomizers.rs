@@ -82,6 +82,7 @@ fn resuming_a_saved_session_continues_the_same_sequence() {
         "deck(values=6, copies=2, refill_below=4)",
         "fair(base=2d6, tightness=1)",
         "tgm1",
+        "tgm3",
         "prd(p=0.3)",
     ] {
         let whole = ok(&["sample", spec, "--count", "20", "--seed", "7"]);
@@ -139,6 +140,7 @@ fn next_rejects_a_history_the_randomizer_cannot_produce() {
     assert!(seventh_three.contains("holds no 3"), "{seventh_three}");
     assert!(bad_input(&["next", "deck(values=6)", "--history", "7"]).contains("1, 2, 3, 4, 5, 6"));
     assert!(bad_input(&["next", "tgm2", "--history", "S"]).contains("never S, Z or O"));
+    assert!(bad_input(&["next", "tgm3", "--history", "O"]).contains("never S, Z or O"));
     let text = ok(&["next", "nes", "--history", "T"]);
     assert!(text.contains("0.035714"), "{text}");
 }

@@ -20,6 +20,7 @@ SPECS = [
     "bag(min=1, max=4, sets=2)",
     "prd(p=0.25)",
     "tgm2",
+    "tgm3",
     "dice(values=20)",
 ]
 

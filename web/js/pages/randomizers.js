@@ -22,6 +22,7 @@ const EXAMPLES = [
   ["fair(base=2d6, tightness=1)", "the fair die roller over 2d6"],
   ["prd(p=0.25)", "Warcraft III's pseudo-random distribution"],
   ["tgm2", "Tetris: The Grand Master 2's randomizer"],
+  ["tgm3", "Tetris: The Grand Master 3's 35-piece bag"],
   ["dice(values=6)", "plain dice, the baseline"],
 ];
 

@@ -32,6 +32,7 @@ Systems and their default grids (override with --grid):
   bag      sets=1..10                                          a dice bag (uniform values only)
   dice     (no parameters)                                     plain dice, the baseline
   tgm      history=1..6, tries=1..8; nes, tgm1, tgm2, bag7     Tetris randomizers (--values 7)
+  tgm3     history=1..6, tries=1..8                            TGM3's 35-piece bag (--values 7)
 
 A grid: family(key=values, ...) with values `a..b` (inclusive, integers), `a..b step s`, or
 `a|b|c`; keys left out keep the default, e.g. --grid 'dynamic(decrease=0.30..0.50 step 0.005)'.

@@ -4,7 +4,7 @@
 use super::family::Family;
 use super::{
     Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, ObserveError, Pity, Prd, Randomizer,
-    RestoreError, SevenBag, Tgm,
+    RestoreError, SevenBag, Tgm, Tgm3,
 };
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -71,6 +71,8 @@ randomizers! {$
     Nes(Nes) => [super::tetris::NES],
     /// The TGM Tetris randomizers.
     Tgm(Tgm) => [super::tgm::FAMILY, super::tgm::TGM1, super::tgm::TGM2],
+    /// The 35-piece bag of TGM3.
+    Tgm3(Tgm3) => [super::tgm3::FAMILY],
     /// The 7-bag.
     SevenBag(SevenBag) => [super::tetris::SEVEN_BAG],
 }

@@ -1,5 +1,6 @@
 //! Fair randomizers: dice, decks, dice bags, dynamic dice, the fair die roller,
-//! PRD and the Tetris randomizers, behind one [`Randomizer`] trait.
+//! PRD, bad-luck protection and the Tetris randomizers (NES, 7-bag, TGM1/2 and
+//! TGM3's 35-piece bag), behind one [`Randomizer`] trait.
 //!
 //! Every randomizer draws an outcome *index* from a finite, ordered list of outcomes
 //! ([`Randomizer::outcomes`]). At each step it has a next-sample distribution
@@ -59,6 +60,7 @@ mod dice;
 mod dynamic_dice;
 mod fair_roller;
 pub mod family;
+mod piece_history;
 mod pile;
 mod pity;
 mod portable_math;
@@ -72,6 +74,7 @@ mod state;
 mod sum_tree;
 mod tetris;
 mod tgm;
+mod tgm3;
 
 #[cfg(test)]
 mod testing;
@@ -99,6 +102,7 @@ pub use state::{
 };
 pub use tetris::{Nes, PIECES, SevenBag};
 pub use tgm::{Tgm, TgmError, TgmPreset};
+pub use tgm3::{POOL_SIZE, Tgm3, Tgm3Error};
 
 /// How far from 1 a next-sample distribution's sum may be (float rounding only).
 pub const DISTRIBUTION_TOLERANCE: f64 = 1e-9;
@@ -444,6 +448,7 @@ mod tests {
             "nes",
             "tgm1",
             "tgm2",
+            "tgm3",
             "bag7",
         ] {
             let mut randomizer = Spec::build(spec).expect("valid");
@@ -470,6 +475,7 @@ mod tests {
             "prd(p=0.3)",
             "nes",
             "tgm2",
+            "tgm3",
             "bag7",
         ] {
             let start = Spec::build(spec).expect("valid");
@@ -511,6 +517,7 @@ mod tests {
             (1u64..8, 1u64..8).prop_map(|(h, t)| format!("tgm(history={h}, tries={t})")),
             Just("nes".to_string()),
             Just("tgm2".to_string()),
+            (1u64..8, 1u64..8).prop_map(|(h, t)| format!("tgm3(history={h}, tries={t})")),
             Just("bag7".to_string()),
         ]
     }
@@ -570,6 +577,7 @@ mod tests {
             "prd(p=0.5)",
             "nes",
             "tgm1",
+            "tgm3",
         ] {
             assert!(!Spec::build(spec).expect("valid").exchangeable(), "{spec}");
         }

@@ -156,6 +156,7 @@ mod tests {
             "dynamic(base=2d6, decrease=0.3)",
             "prd(p=0.2)",
             "tgm2",
+            "tgm3",
         ] {
             let mut randomizer = Spec::build(spec).expect("valid");
             let mut generator = rng::seeded(11);

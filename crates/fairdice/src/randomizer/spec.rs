@@ -3,7 +3,7 @@
 //! ```text
 //! spec  = name [ "(" [ arg { "," arg } ] ")" ]
 //! arg   = key "=" value
-//! name  = dice | deck | bag | dynamic | fair | prd | nes | tgm | tgm1 | tgm2 | bag7
+//! name  = dice | deck | bag | dynamic | fair | prd | pity | nes | tgm | tgm1 | tgm2 | tgm3 | bag7
 //! key   = letters and "_" ("-" is read as "_"), case-insensitive
 //! value = text up to the next "," or ")" outside brackets, so a dice
 //!         expression may hold its own: base=d{1,1,2}

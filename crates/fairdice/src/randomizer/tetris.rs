@@ -1,5 +1,5 @@
 //! Tetris piece randomizers: [`Nes`] and the [`SevenBag`] (the TGM randomizers
-//! are in `tgm.rs`).
+//! are in `tgm.rs` and `tgm3.rs`).
 //!
 //! Pieces are outcome indices `0..7` in the order of [`PIECES`]: I, O, T, S, Z, J, L.
 
@@ -18,6 +18,8 @@ pub(crate) const PIECE_OUTCOMES: [Outcome; 7] = [0, 1, 2, 3, 4, 5, 6];
 pub(crate) const O: u8 = 1;
 pub(crate) const S: u8 = 3;
 pub(crate) const Z: u8 = 4;
+/// The pieces a TGM game may deal first (never S, Z or O): I, T, J, L.
+pub(crate) const FIRST_PIECES: [u8; 4] = [0, 2, 5, 6];
 
 pub(crate) fn piece_label(index: usize) -> String {
     PIECES

@@ -6,7 +6,8 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
-use super::tetris::{O, PIECE_OUTCOMES, S, Z, piece_label};
+use super::piece_history::{MAX_HISTORY, PieceHistory};
+use super::tetris::{FIRST_PIECES, O, PIECE_OUTCOMES, S, Z, piece_label};
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -84,14 +85,7 @@ pub struct Tgm {
     preset: Option<TgmPreset>,
     tries: u32,
     initial: Vec<u8>,
-    /// The last pieces, 4 bits each, oldest in the lowest bits.
-    history: u64,
-    /// Pieces remembered.
-    length: u32,
-    /// How many times each piece is in the history.
-    in_history: [u8; 7],
-    /// Bit `p` set when piece `p` is in the history.
-    seen: u8,
+    history: PieceHistory,
     /// True until the first piece when the first piece may not be S, Z or O.
     first_pending: bool,
     first_rule: bool,
@@ -104,7 +98,7 @@ impl Tgm {
     /// # Errors
     /// [`TgmError`] if `history` is outside `1..=16` or `tries` outside `1..=64`.
     pub fn new(history: u64, tries: u64) -> Result<Tgm, TgmError> {
-        if !(1..=16).contains(&history) {
+        if !(1..=MAX_HISTORY).contains(&history) {
             return Err(TgmError::HistoryOutOfRange(history));
         }
         if !(1..=64).contains(&tries) {
@@ -127,26 +121,19 @@ impl Tgm {
     }
 
     fn build(preset: Option<TgmPreset>, tries: u32, initial: Vec<u8>, first_rule: bool) -> Tgm {
-        let mut tgm = Tgm {
+        Tgm {
             preset,
             tries,
-            history: pack(&initial),
-            length: initial.len() as u32,
+            history: PieceHistory::new(&initial),
             initial,
-            in_history: [0; 7],
-            seen: 0,
             first_pending: first_rule,
             first_rule,
-        };
-        tgm.refresh_seen();
-        tgm
+        }
     }
 
     /// The pieces remembered, oldest first.
     pub fn history(&self) -> Vec<u8> {
-        (0..self.length)
-            .map(|i| (self.history >> (4 * i) & 0xF) as u8)
-            .collect()
+        self.history.pieces()
     }
 
     /// Rolls per piece.
@@ -154,45 +141,38 @@ impl Tgm {
         self.tries
     }
 
-    fn refresh_seen(&mut self) {
-        self.in_history = [0; 7];
-        for p in self.history() {
-            self.in_history[usize::from(p)] += 1;
-        }
-        self.seen = self.history().iter().fold(0, |seen, &p| seen | (1 << p));
-    }
-
     #[inline]
     fn push(&mut self, piece: u8) {
-        let oldest = (self.history & 0xF) as usize;
-        self.history = self.history >> 4 | u64::from(piece) << (4 * (self.length - 1));
-        self.in_history[oldest] -= 1;
-        if self.in_history[oldest] == 0 {
-            self.seen &= !(1 << oldest);
-        }
-        self.in_history[usize::from(piece)] += 1;
-        self.seen |= 1 << piece;
+        self.history.push(piece);
         self.first_pending = false;
-    }
-
-    fn first_allowed(piece: u8) -> bool {
-        !matches!(piece, O | S | Z)
     }
 }
 
-/// Pieces packed 4 bits each, the first in the lowest bits.
-fn pack(pieces: &[u8]) -> u64 {
-    pieces
-        .iter()
-        .rev()
-        .fold(0, |packed, &p| packed << 4 | u64::from(p))
+/// Reads a state key's first-piece flag: 1 (the first piece is still to come)
+/// only in a state that may be the `initial` one (`where` names it), or 0.
+///
+/// # Errors
+/// Why the flag is impossible, as a sentence.
+pub(crate) fn first_piece_flag(flag: i64, initial: bool, where_: &str) -> Result<bool, String> {
+    match flag {
+        0 => Ok(false),
+        1 if initial => Ok(true),
+        1 => Err(format!("the first piece is pending only in {where_}")),
+        other => Err(format!("first-piece flag {other} is not 0 or 1")),
+    }
+}
+
+/// Whether `piece` may be the first of a game with the first-piece rule (never
+/// S, Z or O).
+pub(crate) fn first_allowed(piece: u8) -> bool {
+    !matches!(piece, O | S | Z)
 }
 
 impl Randomizer for Tgm {
     fn spec(&self) -> String {
         match self.preset {
             Some(preset) => format!("tgm(preset={preset})"),
-            None => format!("tgm(history={}, tries={})", self.length, self.tries),
+            None => format!("tgm(history={}, tries={})", self.history.len(), self.tries),
         }
     }
 
@@ -207,10 +187,11 @@ impl Randomizer for Tgm {
     fn next_distribution(&self) -> Vec<f64> {
         if self.first_pending {
             return (0..7u8)
-                .map(|p| if Tgm::first_allowed(p) { 0.25 } else { 0.0 })
+                .map(|p| if first_allowed(p) { 0.25 } else { 0.0 })
                 .collect();
         }
-        let m = self.seen.count_ones();
+        let seen = self.history.seen();
+        let m = seen.count_ones();
         let hit = f64::from(m) / 7.0;
         let all_hit = hit.powi(self.tries as i32);
         let fresh = if m == 7 {
@@ -220,29 +201,16 @@ impl Randomizer for Tgm {
         };
         let stale = hit.powi(self.tries as i32 - 1) / 7.0;
         (0..7u8)
-            .map(|p| {
-                if self.seen & (1 << p) != 0 {
-                    stale
-                } else {
-                    fresh
-                }
-            })
+            .map(|p| if seen & (1 << p) != 0 { stale } else { fresh })
             .collect()
     }
 
     #[inline]
     fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         let piece = if self.first_pending {
-            [0u8, 2, 5, 6][rng::below(rng, 4) as usize]
+            FIRST_PIECES[rng::below(rng, 4) as usize]
         } else {
-            let mut piece = 0;
-            for _ in 0..self.tries {
-                piece = rng::below(rng, 7) as u8;
-                if self.seen & (1 << piece) == 0 {
-                    break;
-                }
-            }
-            piece
+            self.history.reroll(self.tries, || rng::below(rng, 7) as u8)
         };
         self.push(piece);
         usize::from(piece)
@@ -250,7 +218,7 @@ impl Randomizer for Tgm {
 
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
         check_index(index, 7)?;
-        if self.first_pending && !Tgm::first_allowed(index as u8) {
+        if self.first_pending && !first_allowed(index as u8) {
             return Err(ObserveError::Impossible {
                 outcome: piece_label(index),
                 reason: "the first piece of TGM2 is never S, Z or O".into(),
@@ -261,8 +229,7 @@ impl Randomizer for Tgm {
     }
 
     fn reset(&mut self) {
-        self.history = pack(&self.initial);
-        self.refresh_seen();
+        self.history = PieceHistory::new(&self.initial);
         self.first_pending = self.first_rule;
     }
 
@@ -275,35 +242,18 @@ impl Randomizer for Tgm {
     }
 
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
-        check_key_len(|| self.spec(), key, self.length as usize + 1)?;
-        let (history, flag) = key.split_at(self.length as usize);
+        check_key_len(|| self.spec(), key, self.history.len() + 1)?;
+        let (history, flag) = key.split_at(self.history.len());
         let inconsistent = |reason: String| RestoreError::Inconsistent {
             spec: self.spec(),
             reason,
         };
-        if let Some(bad) = history.iter().find(|p| !(0..7).contains(*p)) {
-            return Err(inconsistent(format!(
-                "history piece {bad} is not a piece 0..=6"
-            )));
-        }
-        let history: Vec<u8> = history.iter().map(|&p| p as u8).collect();
-        let first_pending = match flag[0] {
-            0 => false,
-            1 if self.first_rule && history == self.initial => true,
-            1 => {
-                return Err(inconsistent(
-                    "the first piece is pending only in TGM2's initial state".into(),
-                ));
-            }
-            other => {
-                return Err(inconsistent(format!(
-                    "first-piece flag {other} is not 0 or 1"
-                )));
-            }
-        };
-        self.history = pack(&history);
+        let history = PieceHistory::from_key(history).map_err(inconsistent)?;
+        let initial = self.first_rule && history.pieces() == self.initial;
+        let first_pending =
+            first_piece_flag(flag[0], initial, "TGM2's initial state").map_err(inconsistent)?;
+        self.history = history;
         self.first_pending = first_pending;
-        self.refresh_seen();
         Ok(())
     }
 
@@ -311,6 +261,15 @@ impl Randomizer for Tgm {
         false
     }
 }
+
+/// The history length of the TGM families: 4 by default, tuned over 1..6.
+pub(super) const HISTORY: Param = Param {
+    key: "history",
+    kind: ParamKind::Count,
+    default: Some("4"),
+    doc: "how many recent pieces a new piece should differ from",
+    tune: Some("1..6"),
+};
 
 /// `tgm(preset=tgm1|tgm2)` or `tgm(history=4, tries=4)`.
 pub(super) const FAMILY: Family = Family {
@@ -327,13 +286,7 @@ pub(super) const FAMILY: Family = Family {
             doc: "a game's settings: tgm1 (history 4, 4 tries) or tgm2 (history 4, 6 tries)",
             tune: None,
         },
-        Param {
-            key: "history",
-            kind: ParamKind::Count,
-            default: Some("4"),
-            doc: "how many recent pieces a new piece should differ from",
-            tune: Some("1..6"),
-        },
+        HISTORY,
         Param {
             key: "tries",
             kind: ParamKind::Count,
@@ -421,7 +374,7 @@ mod tests {
             let rolls = [code % 7, code / 7 % 7, code / 49];
             let kept = rolls
                 .iter()
-                .find(|&&r| tgm.seen & (1 << r) == 0)
+                .find(|&&r| !tgm.history.contains(r as u8))
                 .unwrap_or(&rolls[2]);
             exact[*kept as usize] += 1.0 / 343.0;
         }

@@ -58,6 +58,7 @@ fn resuming_continues_every_randomizer_exactly() {
         "prd(p=0.2)",
         "nes",
         "tgm2",
+        "tgm3",
         "bag7",
     ] {
         let (mut uninterrupted, json) = saved_after(spec, 13);
@@ -257,6 +258,7 @@ fn corrupted_sessions_never_load_as_another() {
         ("fair(base=2d6, tightness=1)", 7),
         ("prd(p=0.25)", 3),
         ("tgm2", 5),
+        ("tgm3", 6),
         ("bag7", 3),
     ] {
         let (session, json) = saved_after(spec, draws);
