@@ -84,6 +84,34 @@ test("weighted outcomes are fairest by their deviation from the base unless outc
   await page.close();
 });
 
+test("between the players of an example game: the fairest split, as `fairdice tune --game --json`", async () => {
+  const page = await browser.page("tune.html");
+  await typeInto(page, "#base", "2d6");
+  await typeInto(page, "#samples", "20");
+  await page.uncheck("#system-deck");
+  await page.uncheck("#system-dynamic");
+  await page.check("#system-dice");
+  await typeInto(page, "#grid", "fair(tightness=0..2 step 0.5, seats=2)");
+  await page.selectOption("#game", "sevens-1v1");
+  await submit(page);
+  assert.match(page.url(), /game=sevens-1v1/);
+  const cli = cliJson(
+    "tune", "--base", "2d6", "--samples", "20", "--systems", "dice",
+    "--grid", "fair(tightness=0..2 step 0.5, seats=2)", "--game", new URL("../../docs/games/sevens-1v1.json", import.meta.url).pathname,
+  );
+  assert.equal(cli.fairness, "seat_spread");
+  assert.deepEqual(differences(await downloadedJson(page), cli, SEARCH), []);
+  assert.match(await page.textContent("#tune-results caption"), /fairest by seat spread/);
+  assert.equal(await page.textContent('#tune-results tr[data-system="fair"] .params'), "tightness=1, seats=2");
+  assert.match(await page.textContent("#fairest"), /Fairest: fair \(tightness=1, seats=2\), seat spread 0\.83 — plain dice: 1\.28/);
+  // A game name a link cannot have is refused, naming the examples.
+  await page.goto(page.url().replace("game=sevens-1v1", "game=chess"));
+  await settled(page);
+  assert.match(await page.textContent(".problem"), /no example game `chess`.*sevens-1v1/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("an uncertain match length: 4 outcomes over 20..40 samples", async () => {
   const page = await browser.page("tune.html");
   await typeInto(page, "#values", "4");
@@ -114,10 +142,13 @@ test("a bad match length and an unknown grid are refused; the next search runs",
   await typeInto(page, "#grid", "dynamo(decrease=0.3)");
   await submit(page);
   assert.match(await page.textContent(".problem"), /dynamo/);
-  // A search of minutes (matches of 100 samples) is cancelled at once.
+  // A search of seconds (10 outcomes, matches of 300 samples: 1.8 s of CPU
+  // natively) is cancelled at once.
   await typeInto(page, "#grid", "");
-  await typeInto(page, "#samples", "100");
+  await typeInto(page, "#values", "10");
+  await typeInto(page, "#samples", "300");
   await cancelAfter(page);
+  await typeInto(page, "#values", "6");
   await typeInto(page, "#samples", "25");
 
   await typeInto(page, "#grid", "dynamic(decrease=0.30..0.40 step 0.005)");

@@ -10,6 +10,7 @@
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, thousands, withError } from "../format.js";
+import { EXAMPLE_GAMES, gameName } from "../games.js";
 import { examplesSection, onlyResult, startPage } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, methodParam, param, requestJson, u64, whole } from "../request.js";
@@ -24,17 +25,7 @@ const DEFAULT_RUNS = 100_000;
 /** The longest game file taken (the command line's limit on a game file). */
 const MAX_GAME_BYTES = 1 << 20;
 
-/** The example games (docs/games/*.json, copied into the site by scripts/build-site.sh). */
-async function loadExamples() {
-  const url = (name) => new URL(`../../games/${name}`, import.meta.url);
-  const response = await fetch(url("index.json"));
-  if (!response.ok) return new Map();
-  const names = await response.json();
-  const texts = await Promise.all(names.map(async (name) => (await fetch(url(`${name}.json`))).text()));
-  return new Map(names.map((name, i) => [name, texts[i]]));
-}
-
-const EXAMPLES = await loadExamples().catch(() => new Map());
+const EXAMPLES = EXAMPLE_GAMES;
 const form = document.getElementById("seats-form");
 const exampleSelect = form.querySelector("#example");
 const gameText = form.querySelector("#game");
@@ -51,15 +42,6 @@ gameText.addEventListener("input", () => {
   if (EXAMPLES.get(exampleSelect.value) !== gameText.value) exampleSelect.value = "";
 });
 
-/** The `name` of a game file's text, if it has one. */
-function gameName(text) {
-  try {
-    const name = JSON.parse(text)?.name;
-    return typeof name === "string" ? name : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Line and column (from 1) of character `index` of `text`. */
 function lineAndColumn(text, index) {

@@ -2,11 +2,13 @@
 // entropy threshold and the systems to search; each system's fairest parameters
 // in a table, and the winners' curves as `fairdice tune --plot` draws them.
 // Inputs live in the URL: `tune.html?values=6&samples=25&min_entropy=0.9&
-// systems=deck&systems=dynamic[&base=2d6&fairness=…&grid=…&method=…&runs=N&seed=S]`.
+// systems=deck&systems=dynamic[&base=2d6&fairness=…&game=EXAMPLE&grid=…&method=…&runs=N&seed=S]`
+// (`game` names one of the example games the Seats page offers).
 
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, withError } from "../format.js";
+import { EXAMPLE_GAMES, gameName } from "../games.js";
 import { examplesSection, onlyResult, startPage } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, methodParam, param, requestJson, u64, whole } from "../request.js";
@@ -17,21 +19,31 @@ const DEFAULT_SYSTEMS = ["deck", "dynamic"];
 /** Monte Carlo runs per candidate when the method asks for Monte Carlo without a number (the command line's). */
 const FALLBACK_RUNS = 20_000;
 /** The measures a search can minimise; `auto` leaves the choice to the use-case layer (outcome variance for values, base deviation for a base). */
-const MEASURES = ["auto", "outcome_variance", "base_deviation"];
+const MEASURES = ["auto", "outcome_variance", "base_deviation", "seat_spread"];
 const EXAMPLES = [
   ["values=6&samples=25&min_entropy=0.9", "the article: 6 outcomes, 25 samples, entropy ≥ 0.9"],
   ["values=4&samples=30&min_entropy=0.9", "4 outcomes, 30 samples: the deck wins"],
   ["values=4&samples=20..40&min_entropy=0.9", "4 outcomes, a match of 20 to 40 samples: dynamic dice win"],
   ["values=6&samples=20%3A1%2C30%3A2%2C40%3A1&min_entropy=0.9", "weighted match lengths 20:1, 30:2, 40:1"],
   ["base=2d6&samples=20&min_entropy=0.9&systems=fair&systems=dynamic", "the sums of 2d6: fair die roller against dynamic dice"],
+  [
+    "base=2d6&samples=30&min_entropy=0.9&game=sevens-1v1&systems=dice&systems=dynamic&grid=fair%28tightness%3D0..3+step+0.25%2C+seats%3D2%29",
+    "1v1, who rolls the 7s: a fair roller per player against dynamic dice",
+  ],
 ];
 
 const form = document.getElementById("tune-form");
+const gameSelect = form.querySelector("#game");
+for (const [name, text] of EXAMPLE_GAMES) gameSelect.append(el("option", { value: name }, gameName(text) ?? name));
 
 function fromParams(params) {
   const method = methodParam(params);
   const fairness = param(params, "fairness") ?? "auto";
-  if (!MEASURES.includes(fairness)) throw new InputError(`fairness must be outcome_variance or base_deviation, not \`${fairness}\``);
+  if (!MEASURES.includes(fairness)) throw new InputError(`fairness must be outcome_variance, base_deviation or seat_spread, not \`${fairness}\``);
+  const game = param(params, "game") ?? null;
+  if (game !== null && !EXAMPLE_GAMES.has(game)) {
+    throw new InputError(`there is no example game \`${game}\`; the examples are ${[...EXAMPLE_GAMES.keys()].join(", ")}`);
+  }
   const values = param(params, "values");
   const minEntropy = param(params, "min_entropy") ?? "0.9";
   const threshold = Number(minEntropy);
@@ -52,6 +64,7 @@ function fromParams(params) {
     samples: param(params, "samples") ?? "25",
     minEntropy: threshold,
     fairness,
+    game,
     systems: list("systems").map((s) => s.toLowerCase()),
     grids: list("grid"),
     method,
@@ -72,6 +85,7 @@ function toParams(state) {
   params.set("samples", state.samples);
   params.set("min_entropy", String(state.minEntropy));
   if (state.fairness !== "auto") params.set("fairness", state.fairness);
+  if (state.game !== null) params.set("game", state.game);
   for (const s of systems(state)) params.append("systems", s);
   for (const g of state.grids) params.append("grid", g);
   if (state.method !== "auto") params.set("method", state.method);
@@ -86,6 +100,7 @@ function fill(state) {
   form.querySelector("#samples").value = state.samples;
   form.querySelector("#min-entropy").value = String(state.minEntropy);
   form.querySelector("#fairness").value = state.fairness;
+  gameSelect.value = state.game ?? "";
   const chosen = systems(state);
   for (const box of form.querySelectorAll('input[name="systems"]')) box.checked = chosen.includes(box.value);
   form.querySelector("#grid").value = state.grids.join(" ");
@@ -101,6 +116,7 @@ function jobs(state, width) {
     samples: state.samples,
     min_entropy: state.minEntropy,
     fairness: state.fairness === "auto" ? null : state.fairness,
+    game: state.game === null ? null : JSON.parse(EXAMPLE_GAMES.get(state.game)),
     systems: systems(state),
     grids: state.grids,
     seed: state.seed,
@@ -140,6 +156,7 @@ function render(state, outcomes, results) {
   const samples = fixedLength ? `${report.samples} samples` : `${report.samples.distribution} samples (expected over the match lengths)`;
   const what = report.values !== undefined ? `${report.values} outcomes` : `outcomes of ${report.base}`;
   const longest = fixedLength ? report.samples : Math.max(...report.samples.lengths.map((l) => l.samples));
+  const seats = report.game !== undefined;
   results.append(
     dataTable({
       id: "tune-results",
@@ -150,6 +167,7 @@ function render(state, outcomes, results) {
         { name: "mean entropy" },
         { name: "outcome variance" },
         { name: "base deviation" },
+        ...(seats ? [{ name: "seat spread" }] : []),
         { name: "qualified" },
         { name: "method", class: "computed" },
       ],
@@ -162,6 +180,7 @@ function render(state, outcomes, results) {
           { text: withError(s.mean_entropy, s.mean_entropy_error), class: "mean-entropy", csv: s.mean_entropy ?? "" },
           { text: withError(s.outcome_variance, s.outcome_variance_error), class: "outcome-variance", csv: s.outcome_variance ?? "" },
           { text: withError(s.base_deviation, s.base_deviation_error), class: "base-deviation", csv: s.base_deviation ?? "" },
+          ...(seats ? [{ text: withError(s.seat_spread, s.seat_spread_error), class: "seat-spread", csv: s.seat_spread ?? "" }] : []),
           `${s.qualified}/${s.candidates_tried}`,
           { text: methodCell(s), class: "computed" },
         ],
