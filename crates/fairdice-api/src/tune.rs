@@ -183,6 +183,17 @@ impl TuneRequest {
                 DEFAULT_SYSTEMS.join(", ")
             )));
         }
+        // A game taken in turns: the families with a per-seat form are tried
+        // both ways unless a grid says which.
+        if let (Some(game), Fairness::SeatSpread) = (&self.game, fairness)
+            && game.turns()
+        {
+            for grid in &mut grids {
+                if let Some(both) = grid.per_seat(game.players().len()) {
+                    *grid = both;
+                }
+            }
+        }
         let method = match method_choice(
             self.exact,
             self.runs,

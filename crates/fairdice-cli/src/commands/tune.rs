@@ -28,7 +28,8 @@ Systems and their default grids (override with --grid):
   deck     copies=1..10, refill_below=1..10 (refill=top-up)   the article's generalized deck
   dynamic  decrease=0.005..0.995 step 0.01                     the article's dynamic dice
   fair     tightness=0..5 step 0.05                            the fair die roller
-           (a grid naming seats=N keeps one history per player, for --game)
+           (seats=N: one history per player; with a --game taken in turns the
+           search tries seats=1 and seats=players unless a grid names seats)
   bag      sets=1..10                                          a dice bag (uniform values only)
   dice     (no parameters)                                     plain dice, the baseline
   tgm      history=1..6, tries=1..8; nes, tgm1, tgm2, bag7     Tetris randomizers (--values 7)

@@ -265,6 +265,35 @@ impl Grid {
         Ok(grid)
     }
 
+    /// For a game of `players` taking turns: the grid with the family's `seats`
+    /// key tried both ways, one history for every roll (`1`) and one per player
+    /// (`players`), when the family has that key and the grid does not name it.
+    /// `None` otherwise (the grid already says, or the family has no per-seat
+    /// form).
+    pub fn per_seat(&self, players: usize) -> Option<Grid> {
+        let info = family::find(self.family)?;
+        let key = info.tuned().find(|k| k.key == "seats")?;
+        if players < 2
+            || self.axes.iter().any(|(k, _)| *k == key.key)
+            || self.len() * 2 > MAX_CANDIDATES
+        {
+            return None;
+        }
+        let values = vec![ParamValue::Integer(1), ParamValue::Integer(players as u64)];
+        let mut axes = self.axes.clone();
+        // Keys stay in the family's order.
+        let position = info
+            .tuned()
+            .filter(|k| k.key == key.key || self.axes.iter().any(|(a, _)| a == &k.key))
+            .position(|k| k.key == key.key)
+            .unwrap_or(axes.len());
+        axes.insert(position, (key.key, values));
+        Some(Grid {
+            axes,
+            ..self.clone()
+        })
+    }
+
     /// The family name (`deck`, `dynamic`, …).
     pub fn family(&self) -> &'static str {
         self.family
@@ -368,5 +397,22 @@ mod tests {
         assert!(
             matches!(Grid::parse("prd"), Err(GridError::NotTunable(why)) if why.contains("nothing to tune"))
         );
+    }
+
+    #[test]
+    fn per_seat_tries_one_history_and_one_per_player_unless_the_grid_says() {
+        let fair = Grid::parse("fair(tightness=0|1)").expect("valid");
+        let both = fair.per_seat(3).expect("fair has a per-seat form");
+        let keys: Vec<&str> = both.axes().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["tightness", "seats"]);
+        assert_eq!(both.len(), 4);
+        assert_eq!(
+            both.axes()[1].1,
+            [ParamValue::Integer(1), ParamValue::Integer(3)]
+        );
+        assert_eq!(fair.per_seat(1), None);
+        let named = Grid::parse("fair(tightness=1, seats=2)").expect("valid");
+        assert_eq!(named.per_seat(3), None);
+        assert_eq!(Grid::parse("deck").expect("valid").per_seat(2), None);
     }
 }
