@@ -270,7 +270,17 @@ fn render(report: &TuneReport) -> String {
         .iter()
         .filter_map(|s| s.method.map(|m| format!("{}: {}", s.system, describe(&m))))
         .collect();
-    let _ = writeln!(out, "method: {}", methods.join("; "));
+    if seats {
+        // The method named is the entropy's; each seat spread says by its error
+        // whether it was estimated.
+        let _ = writeln!(
+            out,
+            "method (entropy): {}; seat spreads exact unless shown ± their standard error",
+            methods.join("; ")
+        );
+    } else {
+        let _ = writeln!(out, "method: {}", methods.join("; "));
+    }
     let uncertain: Vec<&str> = report
         .systems
         .iter()
