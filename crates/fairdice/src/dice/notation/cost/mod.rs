@@ -334,6 +334,11 @@ mod tests {
             "{100d1000!, 100d1000!}kh1",
             "1000d10!kh300",
             "100d6x1000000=6kh3",
+            // A rolled keep count costs what its own expression costs (found by
+            // the fuzzer: it ran for minutes, priced as the 4d7 alone).
+            "4d7kh(1000d20x6kh2)",
+            "{4d7, 2d8}kh(100d20x6kh2)",
+            "3#(1d6)kh(100d20x6kh2)",
         ] {
             let c = cost(text);
             assert!(

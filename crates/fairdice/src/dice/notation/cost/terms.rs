@@ -44,7 +44,7 @@ impl<'a> Estimator<'a> {
                 (k.high.max(0.0), Some(k))
             }
         };
-        let (modifiers, keep_times) = self.keep_counts(&dice.pool_modifiers);
+        let (modifiers, keeps) = self.keep_counts(&dice.pool_modifiers);
         let selects = dice.pool_modifiers.iter().any(PoolModifier::selects);
         let largest = match &per_die {
             PerDie::Single(die) => pool_shape(&modifiers, *die, count),
@@ -82,7 +82,7 @@ impl<'a> Estimator<'a> {
                 mixed
             }
         };
-        term.steps *= keep_times;
+        keeps.apply(&mut term);
         match rolled_sides {
             None => term,
             Some(s) => mixed_over(s, term),
@@ -95,9 +95,9 @@ impl<'a> Estimator<'a> {
             [only] => self.pooled(only),
             members => self.members(members),
         };
-        let (modifiers, keep_times) = self.keep_counts(&group.pool_modifiers);
+        let (modifiers, keeps) = self.keep_counts(&group.pool_modifiers);
         let mut shape = mixed_pool(&modifiers, &members);
-        shape.steps *= keep_times;
+        keeps.apply(&mut shape);
         shape
     }
 
@@ -105,10 +105,11 @@ impl<'a> Estimator<'a> {
     pub(super) fn repeat(&mut self, repeat: &'a Repeat) -> Shape {
         let k = self.shape(&repeat.count);
         let body = self.shape(&repeat.body);
-        let (modifiers, keep_times) = self.keep_counts(&repeat.pool_modifiers);
+        let (modifiers, keeps) = self.keep_counts(&repeat.pool_modifiers);
         let mut pool = pool_shape(&modifiers, body, k.high.max(0.0));
-        pool.steps = (pool.steps * k.support + k.steps) * keep_times;
+        pool.steps = pool.steps * k.support + k.steps;
         pool.peak = pool.peak.max(k.peak);
+        keeps.apply(&mut pool);
         pool
     }
 
@@ -156,21 +157,31 @@ impl<'a> Estimator<'a> {
     }
 
     /// The modifiers with rolled keep counts read at their largest, and how many
-    /// times the pool is evaluated (once per combination of rolled counts).
-    fn keep_counts(&mut self, modifiers: &'a [PoolModifier]) -> (Cow<'a, [PoolModifier]>, f64) {
+    /// times the pool is evaluated (once per combination of rolled counts), with
+    /// what computing the counts themselves costs.
+    fn keep_counts(
+        &mut self,
+        modifiers: &'a [PoolModifier],
+    ) -> (Cow<'a, [PoolModifier]>, RolledKeeps) {
+        let mut keeps = RolledKeeps {
+            times: 1.0,
+            steps: 0.0,
+            peak: 0.0,
+        };
         if !modifiers
             .iter()
             .any(|m| matches!(m, PoolModifier::KeepRolled { .. }))
         {
-            return (Cow::Borrowed(modifiers), 1.0);
+            return (Cow::Borrowed(modifiers), keeps);
         }
-        let mut times = 1.0;
         let read = modifiers
             .iter()
             .map(|m| match m {
                 PoolModifier::KeepRolled { kind, count, span } => {
                     let k = self.shape(count);
-                    times *= k.support;
+                    keeps.times *= k.support;
+                    keeps.steps += k.steps;
+                    keeps.peak = keeps.peak.max(k.peak);
                     PoolModifier::Keep {
                         keep: Keep::new(*kind, k.high.max(0.0) as u64),
                         span: span.clone(),
@@ -179,7 +190,7 @@ impl<'a> Estimator<'a> {
                 m => m.clone(),
             })
             .collect();
-        (Cow::Owned(read), times)
+        (Cow::Owned(read), keeps)
     }
 
     fn depth(&self, limit: ExplodeLimit) -> f64 {
@@ -502,4 +513,20 @@ fn counted_interval(modifiers: &[PoolModifier], count: f64) -> Option<(f64, f64)
         }
     }
     any.then_some((top, bottom))
+}
+
+/// Rolled keep counts (`kh(1d4)`): how many times the pool is evaluated (once per
+/// combination of counts) and what the counts' own expressions cost.
+struct RolledKeeps {
+    times: f64,
+    steps: f64,
+    peak: f64,
+}
+
+impl RolledKeeps {
+    /// The pool's cost `times` over, plus the counts'.
+    fn apply(&self, shape: &mut Shape) {
+        shape.steps = shape.steps * self.times + self.steps;
+        shape.peak = shape.peak.max(self.peak);
+    }
 }
