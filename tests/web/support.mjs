@@ -70,7 +70,12 @@ export async function launch() {
       if (viewport) await page.setViewportSize(viewport);
       page.errors = [];
       page.on("pageerror", (error) => page.errors.push(error));
-      if (path) await page.goto(`${SITE_URL}/${path}`);
+      if (path) {
+        await page.goto(`${SITE_URL}/${path}`);
+        // A page's module may still be loading its example files after the load
+        // event: a form submitted before it answers would reload the page.
+        await page.waitForFunction(() => !document.querySelector("form.query") || document.documentElement.hasAttribute("data-ready"));
+      }
       return page;
     },
     async close() {
