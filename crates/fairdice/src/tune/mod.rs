@@ -97,13 +97,6 @@ pub enum Fairness {
 }
 
 impl Fairness {
-    /// Every measure, in the order help lists them.
-    pub const ALL: [Fairness; 3] = [
-        Fairness::OutcomeVariance,
-        Fairness::BaseDeviation,
-        Fairness::SeatSpread,
-    ];
-
     /// The measure for `outcomes` when none is asked for: outcome variance for
     /// the faces of a fair die (the article's search), base deviation for a base
     /// expression (for a uniform base the two rank candidates alike).
