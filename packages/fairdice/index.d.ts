@@ -317,6 +317,7 @@ export interface TuneReport {
   plain_dice_outcome_variance: number;
   plain_dice_base_deviation: number;
   plain_dice_seat_spread?: number;
+  plain_dice_seat_spread_error?: number;
 }
 
 // ---- seats: fairness between players ----

@@ -51,9 +51,10 @@ fn the_catan_board_is_measured_exactly_with_its_fields() {
     assert_eq!(json["game"]["players"][3], "orange");
     let red = &json["all_rolls"]["players"][0];
     assert_eq!(red["player"], "red");
-    // Red's settlements collect on 3, 4, 5, 6, 10 and 12: 18 of 36 rolls, one each.
-    assert!((red["fair_share"].as_f64().unwrap() - 6.0).abs() < 1e-12);
-    assert!((red["expected_total"]["value"].as_f64().unwrap() - 6.0).abs() < 1e-12);
+    // Red's settlements collect on 2, 6, 8, 9, 10 and 11: 20 of 36 rolls, one each.
+    let share = 12.0 * 20.0 / 36.0;
+    assert!((red["fair_share"].as_f64().unwrap() - share).abs() < 1e-12);
+    assert!((red["expected_total"]["value"].as_f64().unwrap() - share).abs() < 1e-12);
     assert_eq!(red["totals"].as_array().unwrap().len(), 13);
     assert!(red["longest_drought"]["value"].as_f64().unwrap() > 1.0);
     assert!(json["all_rolls"]["spread"]["value"].as_f64().unwrap() > 0.0);
@@ -169,10 +170,11 @@ fn plot_draws_each_players_total_over_the_match() {
         json["all_rolls"]["rolls"].as_array().map(Vec::len),
         Some(10)
     );
-    assert!((red["expected_by_roll"][9].as_f64().unwrap() - 5.0).abs() < 1e-12);
+    // Red collects on 20 of 36 rolls, one resource each.
+    assert!((red["expected_by_roll"][9].as_f64().unwrap() - 10.0 * 20.0 / 36.0).abs() < 1e-12);
     let drawn = std::fs::read_to_string(&svg).expect("the chart is written");
     assert!(drawn.starts_with("<svg") && drawn.contains("Totals over 10 rolls"));
-    assert!(drawn.contains("red, roll 10: expected 5.000"), "{drawn}");
+    assert!(drawn.contains("red, roll 10: expected 5.556"), "{drawn}");
     let refused = fairdice(&[&ten_rolls[..], &["--plot", "totals.txt"]].concat());
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("must end in .svg or .png"));

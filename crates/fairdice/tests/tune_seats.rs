@@ -82,6 +82,63 @@ fn the_winner_has_the_least_spread_of_the_qualifiers_every_one_swept_exactly() {
     let baseline = search.plain_dice().expect("plain dice");
     let dice = exact_spread("dice(base=2d3)", 8);
     assert_eq!(baseline.seat_spread, Some(dice));
+    assert_eq!(baseline.seat_spread_error, None, "swept exactly");
+}
+
+#[test]
+fn plain_dice_too_large_to_sweep_are_estimated_with_their_error() {
+    // The beginner Catan board over 40 rolls holds more (state, totals) pairs a
+    // step than the default budget: plain dice fall back to the search's runs.
+    let payoffs = [
+        (2, [1, 0, 0, 0]),
+        (3, [0, 1, 1, 1]),
+        (4, [0, 1, 0, 2]),
+        (5, [0, 2, 1, 0]),
+        (6, [1, 0, 1, 1]),
+        (8, [1, 1, 1, 0]),
+        (9, [1, 0, 0, 1]),
+        (10, [1, 0, 0, 1]),
+        (11, [1, 1, 1, 0]),
+        (12, [0, 0, 1, 0]),
+    ];
+    let game = Game::new(
+        ["red", "blue", "white", "orange"]
+            .map(String::from)
+            .to_vec(),
+        payoffs.map(|(o, row)| (o, row.to_vec())).to_vec(),
+        true,
+        Columns::Players,
+    )
+    .expect("valid game");
+    let method = MethodChoice::Auto {
+        budget: STATE_BUDGET,
+        runs: 4_000,
+        seed: 3,
+    };
+    let search = Tuning {
+        outcomes: Outcomes::Base("2d6".into()),
+        samples: "40".parse::<MatchLength>().expect("valid"),
+        game: Some(game.clone()),
+        grids: vec![Grid::parse("dice").expect("valid")],
+        method,
+        ..tuning("8", MethodChoice::default())
+    };
+    let baseline = search.plain_dice().expect("plain dice");
+    let error = baseline.seat_spread_error.expect("estimated");
+    let dice = Spec::build("dice(base=2d6)").expect("valid");
+    let options = SeatOptions {
+        method,
+        droughts: false,
+        shares: Vec::new(),
+        ..SeatOptions::new(40)
+    };
+    let alone = seats::analyze(&dice, &game, &options, &Control::new())
+        .expect("estimated")
+        .all_rolls
+        .spread;
+    assert_eq!(baseline.seat_spread, Some(alone.value), "the same runs");
+    assert_eq!(Some(error), alone.error);
+    assert!(error > 0.0 && error < 0.1 * alone.value, "{error}");
 }
 
 #[test]

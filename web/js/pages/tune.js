@@ -206,7 +206,7 @@ function render(state, outcomes, results) {
           { id: "fairest", class: "verdict" },
           "Fairest: ",
           el("strong", {}, best.system),
-          ` (${paramsText(best.params)}), ${measure(report.fairness)} ${fixed(best[report.fairness], 2)} — plain dice: ${fixed(report[`plain_dice_${report.fairness}`], 2)}. Spec: `,
+          ` (${paramsText(best.params)}), ${measure(report.fairness)} ${fixed(best[report.fairness], 2)} — plain dice: ${fixed(report[`plain_dice_${report.fairness}`], 2)}${plainError(report)}. Spec: `,
           code(best.spec ?? ""),
           " · ",
           el("a", { href: `randomizers.html?${new URLSearchParams({ spec: best.spec ?? "", samples: longest })}` }, "analyze it"),
@@ -227,3 +227,9 @@ function render(state, outcomes, results) {
 }
 
 startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.values === null && s.base === null, jobs, render, examples });
+
+/** Plain dice's standard error after its figure, when it was estimated (a seat search's game too large to sweep). */
+function plainError(report) {
+  const error = report[`plain_dice_${report.fairness}_error`];
+  return error == null ? "" : ` ± ${fixed(error, 2)}`;
+}

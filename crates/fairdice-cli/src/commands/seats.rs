@@ -40,7 +40,7 @@ and, with turns, the same over each player's own turns.
 
 Exact by default (a sweep over (randomizer state, every player's total)); past --max-states
 pairs per step it falls back to Monte Carlo.
-Example: fairdice seats examples/catan-beginner.json --randomizer 'dice(base=2d6)' --samples 60")]
+Example: fairdice seats docs/games/catan-beginner.json --randomizer 'dice(base=2d6)' --samples 60")]
 pub struct Args {
     /// The game file (JSON).
     pub game: PathBuf,

@@ -304,9 +304,13 @@ fn render(report: &TuneReport) -> String {
                 ),
                 _ => (best.outcome_variance, report.plain_dice_outcome_variance),
             };
+            let plain_error = match (report.fairness, report.plain_dice_seat_spread_error) {
+                ("seat_spread", Some(error)) => format!(" ± {error:.2}"),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "fairest: {} ({}), {} {:.2} (plain dice: {:.2})",
+                "fairest: {} ({}), {} {:.2} (plain dice: {:.2}{plain_error})",
                 best.system,
                 best.params
                     .as_ref()

@@ -152,8 +152,8 @@ impl Randomizer for DiceBag {
     }
 
     fn restore(&mut self, key: &[i64]) -> Result<(), RestoreError> {
-        let spec = self.spec();
-        self.deck.restore(key).map_err(|e| e.with_spec(spec))
+        // The spec is written only on failure: exact sweeps restore millions of states.
+        self.deck.restore(key).map_err(|e| e.with_spec(self.spec()))
     }
 
     fn save_state(&self) -> Vec<i64> {
@@ -161,8 +161,9 @@ impl Randomizer for DiceBag {
     }
 
     fn load_state(&mut self, saved: &[i64]) -> Result<(), RestoreError> {
-        let spec = self.spec();
-        self.deck.load_state(saved).map_err(|e| e.with_spec(spec))
+        self.deck
+            .load_state(saved)
+            .map_err(|e| e.with_spec(self.spec()))
     }
 
     fn exchangeable(&self) -> bool {

@@ -448,9 +448,14 @@ impl FairRoller {
                 ),
             });
         }
-        let spec = self.spec();
         match &mut self.engines[seat] {
-            Engine::Uniform(dynamic) => dynamic.restore(key).map_err(|e| e.with_spec(spec))?,
+            Engine::Uniform(dynamic) => {
+                // The spec is written only on failure: exact sweeps restore
+                // millions of states.
+                if let Err(e) = dynamic.restore(key) {
+                    return Err(e.with_spec(self.spec()));
+                }
+            }
             Engine::Weighted(w) => {
                 // The rolls are counted in a u64 and weighed in an i128: bound
                 // them where a session's draws are bounded.
@@ -460,7 +465,7 @@ impl FairRoller {
                     .filter(|&rolls| rolls <= MAX_DRAWS);
                 if rolls.is_none() {
                     return Err(RestoreError::Inconsistent {
-                        spec,
+                        spec: self.spec(),
                         reason: format!(
                             "the times rolled add up to more than {MAX_DRAWS}; accepted: a total of 0..={MAX_DRAWS}"
                         ),

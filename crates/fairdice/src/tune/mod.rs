@@ -250,14 +250,18 @@ impl Tuning {
         let (curves, _) =
             analysis::curves(&dice, self.samples.max(), &method, &Control::unlimited())
                 .map_err(|source| TuneError::Analysis { spec, source })?;
-        let seat_spread = match seats::game_of(self)? {
-            Some(game) => Some(seats::plain_dice(&dice, game, self)?),
-            None => None,
+        let (seat_spread, seat_spread_error) = match seats::game_of(self)? {
+            Some(game) => {
+                let (value, error) = seats::plain_dice(&dice, game, self)?;
+                (Some(value), error)
+            }
+            None => (None, None),
         };
         Ok(Baseline {
             outcome_variance: Fairness::OutcomeVariance.of(&curves, &self.samples).0,
             base_deviation: Fairness::BaseDeviation.of(&curves, &self.samples).0,
             seat_spread,
+            seat_spread_error,
         })
     }
 }
@@ -271,6 +275,9 @@ pub struct Baseline {
     pub base_deviation: f64,
     /// Expected spread between the seats of the search's game, if it has one.
     pub seat_spread: Option<f64>,
+    /// The seat spread's standard error when it was estimated (a game too large
+    /// for the exact seat sweep).
+    pub seat_spread_error: Option<f64>,
 }
 
 /// Why a search could not run.

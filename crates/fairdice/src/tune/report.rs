@@ -72,6 +72,9 @@ pub struct TuneReport {
     /// Plain dice's seat spread, in a seat search.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub plain_dice_seat_spread: Option<f64>,
+    /// Its standard error when estimated.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub plain_dice_seat_spread_error: Option<f64>,
 }
 
 /// A match length: a number, or a distribution of lengths.
@@ -354,6 +357,7 @@ impl TuneReport {
             plain_dice_outcome_variance: plain_dice.outcome_variance,
             plain_dice_base_deviation: plain_dice.base_deviation,
             plain_dice_seat_spread: plain_dice.seat_spread,
+            plain_dice_seat_spread_error: plain_dice.seat_spread_error,
         }
     }
 

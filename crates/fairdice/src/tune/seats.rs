@@ -229,12 +229,15 @@ pub(super) fn game_of(tuning: &Tuning) -> Result<Option<&Game>, TuneError> {
     }
 }
 
-/// Plain dice's spread over the search's lengths: the baseline of a seat search.
+/// Plain dice's spread over the search's lengths, with its standard error when
+/// estimated: the baseline of a seat search. Exact where the seat sweep fits the
+/// default state budget, else estimated by the search's own method (its runs, not
+/// a screening's, so it may be more precise than the dice row of the search).
 pub(super) fn plain_dice(
     dice: &AnyRandomizer,
     game: &Game,
     tuning: &Tuning,
-) -> Result<f64, TuneError> {
+) -> Result<(f64, Option<f64>), TuneError> {
     let exact = Tuning {
         method: MethodChoice::Exact {
             cap: crate::analysis::DEFAULT_STATE_BUDGET,
@@ -242,10 +245,10 @@ pub(super) fn plain_dice(
         ..tuning.clone()
     };
     match spread(dice, game, &exact, &Control::new()) {
-        Ok((value, _)) => Ok(value),
+        Ok(measured) => Ok(measured),
         // Too many totals to sweep: plain dice are estimated like a candidate.
         Err(TuneError::Seats { .. } | TuneError::Stopped(Stop::OverBudget { .. })) => {
-            spread(dice, game, tuning, &Control::new()).map(|(value, _)| value)
+            spread(dice, game, tuning, &Control::new())
         }
         Err(other) => Err(other),
     }
