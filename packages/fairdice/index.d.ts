@@ -378,6 +378,10 @@ export interface SeatFigures {
   players: PlayerFigures[];
   /** E[best player's total − worst player's total]. */
   spread: Figure;
+  /** The same spread after each of `rolls`: how the gap between the players grows over the match. */
+  spread_by_roll: number[];
+  /** Standard errors of `spread_by_roll` (Monte Carlo only). */
+  spread_by_roll_errors?: number[];
   /** P(some player ends with at most `share` of their fair share). */
   starved: { share: number; probability: Figure }[];
 }

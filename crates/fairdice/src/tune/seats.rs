@@ -27,7 +27,13 @@ use crate::control::{Control, Stop};
 use crate::randomizer::AnyRandomizer;
 
 /// The expected spread of `randomizer` over `tuning`'s match lengths, with its
-/// standard error when estimated, and whether every length was exact.
+/// standard error when estimated (`None`: every length exact).
+///
+/// An uncertain length is measured in one analysis of the longest match, whose
+/// spread after each roll (`spread_by_roll`) gives every shorter length's, when
+/// each length is one of its checkpoints (every roll up to
+/// [`MAX_CHECKPOINTS`](seats::MAX_CHECKPOINTS)); else each length is analyzed
+/// on its own.
 ///
 /// # Errors
 /// [`TuneError::Seats`] when the game does not fit the randomizer or a forced
@@ -38,28 +44,43 @@ pub fn spread(
     tuning: &Tuning,
     control: &Control,
 ) -> Result<(f64, Option<f64>), TuneError> {
-    let mut value = 0.0;
-    let mut error: Option<f64> = None;
-    for &(samples, weight) in tuning.samples.lengths() {
+    let analyze = |samples: usize| {
         let options = SeatOptions {
             samples,
             method: tuning.method,
             shares: Vec::new(),
             droughts: false,
         };
-        let analysis =
-            seats::analyze(randomizer, game, &options, control).map_err(|source| match source {
-                SeatError::Stopped(stop) => TuneError::Stopped(stop),
-                source => TuneError::Seats {
-                    spec: crate::randomizer::Randomizer::spec(randomizer),
-                    source,
-                },
-            })?;
-        let figure = analysis.all_rolls.spread;
+        seats::analyze(randomizer, game, &options, control).map_err(|source| match source {
+            SeatError::Stopped(stop) => TuneError::Stopped(stop),
+            source => TuneError::Seats {
+                spec: crate::randomizer::Randomizer::spec(randomizer),
+                source,
+            },
+        })
+    };
+    let lengths = tuning.samples.lengths();
+    let longest = tuning.samples.max();
+    let rolls = seats::checkpoints(longest);
+    let mut value = 0.0;
+    let mut error: Option<f64> = None;
+    // Errors of different lengths add up at worst linearly (they come from the
+    // same seeded runs).
+    if lengths.len() > 1 && lengths.iter().all(|(t, _)| rolls.binary_search(t).is_ok()) {
+        let figures = analyze(longest)?.all_rolls;
+        for &(samples, weight) in lengths {
+            let k = rolls.binary_search(&samples).unwrap_or(rolls.len() - 1);
+            value += weight * figures.spread_by_roll[k];
+            if let Some(errors) = &figures.spread_by_roll_errors {
+                *error.get_or_insert(0.0) += weight * errors[k];
+            }
+        }
+        return Ok((value, error));
+    }
+    for &(samples, weight) in lengths {
+        let figure = analyze(samples)?.all_rolls.spread;
         value += weight * figure.value;
         if let Some(e) = figure.error {
-            // Errors of different lengths add up at worst linearly (they come
-            // from the same seeded runs).
             *error.get_or_insert(0.0) += weight * e;
         }
     }

@@ -218,6 +218,8 @@ pub(crate) fn figures(
             rolls: shares.rolls.clone(),
             players: figures,
             spread: Figure::exact(spread),
+            spread_by_roll: growth.spread,
+            spread_by_roll_errors: None,
             starved: shares
                 .starved
                 .iter()
@@ -232,12 +234,13 @@ pub(crate) fn figures(
     ))
 }
 
-/// Every player's mean and standard deviation of their total at each checkpoint
-/// taken so far.
+/// Every player's mean and standard deviation of their total, and the expected
+/// spread between the players, at each checkpoint taken so far.
 struct Growth {
     taken: usize,
     mean: Vec<Vec<f64>>,
     sd: Vec<Vec<f64>>,
+    spread: Vec<f64>,
     unpacked: Vec<u64>,
 }
 
@@ -247,14 +250,17 @@ impl Growth {
             taken: 0,
             mean: vec![Vec::with_capacity(checkpoints); players],
             sd: vec![Vec::with_capacity(checkpoints); players],
+            spread: Vec::with_capacity(checkpoints),
             unpacked: vec![0; players],
         }
     }
 
-    /// The moments of every player's total over one step's pairs.
+    /// The moments of every player's total, and the expected spread, over one
+    /// step's pairs.
     fn take(&mut self, totals: &Totals<'_>, layer: &Layer) {
         let players = self.unpacked.len();
         let mut sums = vec![(0.0f64, 0.0f64); players];
+        let mut spread = 0.0;
         for &(_, value, mass) in layer {
             totals.unpack(value, &mut self.unpacked);
             for (sum, &total) in sums.iter_mut().zip(&self.unpacked) {
@@ -262,7 +268,11 @@ impl Growth {
                 sum.0 += mass * x;
                 sum.1 += mass * x * x;
             }
+            let best = self.unpacked.iter().max().copied().unwrap_or(0);
+            let worst = self.unpacked.iter().min().copied().unwrap_or(0);
+            spread += mass * (best - worst) as f64;
         }
+        self.spread.push(spread);
         for (p, (first, second)) in sums.into_iter().enumerate() {
             self.mean[p].push(first);
             self.sd[p].push((second - first * first).max(0.0).sqrt());

@@ -139,6 +139,17 @@ pub struct SeatFigures {
     pub players: Vec<PlayerFigures>,
     /// E[best player's total − worst player's total].
     pub spread: Figure,
+    /// The same spread after each of the scope's [`rolls`](SeatFigures::rolls):
+    /// how the gap between the players grows over the match (the last entry is
+    /// `spread`, up to rounding).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub spread_by_roll: Vec<f64>,
+    /// Standard errors of `spread_by_roll` (Monte Carlo only).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub spread_by_roll_errors: Option<Vec<f64>>,
     /// One entry per share asked for.
     pub starved: Vec<Starved>,
 }

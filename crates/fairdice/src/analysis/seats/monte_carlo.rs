@@ -43,6 +43,8 @@ struct Tally {
     /// `by_roll[c · players + p]`: sum and sum of squares of player `p`'s total
     /// at checkpoint `c`.
     by_roll: Vec<(u64, u128)>,
+    /// Sum and sum of squares of the spread at each checkpoint.
+    spread_by_roll: Vec<(u64, u128)>,
 }
 
 impl Tally {
@@ -53,6 +55,7 @@ impl Tally {
             spread: (0, 0),
             starved: vec![0; shares],
             by_roll: vec![(0, 0); checkpoints * players],
+            spread_by_roll: vec![(0, 0); checkpoints],
         }
     }
 
@@ -75,6 +78,10 @@ impl Tally {
             *a += b;
         }
         for (a, b) in self.by_roll.iter_mut().zip(&other.by_roll) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+        for (a, b) in self.spread_by_roll.iter_mut().zip(&other.spread_by_roll) {
             a.0 += b.0;
             a.1 += b.1;
         }
@@ -156,6 +163,12 @@ fn run_chunk(
                         sum.0 += total;
                         sum.1 += u128::from(total) * u128::from(total);
                     }
+                    let best = s.totals.iter().max().copied().unwrap_or(0);
+                    let worst = s.totals.iter().min().copied().unwrap_or(0);
+                    let d = best - worst;
+                    let sum = &mut tally.spread_by_roll[checkpoint];
+                    sum.0 += d;
+                    sum.1 += u128::from(d) * u128::from(d);
                 }
                 checkpoint += 1;
             }
@@ -295,6 +308,18 @@ pub(crate) fn figures(
                 rolls: question.shares.rolls.clone(),
                 players,
                 spread: mean_and_error(floats(total.spread), n),
+                spread_by_roll: total
+                    .spread_by_roll
+                    .iter()
+                    .map(|&sums| mean_and_error(floats(sums), n).value)
+                    .collect(),
+                spread_by_roll_errors: Some(
+                    total
+                        .spread_by_roll
+                        .iter()
+                        .map(|&sums| mean_and_error(floats(sums), n).error.unwrap_or(0.0))
+                        .collect(),
+                ),
                 starved: question
                     .shares
                     .starved

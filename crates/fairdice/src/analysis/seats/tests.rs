@@ -153,6 +153,17 @@ fn assert_matches_brute_force(spec: &str, game: &Game, samples: usize) {
             figures.spread.value,
             oracle.spread
         );
+        // The spread after each roll is the spread of the match cut there.
+        assert_eq!(figures.spread_by_roll.len(), samples);
+        for t in 1..=samples {
+            let cut = brute_force(spec, game, t, figures.scope, &[]);
+            let got = figures.spread_by_roll[t - 1];
+            assert!(
+                close(got, cut.spread),
+                "{what}: spread after {t} rolls {got} vs {}",
+                cut.spread
+            );
+        }
         for (starved, want) in figures.starved.iter().zip(&oracle.starved) {
             assert!(
                 close(starved.probability.value, *want),
@@ -322,6 +333,17 @@ fn exact_within_standard_errors(game: &Game, spec: &str, samples: usize) {
         ),
     ] {
         within("spread", e.spread.value, m.spread);
+        let errors = m.spread_by_roll_errors.as_ref().expect("Monte Carlo");
+        for (i, &exact) in e.spread_by_roll.iter().enumerate() {
+            let estimate = Figure {
+                value: m.spread_by_roll[i],
+                error: Some(errors[i]),
+            };
+            within("spread by roll", exact, estimate);
+        }
+        // The last checkpoint is the end of the match: the same runs, the same sums.
+        assert_eq!(m.spread_by_roll.last(), Some(&m.spread.value));
+        assert_eq!(errors.last(), m.spread.error.as_ref());
         for (a, b) in e.starved.iter().zip(&m.starved) {
             within("starved", a.probability.value, b.probability);
         }
