@@ -95,9 +95,13 @@ enum Source {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Base {
     source: Source,
-    outcomes: Vec<Outcome>,
-    counts: Option<Vec<u64>>,
-    probabilities: Vec<f64>,
+    // Boxed slices: a base is part of most randomizers, which an
+    // `AnyRandomizer` holds inline.
+    outcomes: Box<[Outcome]>,
+    counts: Option<Box<[u64]>>,
+    probabilities: Box<[f64]>,
+    /// `ln p_i` (0 where `p_i = 0`): closed-form entropies of weights `p_i · r_i`.
+    log_probabilities: Box<[f64]>,
     uniform: bool,
 }
 
@@ -181,22 +185,26 @@ impl Base {
             counts.filter(|c| c.iter().try_fold(0u64, |a, &b| a.checked_add(b)).is_some())
         });
         let uniform = die.iter().all(|(_, c)| c == die.count(die.min_outcome()));
+        let probabilities = die.probabilities();
         Ok(Base {
             source: Source::Expression(text.to_string()),
-            outcomes: die.outcomes().to_vec(),
-            counts,
-            probabilities: die.probabilities(),
+            outcomes: die.outcomes().into(),
+            counts: counts.map(Vec::into_boxed_slice),
+            log_probabilities: logs(&probabilities),
+            probabilities: probabilities.into_boxed_slice(),
             uniform,
         })
     }
 
     fn uniform(source: Source, outcomes: Vec<Outcome>) -> Base {
         let n = outcomes.len();
+        let probabilities = vec![1.0 / n as f64; n];
         Base {
             source,
-            counts: Some(vec![1; n]),
-            probabilities: vec![1.0 / n as f64; n],
-            outcomes,
+            counts: Some(vec![1; n].into_boxed_slice()),
+            log_probabilities: logs(&probabilities),
+            probabilities: probabilities.into_boxed_slice(),
+            outcomes: outcomes.into_boxed_slice(),
             uniform: true,
         }
     }
@@ -224,6 +232,11 @@ impl Base {
     /// The base probability of each outcome.
     pub fn probabilities(&self) -> &[f64] {
         &self.probabilities
+    }
+
+    /// `ln p_i` of each outcome (0 for an outcome that cannot happen).
+    pub(crate) fn log_probabilities(&self) -> &[f64] {
+        &self.log_probabilities
     }
 
     /// True when every outcome is equally likely, so outcomes are exchangeable.
@@ -257,6 +270,14 @@ fn check_len(n: u128) -> Result<(), BaseError> {
         });
     }
     Ok(())
+}
+
+/// `ln p` of each probability, 0 where `p = 0` (such an outcome has no weight).
+fn logs(probabilities: &[f64]) -> Box<[f64]> {
+    probabilities
+        .iter()
+        .map(|&p| if p > 0.0 { p.ln() } else { 0.0 })
+        .collect()
 }
 
 #[cfg(test)]

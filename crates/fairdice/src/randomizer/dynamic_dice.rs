@@ -345,11 +345,27 @@ impl Randomizer for DynamicDice {
 
     /// With a uniform base the weights are `d^lead_i` over `W = Σ d^lead_j`, so
     /// `H = ln W − ln d · Σ q_i · lead_i`: two logarithms instead of one per
-    /// outcome.
+    /// outcome. A weighted base's weights `w_i = p_i · d^lead_i` give
+    /// `H = ln W − Σ w_i (ln p_i + lead_i ln d) / W`, with the `ln p_i` kept by
+    /// the base.
     fn next_entropy_fraction(&self) -> f64 {
         let n = self.leads.len();
-        if !self.base.is_uniform() || n <= 1 || self.decrease <= 0.0 {
+        if n <= 1 || self.decrease <= 0.0 {
             return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+        }
+        if !self.base.is_uniform() {
+            let ln_d = self.decrease.ln();
+            let (mut total, mut sum) = (0.0, 0.0);
+            let logs = self.base.log_probabilities();
+            for ((&lead, &p), &ln_p) in self.leads.iter().zip(self.base.probabilities()).zip(logs) {
+                let w = p * self.powers[lead as usize];
+                if w > 0.0 {
+                    total += w;
+                    sum += w * (ln_p + lead as f64 * ln_d);
+                }
+            }
+            let nats = total.ln() - sum / total;
+            return (nats / (n as f64).ln()).clamp(0.0, 1.0);
         }
         let (mut total, mut weighted_leads) = (0.0, 0.0);
         for &lead in &self.leads {

@@ -209,6 +209,53 @@ impl Weighted {
         self.total = total;
     }
 
+    /// Back to no rolls, as [`Weighted::new`] leaves it, keeping the lattice's
+    /// tables of powers (a Monte Carlo run resets the roller every match).
+    fn reset(&mut self, base: &Base, tightness: f64) {
+        self.counts.fill(0);
+        self.rolls = 0;
+        match (&mut self.lattice, base.counts()) {
+            (Some(lattice), _) => lattice.m.fill(0),
+            // Dropped after astronomically many rolls: built again.
+            (None, Some(counts)) => self.lattice = Some(Lattice::new(counts, tightness)),
+            (None, None) => {}
+        }
+        self.reweigh(base, tightness);
+    }
+
+    /// The next roll's entropy in nats without a logarithm per outcome: each
+    /// weight is `p_i` times a power whose exponent the roller knows
+    /// (`w_i = p_i · q^(top − m_i)` on the lattice, `p_i · 2^(e_i − top)` in
+    /// floats), so `ln w_i = ln p_i + exponent · ln base` and
+    /// `H = ln W − Σ w_i ln w_i / W`.
+    fn entropy_nats(&self, base: &Base, tightness: f64) -> f64 {
+        let logs = base.log_probabilities();
+        let mut sum = 0.0;
+        if let Some(lattice) = &self.lattice {
+            let top = lattice.m.iter().copied().max().unwrap_or(0);
+            let ln_q = -tightness / lattice.base_total as f64 * std::f64::consts::LN_2;
+            for ((&w, &m), &ln_p) in self.weights.iter().zip(&lattice.m).zip(logs) {
+                if w > 0.0 {
+                    sum += w * (ln_p + (top - m) as f64 * ln_q);
+                }
+            }
+        } else {
+            let probabilities = base.probabilities();
+            let exponent = |i: usize| {
+                -tightness * (self.counts[i] as f64 - probabilities[i] * self.rolls as f64)
+            };
+            let top = (0..self.weights.len())
+                .map(exponent)
+                .fold(f64::NEG_INFINITY, f64::max);
+            for (i, (&w, &ln_p)) in self.weights.iter().zip(logs).enumerate() {
+                if w > 0.0 {
+                    sum += w * (ln_p + (exponent(i) - top) * std::f64::consts::LN_2);
+                }
+            }
+        }
+        self.total.ln() - sum / self.total
+    }
+
     fn record(&mut self, index: usize, base: &Base, tightness: f64) {
         self.counts[index] += 1;
         self.rolls += 1;
@@ -347,8 +394,12 @@ impl Randomizer for FairRoller {
     fn next_entropy_fraction(&self) -> f64 {
         match self.engine() {
             Engine::Uniform(dynamic) => dynamic.next_entropy_fraction(),
-            Engine::Weighted(_) => {
-                crate::analysis::metrics::entropy_fraction(&self.next_distribution())
+            Engine::Weighted(w) => {
+                let n = self.base.len();
+                if n <= 1 || w.total <= 0.0 {
+                    return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+                }
+                (w.entropy_nats(&self.base, self.tightness) / (n as f64).ln()).clamp(0.0, 1.0)
             }
         }
     }
@@ -381,7 +432,7 @@ impl Randomizer for FairRoller {
         for engine in &mut self.engines {
             match engine {
                 Engine::Uniform(dynamic) => dynamic.reset(),
-                Engine::Weighted(w) => *w = Weighted::new(&self.base, self.tightness),
+                Engine::Weighted(w) => w.reset(&self.base, self.tightness),
             }
         }
         self.turn = 0;
@@ -522,6 +573,31 @@ mod tests {
 
     fn two_d6(tightness: f64) -> FairRoller {
         FairRoller::new(Base::expression("2d6").expect("valid"), tightness).expect("valid")
+    }
+
+    #[test]
+    fn reset_is_a_fresh_roller_and_the_entropy_needs_no_logarithm_per_outcome() {
+        // 2d6 keeps exact lattice exponents; 30d20's weights overflow a u64, so
+        // its roller weighs in floats.
+        for base in ["2d6", "30d20"] {
+            let fresh =
+                FairRoller::new(Base::expression(base).expect("valid"), 1.5).expect("valid");
+            assert_eq!(
+                matches!(&fresh.engines[0], Engine::Weighted(w) if w.lattice.is_some()),
+                base == "2d6"
+            );
+            let mut roller = fresh.clone();
+            let mut rng = crate::rng::seeded(7);
+            for _ in 0..60 {
+                let direct =
+                    crate::analysis::metrics::entropy_fraction(&roller.next_distribution());
+                let own = roller.next_entropy_fraction();
+                assert!((own - direct).abs() < 1e-12, "{base}: {own} vs {direct}");
+                roller.draw(&mut rng);
+            }
+            roller.reset();
+            assert_eq!(roller, fresh, "{base}");
+        }
     }
 
     #[test]
