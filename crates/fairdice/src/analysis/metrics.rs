@@ -19,6 +19,23 @@ pub fn entropy_fraction(distribution: &[f64]) -> f64 {
     nats / (n as f64).ln()
 }
 
+/// `ln k` for the small counts the closed-form entropies need (how many cards of
+/// an outcome are left, how many outcomes there are): a table up to
+/// [`LN_TABLE`], `ln` beyond. Each entry is `(k as f64).ln()`, so the result is
+/// the same either way.
+pub(crate) fn ln_count(k: u64) -> f64 {
+    static TABLE: std::sync::LazyLock<Vec<f64>> =
+        std::sync::LazyLock::new(|| (0..LN_TABLE).map(|k| (k as f64).ln()).collect());
+    if k < LN_TABLE {
+        TABLE[k as usize]
+    } else {
+        (k as f64).ln()
+    }
+}
+
+/// Counts below this take `ln` from a table ([`ln_count`]).
+const LN_TABLE: u64 = 4096;
+
 /// The population variance of `n` counts that sum to `total`, from the sum of their
 /// squares: `Σc²/n − (total/n)²`.
 pub fn variance_from_squares(sum_of_squares: f64, total: f64, n: usize) -> f64 {

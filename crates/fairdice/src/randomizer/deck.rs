@@ -9,6 +9,7 @@ use super::base::Base;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::pile::Pile;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use crate::analysis::metrics::ln_count;
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
 
@@ -309,6 +310,23 @@ impl Randomizer for Deck {
             .iter()
             .map(|&c| c as f64 / total)
             .collect()
+    }
+
+    /// The cards left, `c_i` of `C`, give `H = ln C − Σ c_i ln c_i / C`: one
+    /// logarithm, the counts' from a table.
+    fn next_entropy_fraction(&self) -> f64 {
+        let counts = self.cards.counts();
+        let total = self.cards.len();
+        if counts.len() <= 1 || total == 0 {
+            return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+        }
+        let sum: f64 = counts
+            .iter()
+            .filter(|&&c| c > 0)
+            .map(|&c| c as f64 * ln_count(c))
+            .sum();
+        let nats = ln_count(total) - sum / total as f64;
+        (nats / ln_count(counts.len() as u64)).clamp(0.0, 1.0)
     }
 
     #[inline]

@@ -7,6 +7,7 @@ use super::dice::Dice;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::sum_tree::SumTree;
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use crate::analysis::metrics::ln_count;
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -81,6 +82,8 @@ pub enum DynamicDiceError {
 pub struct DynamicDice {
     base: Base,
     decrease: f64,
+    /// `ln decrease`, for the closed-form entropy.
+    ln_decrease: f64,
     /// Times each outcome was drawn, minus the smallest such count.
     leads: Vec<u64>,
     /// How many outcomes have lead 0, and lead 1.
@@ -168,6 +171,7 @@ impl DynamicDice {
             base_weight: base.counts().map_or(u64::MAX, |c| c.iter().sum()),
             base,
             decrease,
+            ln_decrease: decrease.ln(),
             leads: vec![0; n],
             at_floor: n,
             at_one: 0,
@@ -354,7 +358,7 @@ impl Randomizer for DynamicDice {
             return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
         }
         if !self.base.is_uniform() {
-            let ln_d = self.decrease.ln();
+            let ln_d = self.ln_decrease;
             let (mut total, mut sum) = (0.0, 0.0);
             let logs = self.base.log_probabilities();
             for ((&lead, &p), &ln_p) in self.leads.iter().zip(self.base.probabilities()).zip(logs) {
@@ -365,7 +369,7 @@ impl Randomizer for DynamicDice {
                 }
             }
             let nats = total.ln() - sum / total;
-            return (nats / (n as f64).ln()).clamp(0.0, 1.0);
+            return (nats / ln_count(n as u64)).clamp(0.0, 1.0);
         }
         let (mut total, mut weighted_leads) = (0.0, 0.0);
         for &lead in &self.leads {
@@ -373,8 +377,8 @@ impl Randomizer for DynamicDice {
             total += w;
             weighted_leads += w * lead as f64;
         }
-        let nats = total.ln() - self.decrease.ln() * weighted_leads / total;
-        (nats / (n as f64).ln()).clamp(0.0, 1.0)
+        let nats = total.ln() - self.ln_decrease * weighted_leads / total;
+        (nats / ln_count(n as u64)).clamp(0.0, 1.0)
     }
 
     #[inline]
