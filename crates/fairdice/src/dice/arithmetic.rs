@@ -391,6 +391,9 @@ impl Die {
         let m = span(self).expect("checked by the caller") as usize - 1;
         let p: Vec<BigUint> = dense::<BigUint>(self, m as u64 + 1);
         let len = m * n as usize + 1;
+        if p.iter().all(|w| *w == p[0]) {
+            return self.uniform_power(&p[0], m, n, meter);
+        }
         let mut a: Vec<BigUint> = Vec::with_capacity(len);
         a.push(Count::pow(&p[0], n as u32));
         let (mut positive, mut negative) = (BigUint::zero(), BigUint::zero());
@@ -417,6 +420,53 @@ impl Die {
         Die::from_sorted_generic(a.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)))
     }
 }
+
+impl Die {
+    /// `n·X` for a die whose `m + 1` consecutive outcomes all weigh `w`: the power
+    /// recurrence with every `p_j` equal reads `k·a_k = (n+1)·W_k − k·S_k` with
+    /// `S_k = Σ_{j=1..m} a_{k−j}` and `W_k = Σ_{j=1..m} j·a_{k−j}`, and both sums slide
+    /// along `k` in a few big-integer operations (`S_{k+1} = S_k + a_k − a_{k−m}`,
+    /// `W_{k+1} = W_k + S_{k+1} − m·a_{k−m}`), so a count costs the same for a d6 as
+    /// for a d100.
+    fn uniform_power(
+        &self,
+        w: &BigUint,
+        m: usize,
+        n: u64,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
+        let len = m * n as usize + 1;
+        let mut a: Vec<BigUint> = Vec::with_capacity(len);
+        a.push(Count::pow(w, n as u32));
+        let (mut sums, mut weighted) = (BigUint::zero(), BigUint::zero());
+        let (mut numerator, mut scratch) = (BigUint::zero(), BigUint::zero());
+        for k in 1..len {
+            meter.charge(UNIFORM_STEP_CHARGE)?;
+            // Slide both windows from k − 1 to k: a_{k−1} enters, a_{k−1−m} leaves.
+            sums += &a[k - 1];
+            if let Some(leaving) = (k - 1).checked_sub(m).map(|i| &a[i]) {
+                sums -= leaving;
+                scratch.clone_from(leaving);
+                scratch *= m as u64;
+                weighted -= &scratch;
+            }
+            weighted += &sums;
+            numerator.clone_from(&weighted);
+            numerator *= n + 1;
+            scratch.clone_from(&sums);
+            scratch *= k as u64;
+            numerator -= &scratch;
+            numerator /= k as u64;
+            a.push(numerator.clone());
+        }
+        let low = self.min_outcome() * n as i64;
+        Die::from_sorted_generic(a.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)))
+    }
+}
+
+/// What one count of [`Die::uniform_power`] is charged: its handful of big-integer
+/// operations, against `m` multiplications a count for unequal weights.
+const UNIFORM_STEP_CHARGE: u64 = 6;
 
 /// The number of integer slots from the smallest to the largest outcome, if small.
 fn span(die: &Die) -> Option<u64> {
@@ -550,6 +600,30 @@ mod tests {
             e >>= 1;
         }
         assert_eq!(die.repeat_sum(n, &Control::new()).unwrap(), squared);
+    }
+
+    #[test]
+    fn uniform_power_recurrence_matches_squaring() {
+        // Equal weights take the sliding sums; a constant die, a coin, a d6 with every
+        // face weighing 3 and a d100 moved to start at −7.
+        let shifted = Die::new((-7..93).map(|o| (o, 1u32))).unwrap();
+        let heavy = Die::new((1..=6).map(|o| (o, 3u32))).unwrap();
+        let coin = Die::new([(0, 1u32), (1, 1)]).unwrap();
+        let constant = Die::new([(5, 1u32 << 20)]).unwrap();
+        for (die, n) in [(shifted, 30), (heavy, 70), (coin, 200), (constant, 9)] {
+            assert!(die.total_bits() * n > 128, "{n} copies take the recurrence");
+            let mut squared = Die::constant(0);
+            let mut base = die.clone();
+            let mut e = n;
+            while e > 0 {
+                if e & 1 == 1 {
+                    squared = squared.add(&base).unwrap();
+                }
+                base = base.add(&base).unwrap();
+                e >>= 1;
+            }
+            assert_eq!(die.repeat_sum(n, &Control::new()).unwrap(), squared);
+        }
     }
 
     #[test]

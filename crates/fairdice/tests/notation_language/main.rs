@@ -97,6 +97,12 @@ fn groups_and_repetitions_match_brute_force() {
         "{d4, d6}kh(d2)",
         "{d6, d6, d6}even",
         "{d6!, 2}odd",
+        // Pools rolled together whose make-ups are random: a product of mixtures.
+        "{2d4! + d3!}kh2",
+        "{(d2)d4 + (d2)d3}kh2",
+        "{2d3! + (d2)d4}kl1",
+        "{d4! + d3! + (d2)d2}kh2",
+        "{d3! + d4!}",
     ] {
         agrees_with_brute_force(text);
     }

@@ -82,7 +82,7 @@ impl<'a> Exact<'a> {
                     let per_die = self.per_die(dice, Die::standard(n as u64))?;
                     parts.push((weight, self.term_shapes(dice, &per_die)?));
                 }
-                Ok(Shapes::choose(parts))
+                Shapes::choose(parts, &mut self.meter).map_err(NotationError::at(&dice.faces_span))
             }
             faces => {
                 let per_die = self.per_die(dice, fixed_faces(faces))?;
@@ -227,7 +227,8 @@ impl<'a> Exact<'a> {
                 for (n, weight) in counts.iter() {
                     parts.push((weight, self.shapes_of(per_die, n as u64, dice)?));
                 }
-                Ok(Shapes::choose(parts))
+                let span = dice.count.as_deref().map_or(&dice.faces_span, |c| &c.span);
+                Shapes::choose(parts, &mut self.meter).map_err(NotationError::at(span))
             }
         }
     }

@@ -280,7 +280,7 @@ impl<'a> Exact<'a> {
             .iter()
             .map(|(n, weight)| (weight, Shapes::fixed(vec![(die.clone(), n as u64)])))
             .collect();
-        Ok(Shapes::choose(parts))
+        Shapes::choose(parts, &mut self.meter).map_err(at_count)
     }
 
     /// What a lone member of a group pools: the dice of its dice terms, of its
@@ -288,11 +288,10 @@ impl<'a> Exact<'a> {
     #[cold]
     fn pool_of(&mut self, expr: &'a Expr) -> Result<Shapes, NotationError> {
         match expr.pool_part() {
-            PoolPart::Sum { sum, left, right } => {
+            PoolPart::Sum { left, right, .. } => {
                 let a = self.pool_of(left)?;
                 let b = self.pool_of(right)?;
-                a.join(&b, &mut self.meter)
-                    .map_err(NotationError::at(&sum.span))
+                Ok(a.join(b))
             }
             PoolPart::Dice(dice) => self.dice_pool(dice),
             PoolPart::Repeat(repeat) => self.repetition(&repeat.count, &repeat.body),

@@ -29,15 +29,20 @@ use crate::dice::pool::Pool;
 /// One fixed pool: groups of identical dice and how many of each.
 pub(crate) type Groups = Vec<(Die, u64)>;
 
-/// A weighted mixture of fixed pools.
+/// A weighted mixture of fixed pools, kept as a product: the pools are every choice
+/// of one make-up from each factor, their dice joined and their weights multiplied.
+/// Pools rolled together (`a + b` in a group) add a factor instead of listing every
+/// pair of make-ups, so their memory is the sum of the factors' sizes, not the product.
 #[derive(Debug, Clone)]
 pub(crate) struct Shapes {
-    shapes: Vec<(BigUint, Groups)>,
+    factors: Vec<Vec<(BigUint, Groups)>>,
 }
 
 impl Shapes {
     pub(crate) fn new(shapes: Vec<(BigUint, Groups)>) -> Shapes {
-        Shapes { shapes }
+        Shapes {
+            factors: vec![shapes],
+        }
     }
 
     /// A pool of one make-up.
@@ -45,33 +50,82 @@ impl Shapes {
         Shapes::new(vec![(BigUint::one(), groups)])
     }
 
-    /// The total of every pool's rolls, weighted: the total of the result.
-    fn total(&self) -> BigUint {
-        self.shapes
+    /// How many make-ups the product lists (saturating).
+    fn len(&self) -> u64 {
+        self.factors
             .iter()
-            .map(|(weight, groups)| weight * pool_total(groups))
-            .sum()
+            .fold(1u64, |n, f| n.saturating_mul(f.len() as u64))
     }
 
-    /// Both pools rolled together: every pair of make-ups.
-    #[cold]
-    pub(crate) fn join(&self, other: &Shapes, meter: &mut Meter) -> Result<Shapes, DieError> {
-        let mut shapes = Vec::with_capacity(self.shapes.len() * other.shapes.len());
-        for (a, groups_a) in &self.shapes {
-            meter.charge(other.shapes.len() as u64)?;
-            for (b, groups_b) in &other.shapes {
-                let mut groups = groups_a.clone();
-                groups.extend(groups_b.iter().cloned());
-                shapes.push((a * b, groups));
+    /// The total of every pool's rolls, weighted: the total of the result.
+    fn total(&self) -> BigUint {
+        self.factors
+            .iter()
+            .map(|factor| {
+                factor
+                    .iter()
+                    .map(|(weight, groups)| weight * pool_total(groups))
+                    .sum::<BigUint>()
+            })
+            .product()
+    }
+
+    /// Both pools rolled together: every pair of make-ups, as one more factor.
+    pub(crate) fn join(mut self, other: Shapes) -> Shapes {
+        self.factors.extend(other.factors);
+        self
+    }
+
+    /// Every make-up with its weight, one after another, without listing them all.
+    fn for_each(
+        &self,
+        mut visit: impl FnMut(&BigUint, &Groups) -> Result<(), DieError>,
+    ) -> Result<(), DieError> {
+        if let [only] = self.factors.as_slice() {
+            return only.iter().try_for_each(|(w, g)| visit(w, g));
+        }
+        if self.factors.iter().any(Vec::is_empty) {
+            return Ok(());
+        }
+        let mut at = vec![0usize; self.factors.len()];
+        let (mut weight, mut groups) = (BigUint::one(), Groups::new());
+        loop {
+            weight.set_one();
+            groups.clear();
+            for (factor, &i) in self.factors.iter().zip(&at) {
+                let (w, g) = &factor[i];
+                weight *= w;
+                groups.extend(g.iter().cloned());
+            }
+            visit(&weight, &groups)?;
+            // The next choice, the last factor turning fastest.
+            let mut k = at.len();
+            loop {
+                if k == 0 {
+                    return Ok(());
+                }
+                k -= 1;
+                at[k] += 1;
+                if at[k] < self.factors[k].len() {
+                    break;
+                }
+                at[k] = 0;
             }
         }
-        Ok(Shapes::new(shapes))
     }
 
     /// Pools chosen at random: part `i` with probability `weights[i] / Σ weights`.
-    /// Every part is scaled to the least common multiple of their totals.
+    /// Every part is scaled to the least common multiple of their totals. A part
+    /// rolled from several pools is listed make-up by make-up, its memory reserved
+    /// first.
+    ///
+    /// # Errors
+    /// [`DieError::Stopped`] when listing a part would pass the memory budget.
     #[cold]
-    pub(crate) fn choose(parts: Vec<(BigUint, Shapes)>) -> Shapes {
+    pub(crate) fn choose(
+        parts: Vec<(BigUint, Shapes)>,
+        meter: &mut Meter,
+    ) -> Result<Shapes, DieError> {
         let totals: Vec<BigUint> = parts.iter().map(|(_, s)| s.total()).collect();
         let common = totals
             .iter()
@@ -79,11 +133,40 @@ impl Shapes {
         let mut shapes = Vec::new();
         for ((weight, part), total) in parts.into_iter().zip(totals) {
             let factor = &weight * (&common / &total);
-            for (w, groups) in part.shapes {
-                shapes.push((&w * &factor, groups));
+            if part.factors.len() > 1 {
+                meter.charge(part.len())?;
+                meter.control().reserve(part.listed_bytes())?;
             }
+            part.for_each(|w, groups| {
+                shapes.push((w * &factor, groups.clone()));
+                Ok(())
+            })?;
         }
-        Shapes::new(shapes)
+        Ok(Shapes::new(shapes))
+    }
+
+    /// About the bytes of listing every make-up of the product: per make-up, a
+    /// weight and the groups of one make-up from each factor (a die's outcomes and
+    /// counts at their largest in each factor).
+    fn listed_bytes(&self) -> u64 {
+        let per_make_up: u64 = self
+            .factors
+            .iter()
+            .map(|factor| {
+                factor
+                    .iter()
+                    .map(|(w, groups)| {
+                        w.bits() / 8
+                            + groups
+                                .iter()
+                                .map(|(die, _)| die.len() as u64 * 24 + 48)
+                                .sum::<u64>()
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum();
+        self.len().saturating_mul(per_make_up + 48)
     }
 
     /// The value of the pool: `value` of each die counted after the keep/drop
@@ -101,8 +184,9 @@ impl Shapes {
     ) -> Result<Die, DieError> {
         let control = meter.control().clone();
         let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
-        let single = self.shapes.len() == 1;
-        for (weight, groups) in &self.shapes {
+        let mut single: Option<Die> = None;
+        let only = self.len() == 1;
+        self.for_each(|weight, groups| {
             let extreme = match keeps {
                 [Keep::Highest(1)] => Some(BinaryOp::Max),
                 [Keep::Lowest(1)] => Some(BinaryOp::Min),
@@ -150,15 +234,20 @@ impl Shapes {
                 let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
                 evaluate_die(&SumOf::new(value), &[&pool], &control)?
             };
-            if single && weight.is_one() {
-                return Ok(die);
+            if only && weight.is_one() {
+                single = Some(die);
+                return Ok(());
             }
             meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
             for (outcome, count) in die.iter() {
                 *sum.entry(outcome).or_default() += count * weight;
             }
+            Ok(())
+        })?;
+        match single {
+            Some(die) => Ok(die),
+            None => Die::new(sum),
         }
-        Die::new(sum)
     }
 }
 
