@@ -50,11 +50,19 @@ pub struct ExactOptions {
     /// (an automatic choice of method uses this, so a hopeless sweep does not run
     /// all the way to the budget before Monte Carlo takes over).
     pub give_up_early: bool,
+    /// Past this many bytes of stored states and edges the state graph forgets
+    /// the states of earlier steps ([`GRAPH_BYTES`] by default).
+    pub graph_bytes: usize,
 }
 
 /// How many states a sweep expands between two looks at its control's cancel
 /// switch (it also looks before every step).
 pub const CANCEL_CHECK_STATES: usize = 4096;
+
+/// Past this many bytes of stored states and edges, the state graph forgets all
+/// but the current step's states when it holds more than twice as many: states
+/// that recur are expanded again, at a fraction of what paging in the memory costs.
+pub const GRAPH_BYTES: usize = 64 << 20;
 
 impl Default for ExactOptions {
     fn default() -> Self {
@@ -62,6 +70,7 @@ impl Default for ExactOptions {
             budget: DEFAULT_STATE_BUDGET,
             merge: true,
             give_up_early: false,
+            graph_bytes: GRAPH_BYTES,
         }
     }
 }
@@ -387,7 +396,8 @@ pub fn curves(
         previous_size = next.len();
         peak = peak.max(next.len());
         std::mem::swap(&mut layer, &mut next);
-        if graph.len() > graph_limit(options.budget) {
+        let crowded = graph.bytes() > options.graph_bytes && graph.len() > 2 * layer.nodes.len();
+        if graph.len() > graph_limit(options.budget) || crowded {
             graph.compact(&layer.nodes);
             for (k, v) in layer.nodes.iter_mut().enumerate() {
                 *v = k as u32;
@@ -416,6 +426,40 @@ mod tests {
             ..ExactOptions::default()
         };
         curves(&r, samples, &options, &Control::new()).expect("within budget")
+    }
+
+    #[test]
+    fn a_graph_that_forgets_earlier_steps_gives_the_same_curves() {
+        // No room for stored states: the graph keeps only the current step's
+        // states after every step, and re-expands the ones that recur.
+        for spec in [
+            "deck(values=4, copies=2, refill_below=1)",
+            "dynamic(values=4, decrease=0.3)",
+            "fair(base=2d4, tightness=1)",
+        ] {
+            let r = Spec::build(spec).expect("valid spec");
+            let kept = curves(&r, 14, &ExactOptions::default(), &Control::new()).unwrap();
+            let forgetful = ExactOptions {
+                graph_bytes: 0,
+                ..ExactOptions::default()
+            };
+            let forgot = curves(&r, 14, &forgetful, &Control::new()).unwrap();
+            assert_eq!(kept.peak_states, forgot.peak_states, "{spec}");
+            let pairs = [
+                (&kept.curves.entropy, &forgot.curves.entropy),
+                (
+                    &kept.curves.outcome_variance,
+                    &forgot.curves.outcome_variance,
+                ),
+                (&kept.curves.repeat, &forgot.curves.repeat),
+                (&kept.curves.base_deviation, &forgot.curves.base_deviation),
+            ];
+            for (a, b) in pairs {
+                for (x, y) in a.iter().zip(b) {
+                    assert!((x - y).abs() < 1e-12, "{spec}: {x} against {y}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -256,6 +256,7 @@ pub fn curves(
             budget,
             merge: true,
             give_up_early,
+            ..ExactOptions::default()
         };
         exact::curves(randomizer, samples, &options, control)
     };
@@ -401,6 +402,7 @@ fn exact_sweep(
         budget,
         merge: true,
         give_up_early,
+        ..ExactOptions::default()
     };
     exact::curves(randomizer, samples, &options, control)
 }
@@ -433,6 +435,7 @@ pub fn droughts(
             budget,
             merge: true,
             give_up_early,
+            ..ExactOptions::default()
         };
         gaps::exact(randomizer, samples, &options, control)
     };

@@ -296,6 +296,7 @@ impl Race<'_> {
             budget: self.states,
             merge: true,
             give_up_early: true,
+            ..ExactOptions::default()
         };
         match exact::curves(randomizer, self.samples, &options, &control.share(steps)) {
             Ok(result) => {

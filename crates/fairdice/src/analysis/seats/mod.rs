@@ -296,6 +296,7 @@ pub fn analyze(
             budget,
             merge: false,
             give_up_early,
+            ..ExactOptions::default()
         };
         let mut peak = 0;
         let mut all = Vec::new();
