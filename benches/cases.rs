@@ -18,6 +18,9 @@ pub const DICE: &str = include_str!("cases/dice.tsv");
 /// The dice-language cases of issue 13 (bindings, repetitions, groups, explosions as dice).
 pub const LANGUAGE: &str = include_str!("cases/language.tsv");
 
+/// The mixed pools of issue 19 (several kinds of dice, groups of exploding dice).
+pub const MIXED: &str = include_str!("cases/mixed.tsv");
+
 /// The engine every ratio is taken against.
 pub const BASELINE: &str = "fairdice";
 

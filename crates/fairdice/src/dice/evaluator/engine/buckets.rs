@@ -29,16 +29,17 @@ pub(super) struct Buckets<S, C> {
 /// Finds a bucket by its key: a direct table for small keys, stamped so that
 /// forgetting every bucket costs nothing, and a map for the rest.
 struct KeyIndex {
-    /// `(stamp, bucket)` by `code · TABLE_ORDERS + order`.
-    table: Vec<(u32, u32)>,
-    /// Codes below this use the table.
+    /// `(stamp, bucket)` by code, one table per order: most walks see one order,
+    /// and a table holds only the codes met, so a small pool touches a page or two.
+    tables: [Vec<(u32, u32)>; TABLE_ORDERS as usize],
+    /// Codes below this use the tables.
     table_codes: Code,
     map: HashMap<Key, usize>,
     stamp: u32,
 }
 
 /// Keys with a code below this (or below the walk's own limit, see
-/// [`Buckets::new`]) and an order below [`TABLE_ORDERS`] use the table.
+/// [`Buckets::new`]) and an order below [`TABLE_ORDERS`] use the tables.
 const TABLE_CODES: Code = 1 << 14;
 const TABLE_ORDERS: u32 = 4;
 
@@ -46,7 +47,7 @@ impl KeyIndex {
     fn new(table_codes: Code) -> Self {
         // Stamps start at 1: table slots start at 0, so they read as unused.
         KeyIndex {
-            table: Vec::new(),
+            tables: Default::default(),
             table_codes: table_codes.min(TABLE_CODES),
             map: HashMap::default(),
             stamp: 1,
@@ -55,16 +56,17 @@ impl KeyIndex {
 }
 
 impl KeyIndex {
+    /// The table and slot of `key`, when it has one.
     #[inline]
-    fn slot(&self, key: Key) -> Option<usize> {
+    fn slot(&self, key: Key) -> Option<(usize, usize)> {
         (key.0 < self.table_codes && key.1 < TABLE_ORDERS)
-            .then(|| key.0 as usize * TABLE_ORDERS as usize + key.1 as usize)
+            .then_some((key.1 as usize, key.0 as usize))
     }
 
     #[inline]
     fn get(&self, key: Key) -> Option<usize> {
         match self.slot(key) {
-            Some(slot) => match self.table.get(slot) {
+            Some((order, code)) => match self.tables[order].get(code) {
                 Some(&(stamp, bucket)) if stamp == self.stamp => Some(bucket as usize),
                 _ => None,
             },
@@ -74,11 +76,12 @@ impl KeyIndex {
 
     fn insert(&mut self, key: Key, bucket: usize) {
         match self.slot(key) {
-            Some(slot) => {
-                if slot >= self.table.len() {
-                    self.table.resize((slot + 1).next_power_of_two(), (0, 0));
+            Some((order, code)) => {
+                let table = &mut self.tables[order];
+                if code >= table.len() {
+                    table.resize((code + 1).next_power_of_two(), (0, 0));
                 }
-                self.table[slot] = (self.stamp, bucket as u32);
+                table[code] = (self.stamp, bucket as u32);
             }
             None => {
                 self.map.insert(key, bucket);
@@ -90,7 +93,7 @@ impl KeyIndex {
         self.map.clear();
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.table.clear();
+            self.tables.iter_mut().for_each(Vec::clear);
             self.stamp = 1;
         }
     }
