@@ -216,7 +216,10 @@ async fn charts_are_drawn_from_the_reports() {
 async fn the_time_limit_stops_a_slow_request_and_the_next_is_served() {
     let app = impatient_app(Duration::from_millis(300));
     let started = Instant::now();
-    let reply = get(&app, "/api/dist?expr=45d2200").await;
+    // Seconds of exact work: the face 1 weighs twice, so the sum takes the general
+    // recurrence (equal weights would answer in a fraction of a second).
+    let slow = format!("/api/dist?expr={}", enc("45d{1,1..2200}"));
+    let reply = get(&app, &slow).await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(reply.json()["error"]["kind"], "timed_out");
     assert!(
