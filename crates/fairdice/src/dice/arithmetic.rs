@@ -583,23 +583,32 @@ mod tests {
         }
     }
 
+    /// `n` copies of `die` summed by squaring, pair by pair in big integers: the
+    /// reference the recurrences are checked against.
+    fn squared(die: &Die, n: u64) -> Die {
+        let mut result = Die::constant(0);
+        let mut base = die.clone();
+        let mut e = n;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.add(&base).unwrap();
+            }
+            base = base.add(&base).unwrap();
+            e >>= 1;
+        }
+        result
+    }
+
     #[test]
     fn power_recurrence_matches_squaring() {
         // Totals over 128 bits take the recurrence; compare with squaring in big ints.
         let die = Die::new([(-1, 3u32), (0, 1), (2, 7)]).unwrap();
         let n = 60;
         assert!(die.total_bits() * n > 128);
-        let mut squared = Die::constant(0);
-        let mut base = die.clone();
-        let mut e = n;
-        while e > 0 {
-            if e & 1 == 1 {
-                squared = squared.add(&base).unwrap();
-            }
-            base = base.add(&base).unwrap();
-            e >>= 1;
-        }
-        assert_eq!(die.repeat_sum(n, &Control::new()).unwrap(), squared);
+        assert_eq!(
+            die.repeat_sum(n, &Control::new()).unwrap(),
+            squared(&die, n)
+        );
     }
 
     #[test]
@@ -612,17 +621,10 @@ mod tests {
         let constant = Die::new([(5, 1u32 << 20)]).unwrap();
         for (die, n) in [(shifted, 30), (heavy, 70), (coin, 200), (constant, 9)] {
             assert!(die.total_bits() * n > 128, "{n} copies take the recurrence");
-            let mut squared = Die::constant(0);
-            let mut base = die.clone();
-            let mut e = n;
-            while e > 0 {
-                if e & 1 == 1 {
-                    squared = squared.add(&base).unwrap();
-                }
-                base = base.add(&base).unwrap();
-                e >>= 1;
-            }
-            assert_eq!(die.repeat_sum(n, &Control::new()).unwrap(), squared);
+            assert_eq!(
+                die.repeat_sum(n, &Control::new()).unwrap(),
+                squared(&die, n)
+            );
         }
     }
 
