@@ -419,9 +419,7 @@ impl Die {
         let low = self.min_outcome() * n as i64;
         Die::from_sorted_generic(a.into_iter().enumerate().map(|(i, c)| (low + i as i64, c)))
     }
-}
 
-impl Die {
     /// `n·X` for a die whose `m + 1` consecutive outcomes all weigh `w`: the power
     /// recurrence with every `p_j` equal reads `k·a_k = (n+1)·W_k − k·S_k` with
     /// `S_k = Σ_{j=1..m} a_{k−j}` and `W_k = Σ_{j=1..m} j·a_{k−j}`, and both sums slide

@@ -116,11 +116,10 @@ impl Shapes {
 
     /// Pools chosen at random: part `i` with probability `weights[i] / Σ weights`.
     /// Every part is scaled to the least common multiple of their totals. A part
-    /// rolled from several pools is listed make-up by make-up, its memory reserved
-    /// first.
+    /// rolled from several pools is listed make-up by make-up, each charged.
     ///
     /// # Errors
-    /// [`DieError::Stopped`] when listing a part would pass the memory budget.
+    /// [`DieError::Stopped`] when listing a part passes the budget.
     #[cold]
     pub(crate) fn choose(
         parts: Vec<(BigUint, Shapes)>,
@@ -133,40 +132,26 @@ impl Shapes {
         let mut shapes = Vec::new();
         for ((weight, part), total) in parts.into_iter().zip(totals) {
             let factor = &weight * (&common / &total);
-            if part.factors.len() > 1 {
-                meter.charge(part.len())?;
-                meter.control().reserve(part.listed_bytes())?;
+            for (w, groups) in part.into_list(meter)? {
+                shapes.push((&w * &factor, groups));
             }
-            part.for_each(|w, groups| {
-                shapes.push((w * &factor, groups.clone()));
-                Ok(())
-            })?;
         }
         Ok(Shapes::new(shapes))
     }
 
-    /// About the bytes of listing every make-up of the product: per make-up, a
-    /// weight and the groups of one make-up from each factor (a die's outcomes and
-    /// counts at their largest in each factor).
-    fn listed_bytes(&self) -> u64 {
-        let per_make_up: u64 = self
-            .factors
-            .iter()
-            .map(|factor| {
-                factor
-                    .iter()
-                    .map(|(w, groups)| {
-                        w.bits() / 8
-                            + groups
-                                .iter()
-                                .map(|(die, _)| die.len() as u64 * 24 + 48)
-                                .sum::<u64>()
-                    })
-                    .max()
-                    .unwrap_or(0)
-            })
-            .sum();
-        self.len().saturating_mul(per_make_up + 48)
+    /// Every make-up with its weight, as one list: the only factor as it is, or the
+    /// product listed (each make-up charged to `meter`).
+    fn into_list(mut self, meter: &mut Meter) -> Result<Vec<(BigUint, Groups)>, DieError> {
+        if self.factors.len() == 1 {
+            return Ok(self.factors.pop().expect("one factor"));
+        }
+        meter.charge(self.len())?;
+        let mut list = Vec::new();
+        self.for_each(|w, groups| {
+            list.push((w.clone(), groups.clone()));
+            Ok(())
+        })?;
+        Ok(list)
     }
 
     /// The value of the pool: `value` of each die counted after the keep/drop
