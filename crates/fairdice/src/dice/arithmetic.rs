@@ -464,7 +464,7 @@ impl Die {
 
 /// What one count of [`Die::uniform_power`] is charged: its handful of big-integer
 /// operations, against `m` multiplications a count for unequal weights.
-const UNIFORM_STEP_CHARGE: u64 = 6;
+pub(crate) const UNIFORM_STEP_CHARGE: u64 = 6;
 
 /// The number of integer slots from the smallest to the largest outcome, if small.
 fn span(die: &Die) -> Option<u64> {

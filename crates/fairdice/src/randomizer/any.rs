@@ -102,6 +102,10 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.label(index))
     }
 
+    fn same_over(&self, samples: usize) -> Option<String> {
+        dispatch!(self, r => r.same_over(samples))
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         dispatch!(self, r => r.next_distribution())
     }

@@ -299,6 +299,23 @@ impl Randomizer for Deck {
         format!("deck({}, {})", self.base.spec(), self.spec_args())
     }
 
+    /// From full, draw `k` leaves `N − k` cards and refills if that is fewer than
+    /// `refill_below`; a refill after the last draw never shows. So when the
+    /// `samples − 1` draws that can show one all leave enough, any threshold and
+    /// refill mode draw alike: the deck that refills only when empty.
+    fn same_over(&self, samples: usize) -> Option<String> {
+        let full: u64 = self.set.iter().sum();
+        let shown = samples.saturating_sub(1) as u64;
+        let refills = full
+            .checked_sub(shown)
+            .is_none_or(|left| left < self.refill_below);
+        if shown > 0 && refills {
+            return None;
+        }
+        let plain = Deck::new(self.base.clone(), self.copies, 1, RefillMode::TopUp).ok()?;
+        Some(plain.spec())
+    }
+
     fn outcomes(&self) -> &[Outcome] {
         self.base.outcomes()
     }

@@ -152,6 +152,17 @@ pub trait Randomizer: DrawDyn {
             .map_or_else(|| format!("#{index}"), ToString::to_string)
     }
 
+    /// The spec of a randomizer that, from a fresh start, draws exactly as this
+    /// one does over its first `samples` draws (the same chances at every step),
+    /// where a plainer one is known: a deck that cannot refill within `samples`
+    /// draws is the same deck refilling only when empty. Two candidates that name
+    /// the same spec here measure alike over a match of `samples`, so a search
+    /// measures them once. `None` (the default) when there is none to name.
+    fn same_over(&self, samples: usize) -> Option<String> {
+        let _ = samples;
+        None
+    }
+
     /// The probability of each outcome index at the next draw, given the current
     /// state. Sums to 1 within [`DISTRIBUTION_TOLERANCE`]; zero exactly for the
     /// outcomes the randomizer cannot draw next.

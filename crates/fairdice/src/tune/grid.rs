@@ -331,6 +331,21 @@ impl Grid {
         out
     }
 
+    /// Whether the candidates lie on a line: one numeric key varies, every other
+    /// key holds one value (`dynamic`'s decrease, `fair`'s tightness). Along
+    /// such a line a search looks for where the entropy crosses its threshold
+    /// ([`race`](super::race)).
+    pub fn is_line(&self) -> bool {
+        let varying: Vec<&Vec<ParamValue>> = self
+            .axes
+            .iter()
+            .map(|(_, values)| values)
+            .filter(|values| values.len() > 1)
+            .collect();
+        matches!(varying.as_slice(), [values]
+            if values.iter().all(|v| !matches!(v, ParamValue::Word(_))))
+    }
+
     /// The number of candidates.
     pub fn len(&self) -> usize {
         self.axes.iter().map(|(_, v)| v.len()).product()
@@ -368,6 +383,19 @@ mod tests {
         for (i, v) in values.iter().enumerate() {
             assert_eq!(v.parse::<f64>(), Ok((i as f64 + 0.5) / 100.0));
         }
+    }
+
+    #[test]
+    fn lines_vary_one_number() {
+        let line = |text: &str| Grid::parse(text).expect("valid").is_line();
+        assert!(line("dynamic"));
+        assert!(line("fair"), "seats stays at its one default");
+        assert!(line("deck(copies=4, refill_below=1..6)"));
+        assert!(!line("deck"), "two keys vary");
+        assert!(!line(
+            "deck(copies=4, refill_below=2, refill=top-up|reshuffle)"
+        ));
+        assert!(!line("dice"));
     }
 
     #[test]

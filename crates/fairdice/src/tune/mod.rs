@@ -609,20 +609,29 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         }
         None => (tuning, None, control),
     };
-    let mut measured: Vec<CandidateResult> = match measuring.method {
+    let twins = Twins::find(&jobs, &tuning.grids, samples, &build)?;
+    let sizes = twins.sizes(&tuning.grids);
+    let unique = twins.unique(&jobs);
+    let measured: Vec<CandidateResult> = match measuring.method {
         MethodChoice::Auto { budget, runs, seed } => {
             let runs = analysis::fallback_runs(runs, samples, outcomes);
+            let field = race::Field {
+                tuning: measuring,
+                sizes: &sizes,
+                light: game.is_none(),
+            };
             race::race(
-                measuring,
-                jobs,
+                field,
+                unique,
                 outcomes,
                 (budget, runs, seed),
                 &build,
                 control_curves,
             )?
         }
-        _ => measure_each(measuring, jobs, outcomes, &build, control_curves)?,
+        _ => measure_each(measuring, unique, outcomes, &build, control_curves)?,
     };
+    let mut measured = twins.spread(measured, jobs);
     if let Some(game) = game {
         seats::measure(tuning, game, &mut measured, &build, control)?;
     }
@@ -653,6 +662,107 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         };
     }
     Ok(TuneResult { systems })
+}
+
+/// Candidates of one grid that draw alike over the match
+/// ([`Randomizer::same_over`]): each is measured once, as its first in the
+/// grid's order, and its twins take the result with their own parameters.
+struct Twins {
+    /// For each job, the job measured for it (itself, or its first twin).
+    measured_as: Vec<usize>,
+    /// Each job's spec as its randomizer writes it.
+    specs: Vec<String>,
+}
+
+impl Twins {
+    fn find(
+        jobs: &[race::Job],
+        grids: &[Grid],
+        samples: usize,
+        build: &(dyn Fn(&String) -> Result<AnyRandomizer, TuneError> + Sync),
+    ) -> Result<Twins, TuneError> {
+        let named: Vec<(String, Option<String>)> = jobs
+            .par_iter()
+            .map(|(_, spec)| {
+                let randomizer = build(spec)?;
+                Ok((randomizer.spec(), randomizer.same_over(samples)))
+            })
+            .collect::<Result<_, TuneError>>()?;
+        let mut measured_as = Vec::with_capacity(jobs.len());
+        let mut first: std::collections::HashMap<(usize, &str), usize> =
+            std::collections::HashMap::new();
+        let owners = grids
+            .iter()
+            .enumerate()
+            .flat_map(|(g, grid)| std::iter::repeat_n(g, grid.len()));
+        for (i, (owner, (_, same))) in owners.zip(&named).enumerate() {
+            measured_as.push(match same {
+                Some(same) => *first.entry((owner, same.as_str())).or_insert(i),
+                None => i,
+            });
+        }
+        let specs = named.into_iter().map(|(spec, _)| spec).collect();
+        Ok(Twins { measured_as, specs })
+    }
+
+    /// How many jobs of each grid are measured.
+    fn sizes(&self, grids: &[Grid]) -> Vec<usize> {
+        let mut start = 0;
+        grids
+            .iter()
+            .map(|grid| {
+                let end = start + grid.len();
+                let size = (start..end).filter(|&i| self.measured_as[i] == i).count();
+                start = end;
+                size
+            })
+            .collect()
+    }
+
+    /// The jobs to measure, in order.
+    fn unique(&self, jobs: &[race::Job]) -> Vec<race::Job> {
+        jobs.iter()
+            .enumerate()
+            .filter(|&(i, _)| self.measured_as[i] == i)
+            .map(|(_, job)| job.clone())
+            .collect()
+    }
+
+    /// Every job's result from the `measured` ones (in the order of
+    /// [`unique`](Self::unique)).
+    fn spread(&self, measured: Vec<CandidateResult>, jobs: Vec<race::Job>) -> Vec<CandidateResult> {
+        let mut slot = vec![usize::MAX; jobs.len()];
+        let mut k = 0;
+        for (i, first) in self.measured_as.iter().enumerate() {
+            if *first == i {
+                slot[i] = k;
+                k += 1;
+            }
+        }
+        let mut measured: Vec<Option<CandidateResult>> = measured.into_iter().map(Some).collect();
+        // A twin's first is measured before it in the order; the last twin may take
+        // the result itself, the others copy it.
+        let mut left = vec![0usize; jobs.len()];
+        for &first in &self.measured_as {
+            left[first] += 1;
+        }
+        jobs.into_iter()
+            .enumerate()
+            .map(|(i, (params, _))| {
+                let first = self.measured_as[i];
+                left[first] -= 1;
+                let place = &mut measured[slot[first]];
+                let mut result = if left[first] == 0 {
+                    place.take().expect("taken once, last")
+                } else {
+                    place.clone().expect("not yet taken")
+                };
+                result.params = params;
+                result.spec.clone_from(&self.specs[i]);
+                result
+            })
+            .collect()
+    }
 }
 
 /// Measures every candidate by the forced method (every one exact, or every one
@@ -768,10 +878,12 @@ mod tests {
     #[test]
     fn a_search_that_could_run_for_hours_is_refused_before_it_starts() {
         let tuning = Tuning::article(1000, 100).expect("valid");
+        // 110 to measure: a deck of 1000 values cannot refill within 100 samples,
+        // so its ten thresholds draw alike for each number of copies.
         assert!(matches!(
             tune(&tuning, &Control::new()),
             Err(TuneError::TooBig {
-                candidates: 200,
+                candidates: 110,
                 outcomes: 1000,
                 samples: 100,
                 ..

@@ -9,7 +9,13 @@
 //! 1. **screening** sweeps a candidate exactly when the sweep costs little (a
 //!    [`Control::share`] of the budget; a sweep projected past it gives up at
 //!    once) and otherwise estimates it from a few seeded Monte Carlo runs, with
-//!    standard errors;
+//!    standard errors. A *line* of candidates (one numeric parameter varying,
+//!    [`Grid::is_line`](super::Grid::is_line)) is screened by bisection first: its
+//!    ends, then the middle of the bracket where one side surely keeps the
+//!    threshold and the other surely misses it, halved until the sides meet.
+//!    Along the lines the tuner searches the entropy is monotone (tested in
+//!    `tests/tune_monotone.rs`), so the rest of the line lies clearly on one side
+//!    and is screened with [`LIGHT_SCREEN_RUNS`];
 //! 2. **refining** takes the *contenders* — candidates whose interval
 //!    (estimate ± [`CONFIDENCE_Z`] standard errors) may still qualify and may still
 //!    beat the best sure qualifier's upper bound — and measures each again with
@@ -27,6 +33,9 @@
 //! - Screening may spend [`SCREEN_SHARE`] of the budget; the rest refines. A
 //!   search whose screening would not fit even at [`MIN_SCREEN_RUNS`] is refused
 //!   before it starts.
+//! - Monotonicity only places the runs: a light look that settles nothing makes
+//!   a contender like any other, so no candidate is judged by its neighbours and
+//!   a line that is not monotone costs refining, never the right winner.
 //! - Intervals are wide (four standard errors) because a search compares hundreds
 //!   of candidates: a narrower one would drop the true winner once in a few
 //!   searches.
@@ -51,6 +60,14 @@ pub const SCREEN_RUNS: u64 = 2_048;
 /// The fewest runs a screening estimate takes; a search that cannot afford them
 /// for every candidate is refused.
 pub const MIN_SCREEN_RUNS: u64 = 64;
+
+/// The runs a candidate of a line starts with once bisection has found where
+/// the line crosses the threshold ([`race`]'s step 1); refining gives it more if
+/// they do not settle it.
+pub const LIGHT_SCREEN_RUNS: u64 = 128;
+
+/// The fewest candidates a line must have for its screening to bisect.
+pub const BISECT_FROM: usize = 8;
 
 /// The fraction of the budget screening may spend.
 pub const SCREEN_SHARE: f64 = 0.5;
@@ -144,6 +161,8 @@ struct Lane {
 /// How the race measures: what every measurement shares.
 struct Race<'a> {
     tuning: &'a Tuning,
+    /// How many of the jobs each grid has, in order.
+    sizes: &'a [usize],
     states: usize,
     seed: u64,
     samples: usize,
@@ -152,23 +171,43 @@ struct Race<'a> {
     build: &'a (dyn Fn(&String) -> Result<AnyRandomizer, TuneError> + Sync),
 }
 
-/// Runs the racing search over `jobs` (see the module docs): `states` bounds a
-/// step of an exact sweep, `max_runs` a contender's estimate.
+/// What a race searches.
+pub(super) struct Field<'a> {
+    /// The search.
+    pub tuning: &'a Tuning,
+    /// How many of the jobs each grid has, in order.
+    pub sizes: &'a [usize],
+    /// Whether a line's candidates away from its crossing start from
+    /// [`LIGHT_SCREEN_RUNS`]. Not in a seat search: its seats are measured for
+    /// every candidate that keeps the threshold, so every candidate's entropy
+    /// matters, not only the contenders'.
+    pub light: bool,
+}
+
+/// Runs the racing search over `jobs` (see the module docs), the first
+/// `field.sizes[0]` of them from the first grid and so on: `states` bounds a step
+/// of an exact sweep, `max_runs` a contender's estimate.
 ///
 /// # Errors
 /// [`TuneError::TooBig`] when screening every candidate would not fit the
 /// budget; a rejected candidate; [`TuneError::Stopped`] once cancelled.
 pub(super) fn race(
-    tuning: &Tuning,
+    field: Field<'_>,
     jobs: Vec<Job>,
     outcomes: usize,
     (states, max_runs, seed): (usize, u64, u64),
     build: &(dyn Fn(&String) -> Result<AnyRandomizer, TuneError> + Sync),
     control: &Control,
 ) -> Result<Vec<CandidateResult>, TuneError> {
+    let Field {
+        tuning,
+        sizes,
+        light: light_lines,
+    } = field;
     let samples = tuning.samples.max();
     let race = Race {
         tuning,
+        sizes,
         states,
         seed,
         samples,
@@ -192,14 +231,47 @@ pub(super) fn race(
     }
     let screen_runs = affordable.min(SCREEN_RUNS).min(race.max_runs);
     control.stage("screening candidates", jobs.len() as u64);
-    let mut lanes: Vec<Lane> = jobs
+    let mut jobs: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
+    let mut looked: Vec<Option<Lane>> = jobs.iter().map(|_| None).collect();
+    // Lines first, one at a time: where a line's crossing is found, the rest of
+    // it is screened with light runs.
+    let mut light = vec![false; jobs.len()];
+    let mut start = 0;
+    for (grid, &size) in tuning.grids.iter().zip(sizes) {
+        let end = start + size;
+        if light_lines && grid.is_line() && size >= BISECT_FROM {
+            let (jobs, looked) = (&mut jobs[start..end], &mut looked[start..end]);
+            if race.bisect(jobs, looked, screen_runs, control)? {
+                light[start..end].fill(true);
+            }
+        }
+        start = end;
+    }
+    let rest: Vec<(usize, Job)> = jobs
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(i, job)| job.take().map(|job| (i, job)))
+        .collect();
+    let screened: Vec<(usize, Lane)> = rest
         .into_par_iter()
-        .map(|(params, spec)| {
-            let lane = race.first_look(params, &spec, screen_runs, control)?;
+        .map(|(i, (params, spec))| {
+            let runs = if light[i] {
+                LIGHT_SCREEN_RUNS.min(screen_runs)
+            } else {
+                screen_runs
+            };
+            let lane = race.first_look(params, &spec, (runs, screen_runs), control)?;
             control.advance(1);
-            Ok(lane)
+            Ok((i, lane))
         })
         .collect::<Result<_, TuneError>>()?;
+    for (i, lane) in screened {
+        looked[i] = Some(lane);
+    }
+    let mut lanes: Vec<Lane> = looked
+        .into_iter()
+        .map(|lane| lane.expect("every candidate screened"))
+        .collect();
     // Refining stops first with a part of the budget left, so the winners can
     // be confirmed exactly; what remains after that refines further.
     let max = control.max_steps();
@@ -215,11 +287,14 @@ pub(super) fn race(
 }
 
 impl Race<'_> {
+    /// Screens one candidate: exactly if a sweep costs at most
+    /// [`EXACT_OVER_ESTIMATE`] times an estimate of `exact_runs` runs, else by an
+    /// estimate of `runs` runs.
     fn first_look(
         &self,
         params: Vec<(&'static str, super::ParamValue)>,
         spec: &String,
-        runs: u64,
+        (runs, exact_runs): (u64, u64),
         control: &Control,
     ) -> Result<Lane, TuneError> {
         control.check()?;
@@ -243,9 +318,54 @@ impl Race<'_> {
             runs: 0,
             exact_refused: false,
         };
-        let exact_steps = EXACT_OVER_ESTIMATE * estimate_steps(runs, self.samples, self.outcomes);
+        let exact_steps =
+            EXACT_OVER_ESTIMATE * estimate_steps(exact_runs, self.samples, self.outcomes);
         self.measure(&mut lane, &randomizer, (runs, exact_steps), control)?;
         Ok(lane)
+    }
+
+    /// Screens a line of candidates ([`Grid::is_line`](super::Grid::is_line)) by
+    /// bisection, each look with `runs` runs: its two ends, and if one surely
+    /// keeps the threshold and the other surely misses it, the middle of that
+    /// bracket, halving it until the two sides meet or a look settles neither
+    /// way. Whether a crossing was bracketed (the candidates not looked at are
+    /// left in `jobs`).
+    fn bisect(
+        &self,
+        jobs: &mut [Option<Job>],
+        lanes: &mut [Option<Lane>],
+        runs: u64,
+        control: &Control,
+    ) -> Result<bool, TuneError> {
+        let last = jobs.len() - 1;
+        let mut look = |i: usize| -> Result<Standing, TuneError> {
+            let (params, spec) = jobs[i].take().expect("each candidate looked at once");
+            let lane = self.first_look(params, &spec, (runs, runs), control)?;
+            control.advance(1);
+            let at = standing(&lane.result, self.tuning);
+            lanes[i] = Some(lane);
+            Ok(at)
+        };
+        let (first, end) = (look(0)?, look(last)?);
+        let (mut keeps, mut misses) = if first.surely_qualifies && end.surely_fails {
+            (0, last)
+        } else if first.surely_fails && end.surely_qualifies {
+            (last, 0)
+        } else {
+            return Ok(false);
+        };
+        while keeps.abs_diff(misses) > 1 {
+            let middle = keeps.midpoint(misses);
+            let at = look(middle)?;
+            if at.surely_qualifies {
+                keeps = middle;
+            } else if at.surely_fails {
+                misses = middle;
+            } else {
+                break;
+            }
+        }
+        Ok(true)
     }
 
     /// Measures `lane` again: exactly if a sweep fits in `exact_steps`, else by
@@ -330,8 +450,8 @@ impl Race<'_> {
     fn confirm_winners(&self, lanes: &mut [Lane], control: &Control) -> Result<bool, TuneError> {
         let mut winners = Vec::new();
         let mut start = 0;
-        for grid in &self.tuning.grids {
-            let end = start + grid.len();
+        for &size in self.sizes {
+            let end = start + size;
             let results: Vec<&CandidateResult> =
                 lanes[start..end].iter().map(|l| &l.result).collect();
             if let Some(best) = super::select(&results) {
@@ -373,8 +493,8 @@ impl Race<'_> {
             // Each system has its own winner: contenders are found grid by grid.
             let mut open = Vec::new();
             let mut start = 0;
-            for grid in &self.tuning.grids {
-                let end = start + grid.len();
+            for &size in self.sizes {
+                let end = start + size;
                 let results: Vec<&CandidateResult> =
                     lanes[start..end].iter().map(|l| &l.result).collect();
                 if !certain(&results, self.tuning) {

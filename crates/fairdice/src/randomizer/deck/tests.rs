@@ -211,3 +211,50 @@ fn restore_bounds_the_total_before_summing() {
             .is_err()
     );
 }
+
+#[test]
+fn a_deck_that_cannot_refill_within_a_match_draws_as_the_deck_refilled_only_when_empty() {
+    use crate::analysis::exact::{ExactOptions, curves};
+    use crate::control::Control;
+    let sweep = |spec: &str, samples: usize| {
+        let randomizer = crate::randomizer::Spec::build(spec).expect("a spec");
+        curves(
+            &randomizer,
+            samples,
+            &ExactOptions::default(),
+            &Control::new(),
+        )
+        .expect("small")
+        .curves
+    };
+    let mut named = 0;
+    for (values, copies) in [(3, 1), (3, 3), (4, 2)] {
+        let full = (values * copies) as usize;
+        for refill_below in 1..=full as u64 + 1 {
+            for refill in [RefillMode::TopUp, RefillMode::Reshuffle] {
+                let d = deck(values, copies, refill_below, refill);
+                for samples in 1..=full + 2 {
+                    // The deck refills after draw k (of the samples − 1 that can show
+                    // it) when fewer than refill_below of its cards are left.
+                    let refills = (1..samples).any(|k| full - k.min(full) < refill_below as usize);
+                    let same = d.same_over(samples);
+                    assert_eq!(same.is_none(), refills, "{} over {samples}", d.spec());
+                    if let Some(plain) = same {
+                        named += 1;
+                        let (a, b) = (sweep(&d.spec(), samples), sweep(&plain, samples));
+                        for (x, y) in a.entropy.iter().zip(&b.entropy) {
+                            assert!((x - y).abs() < 1e-12, "{} against {plain}", d.spec());
+                        }
+                        for (x, y) in a.outcome_variance.iter().zip(&b.outcome_variance) {
+                            assert!((x - y).abs() < 1e-12, "{} against {plain}", d.spec());
+                        }
+                        for (x, y) in a.repeat.iter().zip(&b.repeat) {
+                            assert!((x - y).abs() < 1e-12, "{} against {plain}", d.spec());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(named > 50, "{named}");
+}

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::{Estimator, Shape, limbs, log2, power};
+use crate::dice::arithmetic::UNIFORM_STEP_CHARGE;
 use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep, PoolModifier,
     PoolPart, Repeat,
@@ -47,6 +48,9 @@ impl<'a> Estimator<'a> {
         let (modifiers, keeps) = self.keep_counts(&dice.pool_modifiers);
         let selects = dice.pool_modifiers.iter().any(PoolModifier::selects);
         let largest = match &per_die {
+            PerDie::Single(die) if equal_weights(dice) => {
+                sized_pool(&modifiers, *die, count, Weights::Equal)
+            }
             PerDie::Single(die) => pool_shape(&modifiers, *die, count),
             PerDie::Exploding { roll, kind, limit } => {
                 let capped = matches!(limit, ExplodeLimit::PerTerm(_));
@@ -327,8 +331,36 @@ fn multisets(support: f64, counted: f64) -> f64 {
     })
 }
 
+/// Whether a die's faces weigh alike: consecutive outcomes, each once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Weights {
+    Equal,
+    Any,
+}
+
+/// Whether the dice of a term are plain dice whose faces are consecutive
+/// outcomes listed once each (`d6`, `d%`, `dF`, `d{3..8}`): their sums take the
+/// sliding power recurrence, a few operations a count whatever the die's size.
+fn equal_weights(dice: &Dice) -> bool {
+    dice.die_modifiers.is_empty()
+        && match &dice.faces {
+            Faces::Standard(_) | Faces::Percent | Faces::Fudge => true,
+            Faces::Custom(faces) => {
+                let mut sorted = faces.clone();
+                sorted.sort_unstable();
+                sorted.windows(2).all(|w| w[1].checked_sub(w[0]) == Some(1))
+            }
+            Faces::Rolled(_) => false,
+        }
+}
+
 /// `count` dice of shape `die` with the pool modifiers.
 pub(super) fn pool_shape(modifiers: &[PoolModifier], die: Shape, count: f64) -> Shape {
+    sized_pool(modifiers, die, count, Weights::Any)
+}
+
+/// [`pool_shape`] knowing whether the die's faces weigh alike.
+fn sized_pool(modifiers: &[PoolModifier], die: Shape, count: f64, weights: Weights) -> Shape {
     let counting = modifiers.iter().any(|m| !m.selects());
     // Success counting maps each die to −1, 0 or 1 first.
     let per_die = if counting {
@@ -354,7 +386,14 @@ pub(super) fn pool_shape(modifiers: &[PoolModifier], die: Shape, count: f64) -> 
         let work = if count <= 1.0 {
             per_die.support
         } else if bits > 128.0 && span <= 4096.0 {
-            result_span * span.max(1.0)
+            // The power recurrence: `span` products a count, or a few sliding
+            // operations a count when the faces weigh alike (and no modifier
+            // changed them into something else).
+            let per_count = match weights {
+                Weights::Equal if !counting => UNIFORM_STEP_CHARGE as f64,
+                _ => span.max(1.0),
+            };
+            result_span * per_count
         } else {
             dense.min(sparse)
         };
