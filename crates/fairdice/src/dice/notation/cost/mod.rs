@@ -365,6 +365,33 @@ mod tests {
     }
 
     #[test]
+    fn sums_of_equal_weight_dice_are_priced_by_the_sliding_recurrence() {
+        use crate::control::Control;
+        use crate::dice::notation::eval::evaluate_expr;
+        // Each sum against one of the same size whose weights differ (a face
+        // listed twice keeps the general recurrence: a product per face a count).
+        for (equal, uneven) in [
+            ("300d100", "300d{1,1..99}"),
+            ("200d%", "200d{1..99,99}"),
+            ("400d{3..40}", "400d{3..39,39}"),
+            ("600d20", "600d{1..19,19}"),
+        ] {
+            let (priced, general) = (cost(equal).steps, cost(uneven).steps);
+            assert!(priced * 2.0 < general, "{equal}: {priced} against {general}");
+            // The estimate is a promise: the metered steps stay under it, and it is
+            // not far above them.
+            for (text, steps) in [(equal, priced), (uneven, general)] {
+                let control = Control::new();
+                evaluate_expr(&parse(text).unwrap(), &Options::default(), &control)
+                    .expect("fits");
+                let used = control.steps_used() as f64;
+                assert!(used <= steps, "{text}: {used} steps used, estimated {steps}");
+                assert!(steps <= 64.0 * used, "{text}: {used} steps used, estimated {steps}");
+            }
+        }
+    }
+
+    #[test]
     fn estimates_grow_with_size() {
         assert!(cost("20d6").steps < cost("200d6").steps);
         assert!(cost("10d10kh3").steps < cost("100d10kh30").steps);
