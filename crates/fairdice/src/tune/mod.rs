@@ -612,7 +612,7 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     let twins = Twins::find(&jobs, &tuning.grids, samples, &build)?;
     let sizes = twins.sizes(&tuning.grids);
     let unique = twins.unique(&jobs);
-    let measured: Vec<CandidateResult> = match measuring.method {
+    let mut measured: Vec<CandidateResult> = match measuring.method {
         MethodChoice::Auto { budget, runs, seed } => {
             let runs = analysis::fallback_runs(runs, samples, outcomes);
             let field = race::Field {
@@ -631,10 +631,11 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         }
         _ => measure_each(measuring, unique, outcomes, &build, control_curves)?,
     };
-    let mut measured = twins.spread(measured, jobs);
+    // Twins split a match between the seats alike too.
     if let Some(game) = game {
         seats::measure(tuning, game, &mut measured, &build, control)?;
     }
+    let measured = twins.spread(measured, jobs);
     let mut systems: Vec<SystemResult> = tuning
         .grids
         .iter()
@@ -873,6 +874,50 @@ mod tests {
         assert_eq!(spec("nes", Outcomes::Values(7)).expect("fits"), "nes");
         assert!(spec("tgm", Outcomes::Values(6)).is_err());
         assert!(spec("bag", Outcomes::Base("2d6".into())).is_err());
+    }
+
+    #[test]
+    fn twins_are_measured_once_and_each_keeps_its_own_parameters() {
+        // Twelve cards over eight samples: the seven draws that can show a refill
+        // leave at least five cards, so thresholds 1 to 5 draw alike; 6 does not.
+        let mut tuning = Tuning::article(4, 8).expect("valid");
+        tuning.grids = vec![
+            Grid::parse("deck(copies=3, refill_below=1..6)").expect("a grid"),
+            Grid::parse("deck(copies=1, refill_below=1..2)").expect("a grid"),
+        ];
+        let jobs: Vec<race::Job> = tuning
+            .grids
+            .iter()
+            .flat_map(|g| {
+                g.candidates()
+                    .into_iter()
+                    .map(|p| (p.clone(), candidate_spec(g, &tuning.outcomes, &p).unwrap()))
+            })
+            .collect();
+        let build = |spec: &String| Spec::build(spec).map_err(|_| TuneError::NoSystems);
+        let twins = Twins::find(&jobs, &tuning.grids, 8, &build).expect("builds");
+        // Twins are found within a grid only; four cards refill within eight samples.
+        assert_eq!(twins.measured_as, [0, 0, 0, 0, 0, 5, 6, 7]);
+        assert_eq!(twins.sizes(&tuning.grids), [2, 2]);
+        let result = tune(&tuning, &Control::new()).expect("runs");
+        for c in result.systems.iter().flat_map(|s| &s.candidates) {
+            let own = Spec::build(&c.spec).expect("its spec builds");
+            let (curves, _) = analysis::curves(&own, 8, &MethodChoice::default(), &Control::new())
+                .expect("small");
+            let mean = curves.entropy.iter().sum::<f64>() / 8.0;
+            assert!((c.mean_entropy - mean).abs() < 1e-12, "{}", c.spec);
+            assert!(
+                (c.outcome_variance - curves.outcome_variance[7]).abs() < 1e-12,
+                "{}",
+                c.spec
+            );
+            let below = c.params[1].1.to_string();
+            assert!(
+                c.spec.contains(&format!("refill_below={below}")),
+                "{}",
+                c.spec
+            );
+        }
     }
 
     #[test]

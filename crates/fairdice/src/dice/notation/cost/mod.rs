@@ -377,16 +377,24 @@ mod tests {
             ("600d20", "600d{1..19,19}"),
         ] {
             let (priced, general) = (cost(equal).steps, cost(uneven).steps);
-            assert!(priced * 2.0 < general, "{equal}: {priced} against {general}");
+            assert!(
+                priced * 2.0 < general,
+                "{equal}: {priced} against {general}"
+            );
             // The estimate is a promise: the metered steps stay under it, and it is
             // not far above them.
             for (text, steps) in [(equal, priced), (uneven, general)] {
                 let control = Control::new();
-                evaluate_expr(&parse(text).unwrap(), &Options::default(), &control)
-                    .expect("fits");
+                evaluate_expr(&parse(text).unwrap(), &Options::default(), &control).expect("fits");
                 let used = control.steps_used() as f64;
-                assert!(used <= steps, "{text}: {used} steps used, estimated {steps}");
-                assert!(steps <= 64.0 * used, "{text}: {used} steps used, estimated {steps}");
+                assert!(
+                    used <= steps,
+                    "{text}: {used} steps used, estimated {steps}"
+                );
+                assert!(
+                    steps <= 64.0 * used,
+                    "{text}: {used} steps used, estimated {steps}"
+                );
             }
         }
     }
