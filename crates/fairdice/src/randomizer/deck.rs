@@ -302,14 +302,15 @@ impl Randomizer for Deck {
     /// From full, draw `k` leaves `N − k` cards and refills if that is fewer than
     /// `refill_below`; a refill after the last draw never shows. So when the
     /// `samples − 1` draws that can show one all leave enough, any threshold and
-    /// refill mode draw alike: the deck that refills only when empty.
+    /// refill mode draw alike: the deck that refills only when empty. That deck's
+    /// two modes are one deck at any length (an empty deck topped up is full).
     fn same_over(&self, samples: usize) -> Option<String> {
         let full: u64 = self.set.iter().sum();
         let shown = samples.saturating_sub(1) as u64;
         let refills = full
             .checked_sub(shown)
             .is_none_or(|left| left < self.refill_below);
-        if shown > 0 && refills {
+        if shown > 0 && refills && self.refill_below > 1 {
             return None;
         }
         let plain = Deck::new(self.base.clone(), self.copies, 1, RefillMode::TopUp).ok()?;
