@@ -14,12 +14,15 @@
 
 use std::collections::BTreeMap;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
 
 use crate::BinaryOp;
 use crate::control::{Control, Meter};
+use crate::dice::count::Count;
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::SumOf;
 use crate::dice::evaluator::engine::evaluate_die;
@@ -171,6 +174,11 @@ impl Shapes {
         let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
         let mut single: Option<Die> = None;
         let only = self.len() == 1;
+        // Make-ups that keep alike, trimmed of the dice no roll keeps, are one pool
+        // evaluated once (an exploding pool's make-ups mostly differ in dice that a
+        // few sure high ones push out).
+        let mut seen: HashMap<Groups, Die> = HashMap::default();
+        let mut trimmed_weight = BigUint::one();
         self.for_each(|weight, groups| {
             let extreme = match keeps {
                 [Keep::Highest(1)] => Some(BinaryOp::Max),
@@ -205,6 +213,30 @@ impl Shapes {
                     total = total.combine(&part, BinaryOp::Add, &control)?;
                 }
                 total
+            } else if let Some((needed, dropped)) = {
+                // Trimming and looking up a make-up: a few allocations and a hash
+                // per group.
+                meter.charge(TRIM_STEPS * groups.len() as u64)?;
+                trim(groups, keeps)
+            } {
+                let die = match seen.get(&needed) {
+                    Some(die) => die.clone(),
+                    None => {
+                        let die = kept_sum(&needed, keeps, value, &control)?;
+                        if seen.len() < MAX_TRIMMED {
+                            seen.insert(needed, die.clone());
+                        }
+                        die
+                    }
+                };
+                // Every roll of a dropped die leaves the kept ones as they are.
+                trimmed_weight = weight * dropped;
+                let weight = &trimmed_weight;
+                meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
+                for (outcome, count) in die.iter() {
+                    *sum.entry(outcome).or_default() += count * weight;
+                }
+                return Ok(());
             } else {
                 let mut pool = Pool::mixed(groups.iter().cloned())?;
                 for keep in keeps {
@@ -236,6 +268,93 @@ impl Shapes {
     }
 }
 
+/// The most trimmed make-ups [`Shapes::evaluate`] remembers.
+const MAX_TRIMMED: usize = 4096;
+
+/// What trimming one group of a make-up is charged: `{10d8!+10d6!}kh3` visits
+/// 256,036 make-ups in about 0.2 s, a few hundred nanoseconds a group.
+const TRIM_STEPS: u64 = 128;
+
+/// The sum of the kept dice of the fixed pool `groups`, by the pool engine.
+fn kept_sum(
+    groups: &Groups,
+    keeps: &[Keep],
+    value: Option<&dyn Fn(Outcome) -> Outcome>,
+    control: &Control,
+) -> Result<Die, DieError> {
+    let mut pool = Pool::mixed(groups.iter().cloned())?;
+    for keep in keeps {
+        pool = match *keep {
+            Keep::Highest(k) => pool.keep_highest(k),
+            Keep::Lowest(k) => pool.keep_lowest(k),
+            Keep::DropHighest(k) => pool.drop_highest(k),
+            Keep::DropLowest(k) => pool.drop_lowest(k),
+        };
+    }
+    let identity = |o: Outcome| o;
+    let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
+    evaluate_die(&SumOf::new(value), &[&pool], control)
+}
+
+/// A pool keeping its `k` highest dice without the dice no roll keeps, and the
+/// product of their totals; `None` when every die may be kept, or for other keeps.
+///
+/// Take the `k` dice with the highest lowest faces (the anchors; among equals,
+/// those with the highest highest face). Every other die whose highest face is
+/// at most the anchors' smallest lowest face never beats all of them: dropping
+/// it leaves the kept values as they are (a tie keeps an equal value), so each
+/// of its rolls counts the same. Keeping the lowest is the mirror image.
+fn trim(groups: &Groups, keeps: &[Keep]) -> Option<(Groups, BigUint)> {
+    let (k, highest) = match keeps {
+        [Keep::Highest(k)] => (*k, true),
+        [Keep::Lowest(k)] => (*k, false),
+        _ => return None,
+    };
+    let dice: u64 = groups.iter().map(|(_, n)| n).sum();
+    if k == 0 || dice <= k {
+        return None;
+    }
+    // Faces turned so that "kept" means "high" either way.
+    let face = |o: Outcome| if highest { o } else { o.saturating_neg() };
+    let ends = |die: &Die| {
+        let (a, b) = (face(die.min_outcome()), face(die.max_outcome()));
+        (a.min(b), a.max(b))
+    };
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| {
+        let (low, high) = ends(&groups[g].0);
+        (std::cmp::Reverse(low), std::cmp::Reverse(high))
+    });
+    let mut anchors = vec![0u64; groups.len()];
+    let (mut left, mut floor) = (k, Outcome::MAX);
+    for &g in &order {
+        let take = groups[g].1.min(left);
+        anchors[g] = take;
+        left -= take;
+        floor = ends(&groups[g].0).0;
+        if left == 0 {
+            break;
+        }
+    }
+    let mut dropped = BigUint::one();
+    let mut any = false;
+    let mut needed: Groups = Vec::with_capacity(groups.len());
+    for (g, (die, n)) in groups.iter().enumerate() {
+        let rest = n - anchors[g];
+        let keep = if rest > 0 && ends(die).1 <= floor {
+            any = true;
+            dropped *= Count::pow(&die.total(), rest as u32);
+            anchors[g]
+        } else {
+            *n
+        };
+        if keep > 0 {
+            needed.push((die.clone(), keep));
+        }
+    }
+    any.then_some((needed, dropped))
+}
+
 /// The maximum (or minimum, by `op`) of `n` copies of `die`, by squaring.
 fn extreme_of(die: &Die, n: u64, op: BinaryOp, control: &Control) -> Result<Die, DieError> {
     let mut result: Option<Die> = None;
@@ -262,4 +381,62 @@ fn pool_total(groups: &Groups) -> BigUint {
         .iter()
         .map(|(die, n)| die.total().pow(*n as u32))
         .product()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::testing::d;
+
+    /// The counts of `die` times `factor`.
+    fn times(die: &Die, factor: &BigUint) -> Vec<(Outcome, BigUint)> {
+        die.iter().map(|(o, c)| (o, c * factor)).collect()
+    }
+
+    #[test]
+    fn trimming_a_pool_keeps_every_kept_sum_and_count() {
+        let kinds = [
+            Die::constant(8),
+            Die::constant(3),
+            d(4),
+            d(6),
+            Die::new([(2, 1u32), (5, 2), (6, 1)]).unwrap(),
+            Die::new([(-1, 1u32), (0, 1)]).unwrap(),
+        ];
+        let mut trimmed = 0;
+        // Every pool of up to three kinds, one to three of each, every keep.
+        for a in 0..kinds.len() {
+            for b in a..kinds.len() {
+                for c in b..kinds.len() {
+                    for (na, nb, nc) in [(1, 1, 1), (3, 1, 2), (2, 3, 1), (1, 2, 3)] {
+                        let mut groups: Groups = vec![(kinds[a].clone(), na)];
+                        for (kind, n) in [(b, nb), (c, nc)] {
+                            match groups.iter_mut().find(|(die, _)| *die == kinds[kind]) {
+                                Some(group) => group.1 += n,
+                                None => groups.push((kinds[kind].clone(), n)),
+                            }
+                        }
+                        let dice: u64 = groups.iter().map(|(_, n)| n).sum();
+                        for k in 1..=dice {
+                            for keeps in [[Keep::Highest(k)], [Keep::Lowest(k)]] {
+                                let Some((needed, dropped)) = trim(&groups, &keeps) else {
+                                    continue;
+                                };
+                                trimmed += 1;
+                                let control = Control::new();
+                                let whole = kept_sum(&groups, &keeps, None, &control).unwrap();
+                                let part = kept_sum(&needed, &keeps, None, &control).unwrap();
+                                assert_eq!(
+                                    times(&part, &dropped),
+                                    times(&whole, &BigUint::one()),
+                                    "{groups:?} {keeps:?} trimmed to {needed:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(trimmed > 100, "{trimmed}");
+    }
 }
