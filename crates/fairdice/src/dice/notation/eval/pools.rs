@@ -174,12 +174,13 @@ impl Shapes {
         let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
         let mut single: Option<Die> = None;
         let only = self.len() == 1;
-        // Make-ups that keep alike, trimmed of the dice no roll keeps, are one pool
-        // evaluated once (an exploding pool's make-ups mostly differ in dice that a
-        // few sure high ones push out).
+        // A mixture's make-ups that keep alike, trimmed of the dice no roll keeps,
+        // are one pool evaluated once (an exploding pool's make-ups mostly differ
+        // in dice that a few sure high ones push out).
         let mut seen: HashMap<Groups, Die> = HashMap::default();
-        let mut trimmed_weight = BigUint::one();
         self.for_each(|weight, groups| {
+            // A trimmed make-up's weight, times the totals of the dice it dropped.
+            let mut scaled: Option<BigUint> = None;
             let extreme = match keeps {
                 [Keep::Highest(1)] => Some(BinaryOp::Max),
                 [Keep::Lowest(1)] => Some(BinaryOp::Min),
@@ -213,44 +214,34 @@ impl Shapes {
                     total = total.combine(&part, BinaryOp::Add, &control)?;
                 }
                 total
-            } else if let Some((needed, dropped)) = {
-                // Trimming and looking up a make-up: a few allocations and a hash
-                // per group.
-                meter.charge(TRIM_STEPS * groups.len() as u64)?;
-                trim(groups, keeps)
-            } {
-                let die = match seen.get(&needed) {
-                    Some(die) => die.clone(),
-                    None => {
-                        let die = kept_sum(&needed, keeps, value, &control)?;
-                        if seen.len() < MAX_TRIMMED {
-                            seen.insert(needed, die.clone());
-                        }
-                        die
-                    }
-                };
-                // Every roll of a dropped die leaves the kept ones as they are.
-                trimmed_weight = weight * dropped;
-                let weight = &trimmed_weight;
-                meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
-                for (outcome, count) in die.iter() {
-                    *sum.entry(outcome).or_default() += count * weight;
-                }
-                return Ok(());
             } else {
-                let mut pool = Pool::mixed(groups.iter().cloned())?;
-                for keep in keeps {
-                    pool = match *keep {
-                        Keep::Highest(k) => pool.keep_highest(k),
-                        Keep::Lowest(k) => pool.keep_lowest(k),
-                        Keep::DropHighest(k) => pool.drop_highest(k),
-                        Keep::DropLowest(k) => pool.drop_lowest(k),
-                    };
+                // A mixture's make-ups are trimmed and looked up (a few allocations
+                // and a hash per group); one fixed pool goes to the engine whole.
+                let trimmed = if only {
+                    None
+                } else {
+                    meter.charge(TRIM_STEPS * groups.len() as u64)?;
+                    trim(groups, keeps)
+                };
+                match trimmed {
+                    Some((needed, dropped)) => {
+                        // Every roll of a dropped die leaves the kept ones as they are.
+                        scaled = Some(weight * dropped);
+                        match seen.get(&needed) {
+                            Some(die) => die.clone(),
+                            None => {
+                                let die = kept_sum(&needed, keeps, value, &control)?;
+                                if seen.len() < MAX_TRIMMED {
+                                    seen.insert(needed, die.clone());
+                                }
+                                die
+                            }
+                        }
+                    }
+                    None => kept_sum(groups, keeps, value, &control)?,
                 }
-                let identity = |o: Outcome| o;
-                let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
-                evaluate_die(&SumOf::new(value), &[&pool], &control)?
             };
+            let weight = scaled.as_ref().unwrap_or(weight);
             if only && weight.is_one() {
                 single = Some(die);
                 return Ok(());
