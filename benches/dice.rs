@@ -9,37 +9,29 @@
 //! it cold instead.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fairdice_bench::cases::{CaseTable, DICE};
+use fairdice_bench::cases::DICE;
 use fairdice_bench::engines::{self, CoreCase};
 
+#[path = "warm.rs"]
+mod warm;
+
 fn dice(c: &mut Criterion) {
-    let table = CaseTable::parse(DICE).expect("cases/dice.tsv parses");
-    for case in &table.cases {
-        let mut group = c.benchmark_group(format!("dice_{}", case.name));
-        group
-            .sample_size(20)
-            .warm_up_time(Duration::from_secs(1))
-            .measurement_time(Duration::from_secs(2));
-        if let Some(expression) = case.expression(&table, "fairdice") {
-            group.bench_function("fairdice", |b| {
-                b.iter(|| engines::fairdice(black_box(expression)).expect(expression))
+    warm::cases(c, "dice", DICE, |group, table, case| {
+        if let Some(expression) = case.expression(table, "fairdice")
+            && let Some(core) = CoreCase::parse(expression)
+        {
+            group.bench_function("fairdice_core", |b| {
+                b.iter(|| black_box(core).evaluate().expect(expression))
             });
-            if let Some(core) = CoreCase::parse(expression) {
-                group.bench_function("fairdice_core", |b| {
-                    b.iter(|| black_box(core).evaluate().expect(expression))
-                });
-            }
         }
-        if let Some(expression) = case.expression(&table, "xdy") {
+        if let Some(expression) = case.expression(table, "xdy") {
             group.bench_function("xdy", |b| {
                 b.iter(|| engines::xdy(black_box(expression)).expect(expression))
             });
         }
-        group.finish();
-    }
+    });
 }
 
 criterion_group!(benches, dice);

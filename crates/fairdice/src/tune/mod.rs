@@ -646,11 +646,7 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
             certain: true,
         })
         .collect();
-    let mut owners = tuning
-        .grids
-        .iter()
-        .enumerate()
-        .flat_map(|(i, g)| std::iter::repeat_n(i, g.len()));
+    let mut owners = owners(&tuning.grids);
     for result in measured {
         let owner = owners.next().unwrap_or(0);
         systems[owner].candidates.push(result);
@@ -692,11 +688,7 @@ impl Twins {
         let mut measured_as = Vec::with_capacity(jobs.len());
         let mut first: std::collections::HashMap<(usize, &str), usize> =
             std::collections::HashMap::new();
-        let owners = grids
-            .iter()
-            .enumerate()
-            .flat_map(|(g, grid)| std::iter::repeat_n(g, grid.len()));
-        for (i, (owner, (_, same))) in owners.zip(&named).enumerate() {
+        for (i, (owner, (_, same))) in owners(grids).zip(&named).enumerate() {
             measured_as.push(match same {
                 Some(same) => *first.entry((owner, same.as_str())).or_insert(i),
                 None => i,
@@ -732,38 +724,30 @@ impl Twins {
     /// Every job's result from the `measured` ones (in the order of
     /// [`unique`](Self::unique)).
     fn spread(&self, measured: Vec<CandidateResult>, jobs: Vec<race::Job>) -> Vec<CandidateResult> {
-        let mut slot = vec![usize::MAX; jobs.len()];
-        let mut k = 0;
-        for (i, first) in self.measured_as.iter().enumerate() {
-            if *first == i {
-                slot[i] = k;
-                k += 1;
-            }
+        let mut measured = measured.into_iter();
+        let mut all: Vec<CandidateResult> = Vec::with_capacity(jobs.len());
+        for (i, (params, _)) in jobs.into_iter().enumerate() {
+            // A twin's first comes before it, so its result is already in place.
+            let first = self.measured_as[i];
+            let mut result = if first == i {
+                measured.next().expect("a result for each job measured")
+            } else {
+                all[first].clone()
+            };
+            result.params = params;
+            result.spec.clone_from(&self.specs[i]);
+            all.push(result);
         }
-        let mut measured: Vec<Option<CandidateResult>> = measured.into_iter().map(Some).collect();
-        // A twin's first is measured before it in the order; the last twin may take
-        // the result itself, the others copy it.
-        let mut left = vec![0usize; jobs.len()];
-        for &first in &self.measured_as {
-            left[first] += 1;
-        }
-        jobs.into_iter()
-            .enumerate()
-            .map(|(i, (params, _))| {
-                let first = self.measured_as[i];
-                left[first] -= 1;
-                let place = &mut measured[slot[first]];
-                let mut result = if left[first] == 0 {
-                    place.take().expect("taken once, last")
-                } else {
-                    place.clone().expect("not yet taken")
-                };
-                result.params = params;
-                result.spec.clone_from(&self.specs[i]);
-                result
-            })
-            .collect()
+        all
     }
+}
+
+/// The index of the grid each candidate comes from, in the order of `grids`.
+fn owners(grids: &[Grid]) -> impl Iterator<Item = usize> + '_ {
+    grids
+        .iter()
+        .enumerate()
+        .flat_map(|(g, grid)| std::iter::repeat_n(g, grid.len()))
 }
 
 /// Measures every candidate by the forced method (every one exact, or every one
