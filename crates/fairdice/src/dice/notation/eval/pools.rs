@@ -170,6 +170,72 @@ impl Shapes {
         value: Option<&dyn Fn(Outcome) -> Outcome>,
         meter: &mut Meter,
     ) -> Result<Die, DieError> {
+        if keeps.is_empty() && self.factors.len() > 1 {
+            // Added up, the factors are independent: their sums add.
+            let control = meter.control().clone();
+            let mut total = Die::constant(0);
+            for factor in &self.factors {
+                let part = Shapes {
+                    factors: vec![factor.clone()],
+                }
+                .evaluate_trimmed(keeps, value, meter)?;
+                total = total.combine(&part, BinaryOp::Add, &control)?;
+            }
+            return Ok(total);
+        }
+        match self.trim_factors(keeps, meter)? {
+            Some(trimmed) => trimmed.evaluate_trimmed(keeps, value, meter),
+            None => self.evaluate_trimmed(keeps, value, meter),
+        }
+    }
+
+    /// Each factor's make-ups trimmed of the dice no roll keeps, and merged where
+    /// they trim alike; `None` when no factor lists several make-ups or the keeps
+    /// do not trim. A die beaten by `k` sure dice of its own make-up is beaten in
+    /// every pool that make-up joins, so trimming a factor alone is sound, and it
+    /// shrinks the product before it is visited: the make-ups of `10d8!` keeping
+    /// three mostly hold three or more 8s, and become one.
+    ///
+    /// # Errors
+    /// [`DieError::Stopped`] through `meter` (each make-up is charged).
+    fn trim_factors(&self, keeps: &[Keep], meter: &mut Meter) -> Result<Option<Shapes>, DieError> {
+        if !trims(keeps) || self.factors.iter().all(|f| f.len() < 2) {
+            return Ok(None);
+        }
+        let mut factors = Vec::with_capacity(self.factors.len());
+        for factor in &self.factors {
+            if factor.len() < 2 {
+                factors.push(factor.clone());
+                continue;
+            }
+            let mut merged: Vec<(BigUint, Groups)> = Vec::new();
+            let mut at: HashMap<Groups, usize> = HashMap::default();
+            for (weight, groups) in factor {
+                meter.charge(TRIM_STEPS * groups.len() as u64)?;
+                let (needed, weight) = match trim(groups, keeps) {
+                    Some((needed, dropped)) => (needed, weight * dropped),
+                    None => (groups.clone(), weight.clone()),
+                };
+                match at.get(&needed) {
+                    Some(&i) => merged[i].0 += weight,
+                    None => {
+                        at.insert(needed.clone(), merged.len());
+                        merged.push((weight, needed));
+                    }
+                }
+            }
+            factors.push(merged);
+        }
+        Ok(Some(Shapes { factors }))
+    }
+
+    /// [`Shapes::evaluate`] once the factors are trimmed.
+    fn evaluate_trimmed(
+        &self,
+        keeps: &[Keep],
+        value: Option<&dyn Fn(Outcome) -> Outcome>,
+        meter: &mut Meter,
+    ) -> Result<Die, DieError> {
         let control = meter.control().clone();
         let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
         let mut single: Option<Die> = None;
@@ -217,7 +283,7 @@ impl Shapes {
             } else {
                 // A mixture's make-ups are trimmed and looked up (a few allocations
                 // and a hash per group); one fixed pool goes to the engine whole.
-                let trimmed = if only {
+                let trimmed = if only || !trims(keeps) {
                     None
                 } else {
                     meter.charge(TRIM_STEPS * groups.len() as u64)?;
@@ -287,8 +353,15 @@ fn kept_sum(
     evaluate_die(&SumOf::new(value), &[&pool], control)
 }
 
-/// A pool keeping its `k` highest dice without the dice no roll keeps, and the
-/// product of their totals; `None` when every die may be kept, or for other keeps.
+/// Whether [`trim`] may drop dice under `keeps`: the first keeps the `k` highest
+/// or lowest (later keeps choose among those `k`, which trimming leaves alone).
+fn trims(keeps: &[Keep]) -> bool {
+    matches!(keeps.first(), Some(Keep::Highest(_) | Keep::Lowest(_)))
+}
+
+/// A pool keeping its `k` highest dice first without the dice no roll keeps, and
+/// the product of their totals; `None` when every die may be kept, or for other
+/// keeps.
 ///
 /// Take the `k` dice with the highest lowest faces (the anchors; among equals,
 /// those with the highest highest face). Every other die whose highest face is
@@ -296,9 +369,9 @@ fn kept_sum(
 /// it leaves the kept values as they are (a tie keeps an equal value), so each
 /// of its rolls counts the same. Keeping the lowest is the mirror image.
 fn trim(groups: &Groups, keeps: &[Keep]) -> Option<(Groups, BigUint)> {
-    let (k, highest) = match keeps {
-        [Keep::Highest(k)] => (*k, true),
-        [Keep::Lowest(k)] => (*k, false),
+    let (k, highest) = match keeps.first()? {
+        Keep::Highest(k) => (*k, true),
+        Keep::Lowest(k) => (*k, false),
         _ => return None,
     };
     let dice: u64 = groups.iter().map(|(_, n)| n).sum();
@@ -409,7 +482,13 @@ mod tests {
                         }
                         let dice: u64 = groups.iter().map(|(_, n)| n).sum();
                         for k in 1..=dice {
-                            for keeps in [[Keep::Highest(k)], [Keep::Lowest(k)]] {
+                            let sequences = [
+                                vec![Keep::Highest(k)],
+                                vec![Keep::Lowest(k)],
+                                vec![Keep::Highest(k), Keep::DropLowest(1)],
+                                vec![Keep::Lowest(k), Keep::DropHighest(1)],
+                            ];
+                            for keeps in sequences {
                                 let Some((needed, dropped)) = trim(&groups, &keeps) else {
                                     continue;
                                 };
@@ -429,5 +508,87 @@ mod tests {
             }
         }
         assert!(trimmed > 100, "{trimmed}");
+    }
+
+    /// Every make-up of the product visited and evaluated whole, as the mixture
+    /// means: the reference for the trimmed and factored evaluation.
+    fn untrimmed(
+        shapes: &Shapes,
+        keeps: &[Keep],
+        value: Option<&dyn Fn(Outcome) -> Outcome>,
+    ) -> Die {
+        let control = Control::new();
+        let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+        shapes
+            .for_each(|weight, groups| {
+                let die = if keeps.is_empty() {
+                    let mut total = Die::constant(0);
+                    for (die, n) in groups {
+                        let die = value.map_or_else(|| die.clone(), |f| die.map(f));
+                        let part = die.repeat_sum(*n, &control)?;
+                        total = total.combine(&part, BinaryOp::Add, &control)?;
+                    }
+                    total
+                } else {
+                    kept_sum(groups, keeps, value, &control)?
+                };
+                for (outcome, count) in die.iter() {
+                    *sum.entry(outcome).or_default() += count * weight;
+                }
+                Ok(())
+            })
+            .unwrap();
+        Die::new(sum).unwrap()
+    }
+
+    #[test]
+    fn a_mixture_trimmed_factor_by_factor_counts_as_every_make_up_whole() {
+        let eight = Die::constant(8);
+        let six = Die::constant(6);
+        let low8 = Die::new((1..=7).map(|o| (o, 1u32))).unwrap();
+        let low6 = d(5);
+        let uneven = Die::new([(2, 1u32), (5, 2), (9, 1)]).unwrap();
+        let w = |n: u32| BigUint::from(n);
+        // Make-ups shaped like exploding terms': sure high dice and the rest.
+        let first = vec![
+            (w(7), vec![(low8.clone(), 2)]),
+            (w(3), vec![(low8.clone(), 1), (eight.clone(), 1)]),
+            (w(2), vec![(low8.clone(), 1), (eight.clone(), 2)]),
+            (w(1), vec![(eight.clone(), 3)]),
+            (w(5), vec![(eight.clone(), 4)]),
+        ];
+        let second = vec![
+            (w(4), vec![(low6.clone(), 2)]),
+            (w(1), vec![(six.clone(), 2), (low6.clone(), 1)]),
+            (w(2), vec![(six.clone(), 3)]),
+        ];
+        let third = vec![(w(1), vec![(uneven.clone(), 1), (d(4), 2)])];
+        let shapes = Shapes::new(first)
+            .join(Shapes::new(second))
+            .join(Shapes::new(third));
+        let successes = |o: Outcome| Outcome::from(o >= 5);
+        let mut checked = 0;
+        for k in 0..=6 {
+            let mut sequences = vec![
+                vec![Keep::Highest(k)],
+                vec![Keep::Lowest(k)],
+                vec![Keep::Highest(k), Keep::DropLowest(1)],
+                vec![Keep::Lowest(k), Keep::DropHighest(1)],
+                vec![Keep::DropLowest(k)],
+            ];
+            if k == 0 {
+                sequences.push(vec![]);
+            }
+            for keeps in sequences {
+                for value in [None, Some(&successes as &dyn Fn(Outcome) -> Outcome)] {
+                    let control = Control::new();
+                    let mut meter = control.meter();
+                    let got = shapes.evaluate(&keeps, value, &mut meter).unwrap();
+                    assert_eq!(got, untrimmed(&shapes, &keeps, value), "{keeps:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 2 * (5 * 7 + 1));
     }
 }
