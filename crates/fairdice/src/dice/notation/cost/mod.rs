@@ -400,6 +400,43 @@ mod tests {
     }
 
     #[test]
+    fn mixtures_of_make_ups_are_priced_by_what_they_visit() {
+        use crate::control::Control;
+        use crate::dice::notation::eval::evaluate_expr;
+        // Groups rolled from many make-ups (explosions as dice, rolled counts):
+        // trimmed by a first kh/kl, summed factor by factor, or else visited
+        // make-up by make-up (a first drop keeps nearly every die).
+        for text in [
+            "{10d8!+10d6!}kh3",
+            "{6d8!+6d6!+6d4!}kh3",
+            "{10d8!+10d6!}kl3",
+            "{10d8!+10d6!}kh3dl1",
+            "{10d8!+10d6!}",
+            "{4d6!+4d8!}cs>=6",
+            "{3d6!+3d8!}dh1",
+            "{2d6!+2d8!+2d10!}dl1",
+            "{3d6!p+3d8!p}dh1",
+            "{2d6!p+2d8!p}dl1",
+            "{(d4)d6!+(d6)d8}dh1",
+            "{(d6)d8+(d4)d10}dl2",
+        ] {
+            let steps = cost(text).steps;
+            let control = Control::new();
+            evaluate_expr(&parse(text).unwrap(), &Options::default(), &control).expect("fits");
+            let used = control.steps_used() as f64;
+            // Within twice of the steps either way up, and never far above them.
+            assert!(
+                used <= 2.0 * steps,
+                "{text}: {used} steps used, estimated {steps}"
+            );
+            assert!(
+                steps <= 64.0 * used,
+                "{text}: {used} steps used, estimated {steps}"
+            );
+        }
+    }
+
+    #[test]
     fn estimates_grow_with_size() {
         assert!(cost("20d6").steps < cost("200d6").steps);
         assert!(cost("10d10kh3").steps < cost("100d10kh30").steps);

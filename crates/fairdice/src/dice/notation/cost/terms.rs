@@ -9,6 +9,7 @@ use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep, PoolModifier,
     PoolPart, Repeat,
 };
+use crate::dice::notation::eval::pools::TRIM_STEPS;
 
 /// One die of a term after its per-die modifiers.
 enum PerDie {
@@ -19,6 +20,54 @@ enum PerDie {
         kind: ExplodeKind,
         limit: ExplodeLimit,
     },
+}
+
+/// One kind of die a group pools, and the make-ups its count and explosions roll.
+#[derive(Clone, Copy)]
+struct Member {
+    shape: Shape,
+    /// The most dice of the kind.
+    count: f64,
+    /// How many make-ups the evaluation lists for it (1: a fixed count).
+    makeups: f64,
+    /// The dice of a typical make-up.
+    typical: f64,
+    /// The dice rolled first (before any explosion), at most.
+    dice: f64,
+    /// The groups of identical dice a make-up holds at most.
+    groups: f64,
+}
+
+impl Member {
+    fn one(shape: Shape) -> Member {
+        Member {
+            shape,
+            count: 1.0,
+            makeups: 1.0,
+            typical: 1.0,
+            dice: 1.0,
+            groups: 1.0,
+        }
+    }
+}
+
+/// The make-ups of `n` dice whose extra rolls are dice (up to `depth` a die, or the
+/// term's cap), and the dice of a typical one. A chain is one roll that does not
+/// explode, or explodes `1..=depth` times; penetrating keeps first and extra rolls
+/// apart, so its make-ups also count how many dice exploded at all.
+fn chain_makeups(n: f64, depth: f64, kind: ExplodeKind, limit: ExplodeLimit) -> (f64, f64) {
+    if let ExplodeLimit::PerTerm(cap) = limit {
+        let cap = cap as f64;
+        return ((n + cap + 1.0) * (cap + 1.0), n + cap / 2.0);
+    }
+    let lists = if kind.extra_offset() == 0 {
+        depth * n * (n + 1.0) / 2.0 + n + 1.0
+    } else {
+        // Σ over the dice that exploded, b = 0..=n, of (depth − 1)·b(b+1)/2 + b + 1.
+        let (s1, s2) = (n * (n + 1.0) / 2.0, n * (n + 1.0) * (2.0 * n + 1.0) / 6.0);
+        (depth - 1.0).max(0.0) * (s2 + s1) / 2.0 + s1 + n + 1.0
+    };
+    (lists, n * (depth + 2.0) / 2.0)
 }
 
 impl<'a> Estimator<'a> {
@@ -95,12 +144,53 @@ impl<'a> Estimator<'a> {
 
     #[cold]
     pub(super) fn group(&mut self, group: &'a Group) -> Shape {
-        let members: Vec<(Shape, f64)> = match group.members.as_slice() {
+        let members: Vec<Member> = match group.members.as_slice() {
             [only] => self.pooled(only),
             members => self.members(members),
         };
         let (modifiers, keeps) = self.keep_counts(&group.pool_modifiers);
-        let mut shape = mixed_pool(&modifiers, &members);
+        let dice: Vec<(Shape, f64)> = members.iter().map(|m| (m.shape, m.count)).collect();
+        let mut shape = mixed_pool(&modifiers, &dice);
+        // A pool rolled from several make-ups (rolled counts, explosions as dice) is
+        // evaluated make-up by make-up, unless its first keep trims them (each
+        // factor's make-ups shrink to a few) or it is only added up (each factor is
+        // summed apart): price every make-up as a pool of typical size.
+        let makeups: f64 = members.iter().map(|m| m.makeups).product();
+        let first = modifiers.iter().find_map(|m| match m {
+            PoolModifier::Keep { keep, .. } => Some(*keep),
+            _ => None,
+        });
+        match first {
+            _ if makeups <= 1.0 => {}
+            Some(Keep::Highest(k) | Keep::Lowest(k)) => {
+                // Each make-up of each factor trimmed once, then the product of what
+                // is left (about k + 1 make-ups keeping the highest, n + 1 the
+                // lowest) visited and trimmed again.
+                let k = k as f64;
+                let listed: f64 = members
+                    .iter()
+                    .filter(|m| m.makeups > 1.0)
+                    .map(|m| m.makeups * m.groups)
+                    .sum();
+                let visits: f64 = members
+                    .iter()
+                    .map(|m| m.makeups.min(k + m.dice + 2.0))
+                    .product();
+                let groups: f64 = members.iter().map(|m| m.groups).sum();
+                shape.steps += TRIM_STEPS as f64 * (listed + visits * groups);
+            }
+            Some(Keep::DropHighest(_) | Keep::DropLowest(_)) => {
+                let typical: Vec<(Shape, f64)> =
+                    members.iter().map(|m| (m.shape, m.typical)).collect();
+                let each = mixed_pool(&modifiers, &typical);
+                // A penetrating chain's extra rolls are one lower, kinds of their
+                // own: a make-up holds twice the kinds, each split of the ranks
+                // among them a branch.
+                let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
+                shape.steps = shape.steps.max(makeups * each.steps * apart);
+            }
+            None => {}
+        }
         keeps.apply(&mut shape);
         shape
     }
@@ -120,7 +210,7 @@ impl<'a> Estimator<'a> {
     /// What a lone group member pools: its dice terms' dice and its repetitions'
     /// rolls (joined by `+`), or itself as one value.
     #[cold]
-    fn pooled(&mut self, expr: &'a Expr) -> Vec<(Shape, f64)> {
+    fn pooled(&mut self, expr: &'a Expr) -> Vec<Member> {
         match expr.pool_part() {
             PoolPart::Sum { left, right, .. } => {
                 let mut all = self.pooled(left);
@@ -128,36 +218,69 @@ impl<'a> Estimator<'a> {
                 all
             }
             PoolPart::Dice(dice) => {
-                let count = match dice.count.as_deref() {
-                    None => 1.0,
-                    Some(count) => self.shape(count).high.max(0.0),
+                let (count, mut makeups, mut typical) = match dice.count.as_deref() {
+                    None => (1.0, 1.0, 1.0),
+                    Some(count) => {
+                        let k = self.shape(count);
+                        let high = k.high.max(0.0);
+                        (high, k.support, (k.low.max(0.0) + high) / 2.0)
+                    }
                 };
                 let faces = match &dice.faces {
                     Faces::Rolled(sides) => {
-                        bare_faces(&Faces::Standard(self.shape(sides).high.max(1.0) as u64))
+                        let s = self.shape(sides);
+                        makeups *= s.support;
+                        bare_faces(&Faces::Standard(s.high.max(1.0) as u64))
                     }
                     faces => bare_faces(faces),
                 };
                 match self.per_die(dice, faces) {
-                    PerDie::Single(die) => vec![(die, count)],
-                    PerDie::Exploding { roll, limit, .. } => {
+                    PerDie::Single(die) => vec![Member {
+                        shape: die,
+                        count,
+                        makeups,
+                        typical,
+                        dice: count,
+                        groups: 1.0,
+                    }],
+                    PerDie::Exploding { roll, kind, limit } => {
                         let depth = self.depth(limit);
-                        vec![(roll, count * (depth + 1.0))]
+                        let (lists, size) = chain_makeups(count, depth, kind, limit);
+                        makeups *= lists;
+                        typical = typical.min(size);
+                        // Rolls that explode or not, first or extra (penetrating).
+                        let groups = if kind.extra_offset() == 0 { 2.0 } else { 4.0 };
+                        vec![Member {
+                            shape: roll,
+                            count: count * (depth + 1.0),
+                            makeups,
+                            typical,
+                            dice: count,
+                            groups,
+                        }]
                     }
                 }
             }
             PoolPart::Repeat(repeat) => {
                 let k = self.shape(&repeat.count);
-                vec![(self.shape(&repeat.body), k.high.max(0.0))]
+                let high = k.high.max(0.0);
+                vec![Member {
+                    shape: self.shape(&repeat.body),
+                    count: high,
+                    makeups: k.support,
+                    typical: (k.low.max(0.0) + high) / 2.0,
+                    dice: high,
+                    groups: 1.0,
+                }]
             }
             PoolPart::Members(members) => self.members(members),
-            PoolPart::Value(value) => vec![(self.shape(value), 1.0)],
+            PoolPart::Value(value) => vec![Member::one(self.shape(value))],
         }
     }
 
     /// The members of a group, each one value of its pool.
-    fn members(&mut self, members: &'a [Expr]) -> Vec<(Shape, f64)> {
-        members.iter().map(|m| (self.shape(m), 1.0)).collect()
+    fn members(&mut self, members: &'a [Expr]) -> Vec<Member> {
+        members.iter().map(|m| Member::one(self.shape(m))).collect()
     }
 
     /// The modifiers with rolled keep counts read at their largest, and how many

@@ -330,7 +330,7 @@ const MAX_TRIMMED: usize = 4096;
 
 /// What trimming one group of a make-up is charged: `{10d8!+10d6!}kh3` visits
 /// 256,036 make-ups in about 0.2 s, a few hundred nanoseconds a group.
-const TRIM_STEPS: u64 = 128;
+pub(crate) const TRIM_STEPS: u64 = 128;
 
 /// The sum of the kept dice of the fixed pool `groups`, by the pool engine.
 fn kept_sum(
