@@ -19,6 +19,8 @@ enum PerDie {
         roll: Shape,
         kind: ExplodeKind,
         limit: ExplodeLimit,
+        /// Only the top face explodes.
+        top: bool,
     },
 }
 
@@ -36,6 +38,11 @@ struct Member {
     dice: f64,
     /// The groups of identical dice a make-up holds at most.
     groups: f64,
+    /// What listing its make-ups costs.
+    listing: f64,
+    /// Whether its dice explode on their top face alone (the rolls that explode
+    /// are one value).
+    top: bool,
 }
 
 impl Member {
@@ -47,6 +54,8 @@ impl Member {
             typical: 1.0,
             dice: 1.0,
             groups: 1.0,
+            top: false,
+            listing: 0.0,
         }
     }
 }
@@ -68,6 +77,91 @@ fn chain_makeups(n: f64, depth: f64, kind: ExplodeKind, limit: ExplodeLimit) -> 
         (depth - 1.0).max(0.0) * (s2 + s1) / 2.0 + s1 + n + 1.0
     };
     (lists, n * (depth + 2.0) / 2.0)
+}
+
+/// How many dice a pool's make-ups are trimmed to keep or set apart by, and
+/// whether the dice kept are the high ones: the first keep's count when it keeps
+/// the highest or lowest, a lone drop's count; `None` when its selections leave
+/// every make-up whole.
+fn trimmed_by(modifiers: &[PoolModifier]) -> Option<Trim> {
+    let mut selections = modifiers.iter().filter_map(|m| match m {
+        PoolModifier::Keep { keep, .. } => Some(*keep),
+        _ => None,
+    });
+    let first = selections.next()?;
+    let lone = selections.next().is_none();
+    let (k, high, apart) = match first {
+        Keep::Highest(k) => (k, true, false),
+        Keep::Lowest(k) => (k, false, false),
+        Keep::DropHighest(d) if lone => (d, true, true),
+        Keep::DropLowest(d) if lone => (d, false, true),
+        _ => return None,
+    };
+    Some(Trim {
+        k: k as f64,
+        high,
+        apart,
+    })
+}
+
+/// How a mixture's make-ups are trimmed (see [`trimmed_by`]).
+#[derive(Clone, Copy)]
+struct Trim {
+    /// The dice kept (or dropped) that decide what is trimmed.
+    k: f64,
+    /// Whether the high dice are kept.
+    high: bool,
+    /// Whether the dice no roll drops are set apart and added (a lone drop),
+    /// rather than the dice no roll keeps dropped.
+    apart: bool,
+}
+
+/// A mixture of make-ups whose selections trim them (see [`trimmed_by`]): each
+/// make-up of each member trimmed once, the product of what is left visited and
+/// trimmed again, and each pool left evaluated. Explosions on the top face keeping
+/// the high dice leave about `k + 1` make-ups of `k` dice (the sure top faces);
+/// keeping the low ones, one per count of the other faces, `n + 1`; other
+/// explosions about one per count of matching rolls more. Dice set apart are
+/// added up make-up by make-up, and their sums added to every pool left.
+fn trimmed_mixture(modifiers: &[PoolModifier], members: &[Member], trim: Trim) -> f64 {
+    let Trim { k, high, apart } = trim;
+    let bits: f64 = members.iter().map(|m| m.count * m.shape.bits).sum();
+    let words = limbs(bits);
+    // The sums set apart: every roll of a member, at most; dropping the low dice of
+    // explosions on the top face, only the top faces are set apart (one sum per
+    // count of them).
+    let added = |m: &Member| match (apart, high, m.top) {
+        (false, _, _) => 1.0,
+        (true, false, true) => m.count + 1.0,
+        (true, _, _) => m.count * (m.shape.high - m.shape.low) + 1.0,
+    };
+    let listed: f64 = members
+        .iter()
+        .filter(|m| m.makeups > 1.0)
+        .map(|m| m.makeups * (m.groups * TRIM_STEPS as f64 + 2.0 * added(m) * words))
+        .sum();
+    let left = |m: &Member| -> (f64, f64) {
+        match (high, m.top) {
+            (true, true) => (k + 2.0, k),
+            (false, _) => (m.dice + 2.0, k + m.dice),
+            (true, false) => (m.count + (k + 1.0) * (m.dice + 1.0), k + m.count),
+        }
+    };
+    let visits: f64 = members.iter().map(|m| m.makeups.min(left(m).0)).product();
+    let groups: f64 = members.iter().map(|m| m.groups).sum();
+    let pools: Vec<(Shape, f64)> = members
+        .iter()
+        .map(|m| (m.shape, m.count.min(left(m).1)))
+        .collect();
+    let each = mixed_pool(modifiers, &pools);
+    // Each visit adds every member's sums to the pool's: convolutions.
+    let mut support = each.support;
+    let mut adding = 0.0;
+    for m in members {
+        adding += support * added(m);
+        support += added(m);
+    }
+    listed + visits * (groups * TRIM_STEPS as f64 + each.steps + (each.support + adding) * words)
 }
 
 impl<'a> Estimator<'a> {
@@ -101,10 +195,15 @@ impl<'a> Estimator<'a> {
                 sized_pool(&modifiers, *die, count, Weights::Equal)
             }
             PerDie::Single(die) => pool_shape(&modifiers, *die, count),
-            PerDie::Exploding { roll, kind, limit } => {
+            PerDie::Exploding {
+                roll,
+                kind,
+                limit,
+                top,
+            } => {
                 let capped = matches!(limit, ExplodeLimit::PerTerm(_));
                 if selects || capped {
-                    self.exploding_pool(&modifiers, *roll, *kind, *limit, count)
+                    self.exploding_pool(&modifiers, *roll, (*kind, *limit, *top), count)
                 } else {
                     let chain = self.chain(*roll, *limit);
                     pool_shape(&modifiers, chain, count)
@@ -152,45 +251,31 @@ impl<'a> Estimator<'a> {
         let dice: Vec<(Shape, f64)> = members.iter().map(|m| (m.shape, m.count)).collect();
         let mut shape = mixed_pool(&modifiers, &dice);
         // A pool rolled from several make-ups (rolled counts, explosions as dice) is
-        // evaluated make-up by make-up, unless its first keep trims them (each
-        // factor's make-ups shrink to a few) or it is only added up (each factor is
-        // summed apart): price every make-up as a pool of typical size.
+        // evaluated make-up by make-up, unless its first keep trims them or a lone
+        // drop sets dice apart (each factor's make-ups shrink to a few), or it is
+        // only added up (each factor is summed apart): price every make-up as a
+        // pool of typical size.
         let makeups: f64 = members.iter().map(|m| m.makeups).product();
-        let first = modifiers.iter().find_map(|m| match m {
-            PoolModifier::Keep { keep, .. } => Some(*keep),
-            _ => None,
-        });
-        match first {
-            _ if makeups <= 1.0 => {}
-            Some(Keep::Highest(k) | Keep::Lowest(k)) => {
-                // Each make-up of each factor trimmed once, then the product of what
-                // is left (about k + 1 make-ups keeping the highest, n + 1 the
-                // lowest) visited and trimmed again.
-                let k = k as f64;
-                let listed: f64 = members
-                    .iter()
-                    .filter(|m| m.makeups > 1.0)
-                    .map(|m| m.makeups * m.groups)
-                    .sum();
-                let visits: f64 = members
-                    .iter()
-                    .map(|m| m.makeups.min(k + m.dice + 2.0))
-                    .product();
-                let groups: f64 = members.iter().map(|m| m.groups).sum();
-                shape.steps += TRIM_STEPS as f64 * (listed + visits * groups);
+        if makeups > 1.0 {
+            match trimmed_by(&modifiers) {
+                Some(k) => {
+                    let own: f64 = members.iter().map(|m| m.shape.steps).sum();
+                    shape.steps = own + trimmed_mixture(&modifiers, &members, k);
+                }
+                None if modifiers.iter().any(PoolModifier::selects) => {
+                    let typical: Vec<(Shape, f64)> =
+                        members.iter().map(|m| (m.shape, m.typical)).collect();
+                    let each = mixed_pool(&modifiers, &typical);
+                    // A penetrating chain's extra rolls are one lower, kinds of their
+                    // own: a make-up holds twice the kinds, each split of the ranks
+                    // among them a branch.
+                    let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
+                    shape.steps = shape.steps.max(makeups * each.steps * apart);
+                }
+                None => {}
             }
-            Some(Keep::DropHighest(_) | Keep::DropLowest(_)) => {
-                let typical: Vec<(Shape, f64)> =
-                    members.iter().map(|m| (m.shape, m.typical)).collect();
-                let each = mixed_pool(&modifiers, &typical);
-                // A penetrating chain's extra rolls are one lower, kinds of their
-                // own: a make-up holds twice the kinds, each split of the ranks
-                // among them a branch.
-                let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
-                shape.steps = shape.steps.max(makeups * each.steps * apart);
-            }
-            None => {}
         }
+        shape.steps += members.iter().map(|m| m.listing).sum::<f64>();
         keeps.apply(&mut shape);
         shape
     }
@@ -242,21 +327,34 @@ impl<'a> Estimator<'a> {
                         typical,
                         dice: count,
                         groups: 1.0,
+                        top: false,
+                        listing: 0.0,
                     }],
-                    PerDie::Exploding { roll, kind, limit } => {
+                    PerDie::Exploding {
+                        roll,
+                        kind,
+                        limit,
+                        top,
+                    } => {
                         let depth = self.depth(limit);
                         let (lists, size) = chain_makeups(count, depth, kind, limit);
                         makeups *= lists;
                         typical = typical.min(size);
                         // Rolls that explode or not, first or extra (penetrating).
                         let groups = if kind.extra_offset() == 0 { 2.0 } else { 4.0 };
+                        // Its make-ups are listed by squaring one die's (see
+                        // `exploding_pool`).
+                        let bits = roll.bits * count * (depth + 1.0);
+                        let listing = lists * lists / 16.0 * limbs(bits);
                         vec![Member {
                             shape: roll,
+                            listing,
                             count: count * (depth + 1.0),
                             makeups,
                             typical,
                             dice: count,
                             groups,
+                            top,
                         }]
                     }
                 }
@@ -271,6 +369,8 @@ impl<'a> Estimator<'a> {
                     typical: (k.low.max(0.0) + high) / 2.0,
                     dice: high,
                     groups: 1.0,
+                    top: false,
+                    listing: 0.0,
                 }]
             }
             PoolPart::Members(members) => self.members(members),
@@ -333,11 +433,17 @@ impl<'a> Estimator<'a> {
         let mut s = faces;
         for modifier in &dice.die_modifiers {
             match modifier {
-                DieModifier::Explode { kind, limit, .. } if !kind.compounds() => {
+                DieModifier::Explode {
+                    kind,
+                    limit,
+                    conditions,
+                    ..
+                } if !kind.compounds() => {
                     return PerDie::Exploding {
                         roll: s,
                         kind: *kind,
                         limit: *limit,
+                        top: conditions.is_empty(),
                     };
                 }
                 DieModifier::Explode { limit, .. } => s = self.chain(s, *limit),
@@ -375,8 +481,7 @@ impl<'a> Estimator<'a> {
         &self,
         modifiers: &[PoolModifier],
         roll: Shape,
-        kind: ExplodeKind,
-        limit: ExplodeLimit,
+        (kind, limit, top): (ExplodeKind, ExplodeLimit, bool),
         count: f64,
     ) -> Shape {
         let (dice, shapes) = match limit {
@@ -395,11 +500,33 @@ impl<'a> Estimator<'a> {
         };
         let per_pool = pool_shape(modifiers, roll, dice);
         let bits = per_pool.bits + log2(shapes.max(2.0));
+        // The make-ups come from squaring one die's: the last products pair the
+        // make-ups of half the dice, about a quarter of the whole list each.
+        let listed = match limit {
+            ExplodeLimit::PerTerm(_) => shapes,
+            _ => chain_makeups(count, self.depth(limit), kind, limit).0,
+        };
+        let power = (listed * listed / 16.0).max(shapes * shapes.sqrt()) * limbs(bits);
+        let pools = match trimmed_by(modifiers) {
+            Some(k) => {
+                let (makeups, typical) = chain_makeups(count, self.depth(limit), kind, limit);
+                let member = Member {
+                    shape: roll,
+                    count: dice,
+                    makeups,
+                    typical,
+                    dice: count,
+                    groups: if kind.extra_offset() == 0 { 2.0 } else { 4.0 },
+                    top,
+                    listing: 0.0,
+                };
+                trimmed_mixture(modifiers, &[member], k)
+            }
+            None => shapes * (per_pool.steps + per_pool.support * limbs(bits)),
+        };
         Shape {
             bits,
-            steps: roll.steps
-                + shapes * shapes.sqrt() * limbs(bits)
-                + shapes * (per_pool.steps + per_pool.support * limbs(bits)),
+            steps: roll.steps + power + pools,
             ..per_pool
         }
     }

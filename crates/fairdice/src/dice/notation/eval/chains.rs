@@ -267,8 +267,10 @@ fn multiply(
     meter: &mut Meter,
 ) -> Result<Vec<([u32; 4], BigUint)>, DieError> {
     let mut product: HashMap<[u32; 4], BigUint> = HashMap::with_capacity(a.len() + b.len());
+    // A pair is a product of weights: a step per 64-bit limb of the larger.
+    let widest = b.iter().map(|(_, w)| w.bits()).max().unwrap_or(0);
     for (x, wx) in a {
-        meter.charge(b.len() as u64)?;
+        meter.charge(b.len() as u64 * ((wx.bits() + widest) / 64 + 1))?;
         for (y, wy) in b {
             let sizes = [x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]];
             let entry = product.entry(sizes).or_default();

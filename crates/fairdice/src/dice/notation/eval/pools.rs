@@ -183,9 +183,130 @@ impl Shapes {
             }
             return Ok(total);
         }
+        if let Some(die) = self.evaluate_apart(keeps, value, meter)? {
+            return Ok(die);
+        }
         match self.trim_factors(keeps, meter)? {
             Some(trimmed) => trimmed.evaluate_trimmed(keeps, value, meter),
             None => self.evaluate_trimmed(keeps, value, meter),
+        }
+    }
+
+    /// A mixture dropping its `d` lowest (highest) dice, with the dice no roll
+    /// drops set apart; `None` for other keeps, or when no factor lists several
+    /// make-ups. A die with `d` sure dice of its own make-up at or below it (above)
+    /// is kept in every pool that make-up joins: its value is added, outside the
+    /// pool engine. Each factor's make-ups become the dice that may be dropped,
+    /// with the weighted sums of the rest mixed into one die, merged where the
+    /// dice left alike (`10d8!` dropping the lowest: the 8s are all kept, and its
+    /// 506 make-ups become 11, one per count of the other faces).
+    ///
+    /// # Errors
+    /// [`DieError::Overflow`]; [`DieError::Stopped`] through `meter`;
+    /// [`DieError::TooManyDice`] past the engine's limit.
+    fn evaluate_apart(
+        &self,
+        keeps: &[Keep],
+        value: Option<&dyn Fn(Outcome) -> Outcome>,
+        meter: &mut Meter,
+    ) -> Result<Option<Die>, DieError> {
+        if !matches!(keeps, [Keep::DropLowest(_) | Keep::DropHighest(_)])
+            || self.factors.iter().all(|f| f.len() < 2)
+        {
+            return Ok(None);
+        }
+        let control = meter.control().clone();
+        let identity = |o: Outcome| o;
+        let value_of: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
+        // Each factor: the dice that may be dropped, and the mixed sums set apart
+        // (their counts carry the make-ups' weights).
+        let mut factors: Vec<Vec<(Groups, Die)>> = Vec::with_capacity(self.factors.len());
+        // The sums set apart repeat across make-ups (the same dice, other counts).
+        let mut sums: HashMap<(Die, u64), Die> = HashMap::default();
+        for factor in &self.factors {
+            let mut merged: Vec<(Groups, BTreeMap<Outcome, BigUint>)> = Vec::new();
+            let mut at: HashMap<Groups, usize> = HashMap::default();
+            for (weight, groups) in factor {
+                meter.charge(TRIM_STEPS * groups.len() as u64)?;
+                let (rest, sure) =
+                    set_apart(groups, keeps).unwrap_or_else(|| (groups.clone(), Groups::new()));
+                let mut added = Die::constant(0);
+                for (die, n) in &sure {
+                    let key = (die.clone(), *n);
+                    let part = match sums.get(&key) {
+                        Some(part) => part,
+                        None => {
+                            let part = die.map(value_of).repeat_sum(*n, &control)?;
+                            sums.entry(key).or_insert(part)
+                        }
+                    };
+                    added = added.combine(part, BinaryOp::Add, &control)?;
+                }
+                let i = match at.get(&rest) {
+                    Some(&i) => i,
+                    None => {
+                        at.insert(rest.clone(), merged.len());
+                        merged.push((rest, BTreeMap::new()));
+                        merged.len() - 1
+                    }
+                };
+                meter.charge(added.len() as u64 * (weight.bits() / 64 + 1))?;
+                for (outcome, count) in added.iter() {
+                    *merged[i].1.entry(outcome).or_default() += count * weight;
+                }
+            }
+            let mut apart = Vec::with_capacity(merged.len());
+            for (rest, counts) in merged {
+                apart.push((rest, Die::new(counts)?));
+            }
+            factors.push(apart);
+        }
+        // Every choice of one entry a factor: the kept sum of the dice left (each
+        // pool evaluated once), plus every factor's sums set apart.
+        let mut seen: HashMap<Groups, Die> = HashMap::default();
+        let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+        let mut at = vec![0usize; factors.len()];
+        let mut groups = Groups::new();
+        loop {
+            groups.clear();
+            for (factor, &i) in factors.iter().zip(&at) {
+                groups.extend(factor[i].0.iter().cloned());
+            }
+            meter.charge(TRIM_STEPS * groups.len() as u64)?;
+            let mut die = match seen.get(&groups) {
+                Some(die) => die.clone(),
+                None => {
+                    let die = kept_sum(&groups, keeps, value, &control)?;
+                    if seen.len() < MAX_TRIMMED {
+                        seen.insert(groups.clone(), die.clone());
+                    }
+                    die
+                }
+            };
+            for (factor, &i) in factors.iter().zip(&at) {
+                // A product of counts a pair, a step a 64-bit limb.
+                let added = &factor[i].1;
+                let words = (die.total().bits() + added.total().bits()) / 64 + 1;
+                meter.charge(die.len() as u64 * added.len() as u64 * words)?;
+                die = die.combine(added, BinaryOp::Add, &control)?;
+            }
+            meter.charge(die.len() as u64 * (die.total().bits() / 64 + 1))?;
+            for (outcome, count) in die.iter() {
+                *sum.entry(outcome).or_default() += count;
+            }
+            // The next choice, the last factor turning fastest.
+            let mut k = at.len();
+            loop {
+                if k == 0 {
+                    return Die::new(sum).map(Some);
+                }
+                k -= 1;
+                at[k] += 1;
+                if at[k] < factors[k].len() {
+                    break;
+                }
+                at[k] = 0;
+            }
         }
     }
 
@@ -323,6 +444,62 @@ impl Shapes {
             None => Die::new(sum),
         }
     }
+}
+
+/// A pool dropping its `d` lowest dice split into the dice that may be dropped and
+/// those no roll drops; `None` when every die may be dropped, or for other keeps.
+///
+/// Take the `d` dice with the lowest highest faces (the anchors; among equals,
+/// those with the lowest lowest face). Every other die whose lowest face is at
+/// least the anchors' largest highest face has `d` dice at or below it in every
+/// roll: some `d` lowest leave it out (a tie drops an equal value), so it is
+/// always kept, and the pool without it drops the same values. Dropping the
+/// highest is the mirror image. The anchors always stay in the pool.
+fn set_apart(groups: &Groups, keeps: &[Keep]) -> Option<(Groups, Groups)> {
+    let (d, lowest) = match keeps {
+        [Keep::DropLowest(d)] => (*d, true),
+        [Keep::DropHighest(d)] => (*d, false),
+        _ => return None,
+    };
+    let dice: u64 = groups.iter().map(|(_, n)| n).sum();
+    if d == 0 || dice <= d {
+        return None;
+    }
+    // Faces turned so that "dropped" means "low" either way.
+    let face = |o: Outcome| if lowest { o } else { o.saturating_neg() };
+    let ends = |die: &Die| {
+        let (a, b) = (face(die.min_outcome()), face(die.max_outcome()));
+        (a.min(b), a.max(b))
+    };
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| {
+        let (low, high) = ends(&groups[g].0);
+        (high, low)
+    });
+    let mut anchors = vec![0u64; groups.len()];
+    let (mut left, mut ceiling) = (d, Outcome::MIN);
+    for &g in &order {
+        let take = groups[g].1.min(left);
+        anchors[g] = take;
+        left -= take;
+        ceiling = ends(&groups[g].0).1;
+        if left == 0 {
+            break;
+        }
+    }
+    let (mut rest, mut sure): (Groups, Groups) = (Vec::new(), Vec::new());
+    for (g, (die, n)) in groups.iter().enumerate() {
+        let others = n - anchors[g];
+        if others > 0 && ends(die).0 >= ceiling {
+            sure.push((die.clone(), others));
+            if anchors[g] > 0 {
+                rest.push((die.clone(), anchors[g]));
+            }
+        } else if *n > 0 {
+            rest.push((die.clone(), *n));
+        }
+    }
+    (!sure.is_empty()).then_some((rest, sure))
 }
 
 /// The most trimmed make-ups [`Shapes::evaluate`] remembers.
@@ -510,6 +687,47 @@ mod tests {
         assert!(trimmed > 100, "{trimmed}");
     }
 
+    #[test]
+    fn dice_set_apart_are_kept_in_every_roll() {
+        let kinds = [
+            Die::constant(8),
+            Die::constant(1),
+            d(4),
+            d(6),
+            Die::new([(2, 1u32), (5, 2), (6, 1)]).unwrap(),
+            Die::new([(-1, 1u32), (0, 1)]).unwrap(),
+        ];
+        let control = Control::new();
+        let mut split = 0;
+        for a in 0..kinds.len() {
+            for b in a..kinds.len() {
+                for (na, nb) in [(1, 1), (3, 1), (1, 3), (2, 2)] {
+                    let groups: Groups = if a == b {
+                        vec![(kinds[a].clone(), na + nb)]
+                    } else {
+                        vec![(kinds[a].clone(), na), (kinds[b].clone(), nb)]
+                    };
+                    for dropped in 1..=na + nb {
+                        for keeps in [[Keep::DropLowest(dropped)], [Keep::DropHighest(dropped)]] {
+                            let Some((rest, sure)) = set_apart(&groups, &keeps) else {
+                                continue;
+                            };
+                            split += 1;
+                            let mut part = kept_sum(&rest, &keeps, None, &control).unwrap();
+                            for (die, n) in &sure {
+                                let added = die.repeat_sum(*n, &control).unwrap();
+                                part = part.combine(&added, BinaryOp::Add, &control).unwrap();
+                            }
+                            let whole = kept_sum(&groups, &keeps, None, &control).unwrap();
+                            assert_eq!(part, whole, "{groups:?} {keeps:?} set apart {sure:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(split > 40, "{split}");
+    }
+
     /// Every make-up of the product visited and evaluated whole, as the mixture
     /// means: the reference for the trimmed and factored evaluation.
     fn untrimmed(
@@ -575,6 +793,7 @@ mod tests {
                 vec![Keep::Highest(k), Keep::DropLowest(1)],
                 vec![Keep::Lowest(k), Keep::DropHighest(1)],
                 vec![Keep::DropLowest(k)],
+                vec![Keep::DropHighest(k)],
             ];
             if k == 0 {
                 sequences.push(vec![]);
@@ -589,6 +808,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 2 * (5 * 7 + 1));
+        assert_eq!(checked, 2 * (6 * 7 + 1));
     }
 }
