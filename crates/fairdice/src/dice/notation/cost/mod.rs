@@ -292,6 +292,25 @@ mod tests {
         estimate(&parse(text).unwrap(), &Options::default())
     }
 
+    /// The estimate is a promise: the metered steps stay under it, and it is not
+    /// far above them.
+    fn assert_kept(text: &str) {
+        use crate::control::Control;
+        use crate::dice::notation::eval::evaluate_expr;
+        let steps = cost(text).steps;
+        let control = Control::new();
+        evaluate_expr(&parse(text).unwrap(), &Options::default(), &control).expect("fits");
+        let used = control.steps_used() as f64;
+        assert!(
+            used <= steps,
+            "{text}: {used} steps used, estimated {steps}"
+        );
+        assert!(
+            steps <= 64.0 * used,
+            "{text}: {used} steps used, estimated {steps}"
+        );
+    }
+
     #[test]
     fn everyday_expressions_are_cheap() {
         for text in [
@@ -381,21 +400,8 @@ mod tests {
                 priced * 2.0 < general,
                 "{equal}: {priced} against {general}"
             );
-            // The estimate is a promise: the metered steps stay under it, and it is
-            // not far above them.
-            for (text, steps) in [(equal, priced), (uneven, general)] {
-                let control = Control::new();
-                evaluate_expr(&parse(text).unwrap(), &Options::default(), &control).expect("fits");
-                let used = control.steps_used() as f64;
-                assert!(
-                    used <= steps,
-                    "{text}: {used} steps used, estimated {steps}"
-                );
-                assert!(
-                    steps <= 64.0 * used,
-                    "{text}: {used} steps used, estimated {steps}"
-                );
-            }
+            assert_kept(equal);
+            assert_kept(uneven);
         }
     }
 
@@ -427,19 +433,7 @@ mod tests {
             "{(d6)d8+(d4)d10}dl2",
             "{20d10!+20d8!+20d6!}kh5",
         ] {
-            let steps = cost(text).steps;
-            let control = Control::new();
-            evaluate_expr(&parse(text).unwrap(), &Options::default(), &control).expect("fits");
-            let used = control.steps_used() as f64;
-            // At least the steps used, and never far above them.
-            assert!(
-                used <= steps,
-                "{text}: {used} steps used, estimated {steps}"
-            );
-            assert!(
-                steps <= 64.0 * used,
-                "{text}: {used} steps used, estimated {steps}"
-            );
+            assert_kept(text);
         }
     }
 

@@ -449,24 +449,41 @@ impl Shapes {
 /// A pool dropping its `d` lowest dice split into the dice that may be dropped and
 /// those no roll drops; `None` when every die may be dropped, or for other keeps.
 ///
-/// Take the `d` dice with the lowest highest faces (the anchors; among equals,
-/// those with the lowest lowest face). Every other die whose lowest face is at
-/// least the anchors' largest highest face has `d` dice at or below it in every
-/// roll: some `d` lowest leave it out (a tie drops an equal value), so it is
-/// always kept, and the pool without it drops the same values. Dropping the
-/// highest is the mirror image. The anchors always stay in the pool.
+/// A die with `d` dice at or below it in every roll is left out of some `d`
+/// lowest (a tie drops an equal value), so it is always kept, and the pool
+/// without it drops the same values: these are the dice [`beaten`] finds with
+/// the faces turned over (its anchors, the `d` dice with the lowest highest
+/// faces, stay in the pool). Dropping the highest is the mirror image.
 fn set_apart(groups: &Groups, keeps: &[Keep]) -> Option<(Groups, Groups)> {
     let (d, lowest) = match keeps {
         [Keep::DropLowest(d)] => (*d, true),
         [Keep::DropHighest(d)] => (*d, false),
         _ => return None,
     };
+    let counts = beaten(groups, d, !lowest)?;
+    let (mut rest, mut sure): (Groups, Groups) = (Vec::new(), Vec::new());
+    for ((die, n), beaten) in groups.iter().zip(counts) {
+        if beaten > 0 {
+            sure.push((die.clone(), beaten));
+        }
+        if n - beaten > 0 {
+            rest.push((die.clone(), n - beaten));
+        }
+    }
+    Some((rest, sure))
+}
+
+/// How many dice of each group `k` sure dice beat (or match) in every roll: the
+/// anchors are the `k` dice with the highest lowest faces (among equals, those
+/// with the highest highest face), and another die is beaten when its highest
+/// face is at most the anchors' smallest lowest face. `high` false turns the
+/// faces over (beaten from below). `None` when no die is beaten.
+fn beaten(groups: &Groups, k: u64, high: bool) -> Option<Vec<u64>> {
     let dice: u64 = groups.iter().map(|(_, n)| n).sum();
-    if d == 0 || dice <= d {
+    if k == 0 || dice <= k {
         return None;
     }
-    // Faces turned so that "dropped" means "low" either way.
-    let face = |o: Outcome| if lowest { o } else { o.saturating_neg() };
+    let face = |o: Outcome| if high { o } else { o.saturating_neg() };
     let ends = |die: &Die| {
         let (a, b) = (face(die.min_outcome()), face(die.max_outcome()));
         (a.min(b), a.max(b))
@@ -474,32 +491,28 @@ fn set_apart(groups: &Groups, keeps: &[Keep]) -> Option<(Groups, Groups)> {
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by_key(|&g| {
         let (low, high) = ends(&groups[g].0);
-        (high, low)
+        (std::cmp::Reverse(low), std::cmp::Reverse(high))
     });
     let mut anchors = vec![0u64; groups.len()];
-    let (mut left, mut ceiling) = (d, Outcome::MIN);
+    let (mut left, mut floor) = (k, Outcome::MAX);
     for &g in &order {
         let take = groups[g].1.min(left);
         anchors[g] = take;
         left -= take;
-        ceiling = ends(&groups[g].0).1;
+        floor = ends(&groups[g].0).0;
         if left == 0 {
             break;
         }
     }
-    let (mut rest, mut sure): (Groups, Groups) = (Vec::new(), Vec::new());
-    for (g, (die, n)) in groups.iter().enumerate() {
-        let others = n - anchors[g];
-        if others > 0 && ends(die).0 >= ceiling {
-            sure.push((die.clone(), others));
-            if anchors[g] > 0 {
-                rest.push((die.clone(), anchors[g]));
-            }
-        } else if *n > 0 {
-            rest.push((die.clone(), *n));
-        }
-    }
-    (!sure.is_empty()).then_some((rest, sure))
+    let counts: Vec<u64> = groups
+        .iter()
+        .zip(&anchors)
+        .map(|((die, n), anchored)| match ends(die).1 <= floor {
+            true => n - anchored,
+            false => 0,
+        })
+        .collect();
+    counts.iter().any(|&c| c > 0).then_some(counts)
 }
 
 /// The most trimmed make-ups [`Shapes::evaluate`] remembers.
@@ -538,62 +551,27 @@ fn trims(keeps: &[Keep]) -> bool {
 
 /// A pool keeping its `k` highest dice first without the dice no roll keeps, and
 /// the product of their totals; `None` when every die may be kept, or for other
-/// keeps.
-///
-/// Take the `k` dice with the highest lowest faces (the anchors; among equals,
-/// those with the highest highest face). Every other die whose highest face is
-/// at most the anchors' smallest lowest face never beats all of them: dropping
-/// it leaves the kept values as they are (a tie keeps an equal value), so each
-/// of its rolls counts the same. Keeping the lowest is the mirror image.
+/// keeps. A die [`beaten`] by `k` sure dice never beats all of them: dropping it
+/// leaves the kept values as they are (a tie keeps an equal value), so each of
+/// its rolls counts the same. Keeping the lowest is the mirror image.
 fn trim(groups: &Groups, keeps: &[Keep]) -> Option<(Groups, BigUint)> {
     let (k, highest) = match keeps.first()? {
         Keep::Highest(k) => (*k, true),
         Keep::Lowest(k) => (*k, false),
         _ => return None,
     };
-    let dice: u64 = groups.iter().map(|(_, n)| n).sum();
-    if k == 0 || dice <= k {
-        return None;
-    }
-    // Faces turned so that "kept" means "high" either way.
-    let face = |o: Outcome| if highest { o } else { o.saturating_neg() };
-    let ends = |die: &Die| {
-        let (a, b) = (face(die.min_outcome()), face(die.max_outcome()));
-        (a.min(b), a.max(b))
-    };
-    let mut order: Vec<usize> = (0..groups.len()).collect();
-    order.sort_by_key(|&g| {
-        let (low, high) = ends(&groups[g].0);
-        (std::cmp::Reverse(low), std::cmp::Reverse(high))
-    });
-    let mut anchors = vec![0u64; groups.len()];
-    let (mut left, mut floor) = (k, Outcome::MAX);
-    for &g in &order {
-        let take = groups[g].1.min(left);
-        anchors[g] = take;
-        left -= take;
-        floor = ends(&groups[g].0).0;
-        if left == 0 {
-            break;
-        }
-    }
+    let counts = beaten(groups, k, highest)?;
     let mut dropped = BigUint::one();
-    let mut any = false;
     let mut needed: Groups = Vec::with_capacity(groups.len());
-    for (g, (die, n)) in groups.iter().enumerate() {
-        let rest = n - anchors[g];
-        let keep = if rest > 0 && ends(die).1 <= floor {
-            any = true;
-            dropped *= Count::pow(&die.total(), rest as u32);
-            anchors[g]
-        } else {
-            *n
-        };
-        if keep > 0 {
-            needed.push((die.clone(), keep));
+    for ((die, n), beaten) in groups.iter().zip(counts) {
+        if beaten > 0 {
+            dropped *= Count::pow(&die.total(), beaten as u32);
+        }
+        if n - beaten > 0 {
+            needed.push((die.clone(), n - beaten));
         }
     }
-    any.then_some((needed, dropped))
+    Some((needed, dropped))
 }
 
 /// The maximum (or minimum, by `op`) of `n` copies of `die`, by squaring.
