@@ -385,8 +385,6 @@ mod tests {
 
     #[test]
     fn sums_of_equal_weight_dice_are_priced_by_the_sliding_recurrence() {
-        use crate::control::Control;
-        use crate::dice::notation::eval::evaluate_expr;
         // Each sum against one of the same size whose weights differ (a face
         // listed twice keeps the general recurrence: a product per face a count).
         for (equal, uneven) in [
@@ -407,8 +405,6 @@ mod tests {
 
     #[test]
     fn mixtures_of_make_ups_are_priced_by_what_they_visit() {
-        use crate::control::Control;
-        use crate::dice::notation::eval::evaluate_expr;
         // Pools rolled from many make-ups (explosions as dice, rolled counts):
         // trimmed by a first kh/kl, split by a lone drop, summed factor by factor,
         // or else visited make-up by make-up.
