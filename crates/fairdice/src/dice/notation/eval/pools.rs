@@ -32,13 +32,16 @@ use crate::dice::pool::Pool;
 /// One fixed pool: groups of identical dice and how many of each.
 pub(crate) type Groups = Vec<(Die, u64)>;
 
+/// One factor of a [`Shapes`]: its make-ups, each with its weight.
+type Factor = Vec<(BigUint, Groups)>;
+
 /// A weighted mixture of fixed pools, kept as a product: the pools are every choice
 /// of one make-up from each factor, their dice joined and their weights multiplied.
 /// Pools rolled together (`a + b` in a group) add a factor instead of listing every
 /// pair of make-ups, so their memory is the sum of the factors' sizes, not the product.
 #[derive(Debug, Clone)]
 pub(crate) struct Shapes {
-    factors: Vec<Vec<(BigUint, Groups)>>,
+    factors: Vec<Factor>,
 }
 
 impl Shapes {
@@ -55,9 +58,7 @@ impl Shapes {
 
     /// How many make-ups the product lists (saturating).
     fn len(&self) -> u64 {
-        self.factors
-            .iter()
-            .fold(1u64, |n, f| n.saturating_mul(f.len() as u64))
+        makeups(&self.factors)
     }
 
     /// The total of every pool's rolls, weighted: the total of the result.
@@ -82,39 +83,9 @@ impl Shapes {
     /// Every make-up with its weight, one after another, without listing them all.
     fn for_each(
         &self,
-        mut visit: impl FnMut(&BigUint, &Groups) -> Result<(), DieError>,
+        visit: impl FnMut(&BigUint, &Groups) -> Result<(), DieError>,
     ) -> Result<(), DieError> {
-        if let [only] = self.factors.as_slice() {
-            return only.iter().try_for_each(|(w, g)| visit(w, g));
-        }
-        if self.factors.iter().any(Vec::is_empty) {
-            return Ok(());
-        }
-        let mut at = vec![0usize; self.factors.len()];
-        let (mut weight, mut groups) = (BigUint::one(), Groups::new());
-        loop {
-            weight.set_one();
-            groups.clear();
-            for (factor, &i) in self.factors.iter().zip(&at) {
-                let (w, g) = &factor[i];
-                weight *= w;
-                groups.extend(g.iter().cloned());
-            }
-            visit(&weight, &groups)?;
-            // The next choice, the last factor turning fastest.
-            let mut k = at.len();
-            loop {
-                if k == 0 {
-                    return Ok(());
-                }
-                k -= 1;
-                at[k] += 1;
-                if at[k] < self.factors[k].len() {
-                    break;
-                }
-                at[k] = 0;
-            }
-        }
+        for_each_makeup(&self.factors, visit)
     }
 
     /// Pools chosen at random: part `i` with probability `weights[i] / Σ weights`.
@@ -175,10 +146,7 @@ impl Shapes {
             let control = meter.control().clone();
             let mut total = Die::constant(0);
             for factor in &self.factors {
-                let part = Shapes {
-                    factors: vec![factor.clone()],
-                }
-                .evaluate_trimmed(keeps, value, meter)?;
+                let part = evaluate_factors(std::slice::from_ref(factor), keeps, value, meter)?;
                 total = total.combine(&part, BinaryOp::Add, &control)?;
             }
             return Ok(total);
@@ -187,8 +155,8 @@ impl Shapes {
             return Ok(die);
         }
         match self.trim_factors(keeps, meter)? {
-            Some(trimmed) => trimmed.evaluate_trimmed(keeps, value, meter),
-            None => self.evaluate_trimmed(keeps, value, meter),
+            Some(trimmed) => evaluate_factors(&trimmed.factors, keeps, value, meter),
+            None => evaluate_factors(&self.factors, keeps, value, meter),
         }
     }
 
@@ -263,27 +231,17 @@ impl Shapes {
         }
         // Every choice of one entry a factor: the kept sum of the dice left (each
         // pool evaluated once), plus every factor's sums set apart.
-        let mut seen: HashMap<Groups, Die> = HashMap::default();
+        let mut seen = Remembered::default();
         let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
-        let mut at = vec![0usize; factors.len()];
         let mut groups = Groups::new();
-        loop {
+        each_choice(&factors, |at| {
             groups.clear();
-            for (factor, &i) in factors.iter().zip(&at) {
+            for (factor, &i) in factors.iter().zip(at) {
                 groups.extend(factor[i].0.iter().cloned());
             }
             meter.charge(TRIM_STEPS * groups.len() as u64)?;
-            let mut die = match seen.get(&groups) {
-                Some(die) => die.clone(),
-                None => {
-                    let die = kept_sum(&groups, keeps, value, &control)?;
-                    if seen.len() < MAX_TRIMMED {
-                        seen.insert(groups.clone(), die.clone());
-                    }
-                    die
-                }
-            };
-            for (factor, &i) in factors.iter().zip(&at) {
+            let mut die = seen.kept_sum(&groups, keeps, value, &control)?;
+            for (factor, &i) in factors.iter().zip(at) {
                 // A product of counts a pair, a step a 64-bit limb.
                 let added = &factor[i].1;
                 let words = (die.total().bits() + added.total().bits()) / 64 + 1;
@@ -294,20 +252,9 @@ impl Shapes {
             for (outcome, count) in die.iter() {
                 *sum.entry(outcome).or_default() += count;
             }
-            // The next choice, the last factor turning fastest.
-            let mut k = at.len();
-            loop {
-                if k == 0 {
-                    return Die::new(sum).map(Some);
-                }
-                k -= 1;
-                at[k] += 1;
-                if at[k] < factors[k].len() {
-                    break;
-                }
-                at[k] = 0;
-            }
-        }
+            Ok(())
+        })?;
+        Die::new(sum).map(Some)
     }
 
     /// Each factor's make-ups trimmed of the dice no roll keeps, and merged where
@@ -348,101 +295,6 @@ impl Shapes {
             factors.push(merged);
         }
         Ok(Some(Shapes { factors }))
-    }
-
-    /// [`Shapes::evaluate`] once the factors are trimmed.
-    fn evaluate_trimmed(
-        &self,
-        keeps: &[Keep],
-        value: Option<&dyn Fn(Outcome) -> Outcome>,
-        meter: &mut Meter,
-    ) -> Result<Die, DieError> {
-        let control = meter.control().clone();
-        let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
-        let mut single: Option<Die> = None;
-        let only = self.len() == 1;
-        // A mixture's make-ups that keep alike, trimmed of the dice no roll keeps,
-        // are one pool evaluated once (an exploding pool's make-ups mostly differ
-        // in dice that a few sure high ones push out).
-        let mut seen: HashMap<Groups, Die> = HashMap::default();
-        self.for_each(|weight, groups| {
-            // A trimmed make-up's weight, times the totals of the dice it dropped.
-            let mut scaled: Option<BigUint> = None;
-            let extreme = match keeps {
-                [Keep::Highest(1)] => Some(BinaryOp::Max),
-                [Keep::Lowest(1)] => Some(BinaryOp::Min),
-                _ => None,
-            };
-            let dice: u64 = groups.iter().map(|(_, n)| n).sum();
-            let die = if let (Some(op), true) = (extreme, dice > 0) {
-                // The one die kept is the pool's maximum (minimum): folded from the
-                // cumulative counts, without the pool engine.
-                let mut best: Option<Die> = None;
-                for (die, n) in groups {
-                    let part = extreme_of(die, *n, op, &control)?;
-                    best = Some(match best {
-                        None => part,
-                        Some(best) => best.combine(&part, op, &control)?,
-                    });
-                }
-                let best = best.expect("a pool with dice");
-                match value {
-                    Some(value) => best.map(value),
-                    None => best,
-                }
-            } else if keeps.is_empty() {
-                let mut total = Die::constant(0);
-                for (die, n) in groups {
-                    let mapped = match value {
-                        Some(value) => die.map(value),
-                        None => die.clone(),
-                    };
-                    let part = mapped.repeat_sum(*n, &control)?;
-                    total = total.combine(&part, BinaryOp::Add, &control)?;
-                }
-                total
-            } else {
-                // A mixture's make-ups are trimmed and looked up (a few allocations
-                // and a hash per group); one fixed pool goes to the engine whole.
-                let trimmed = if only || !trims(keeps) {
-                    None
-                } else {
-                    meter.charge(TRIM_STEPS * groups.len() as u64)?;
-                    trim(groups, keeps)
-                };
-                match trimmed {
-                    Some((needed, dropped)) => {
-                        // Every roll of a dropped die leaves the kept ones as they are.
-                        scaled = Some(weight * dropped);
-                        match seen.get(&needed) {
-                            Some(die) => die.clone(),
-                            None => {
-                                let die = kept_sum(&needed, keeps, value, &control)?;
-                                if seen.len() < MAX_TRIMMED {
-                                    seen.insert(needed, die.clone());
-                                }
-                                die
-                            }
-                        }
-                    }
-                    None => kept_sum(groups, keeps, value, &control)?,
-                }
-            };
-            let weight = scaled.as_ref().unwrap_or(weight);
-            if only && weight.is_one() {
-                single = Some(die);
-                return Ok(());
-            }
-            meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
-            for (outcome, count) in die.iter() {
-                *sum.entry(outcome).or_default() += count * weight;
-            }
-            Ok(())
-        })?;
-        match single {
-            Some(die) => Ok(die),
-            None => Die::new(sum),
-        }
     }
 }
 
@@ -513,6 +365,172 @@ fn beaten(groups: &Groups, k: u64, high: bool) -> Option<Vec<u64>> {
         })
         .collect();
     counts.iter().any(|&c| c > 0).then_some(counts)
+}
+
+/// [`Shapes::evaluate`] over `factors`, once they are trimmed.
+fn evaluate_factors(
+    factors: &[Factor],
+    keeps: &[Keep],
+    value: Option<&dyn Fn(Outcome) -> Outcome>,
+    meter: &mut Meter,
+) -> Result<Die, DieError> {
+    let control = meter.control().clone();
+    let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+    let mut single: Option<Die> = None;
+    let only = makeups(factors) == 1;
+    // A mixture's make-ups that keep alike, trimmed of the dice no roll keeps,
+    // are one pool evaluated once (an exploding pool's make-ups mostly differ
+    // in dice that a few sure high ones push out).
+    let mut seen = Remembered::default();
+    for_each_makeup(factors, |weight, groups| {
+        // A trimmed make-up's weight, times the totals of the dice it dropped.
+        let mut scaled: Option<BigUint> = None;
+        let extreme = match keeps {
+            [Keep::Highest(1)] => Some(BinaryOp::Max),
+            [Keep::Lowest(1)] => Some(BinaryOp::Min),
+            _ => None,
+        };
+        let dice: u64 = groups.iter().map(|(_, n)| n).sum();
+        let die = if let (Some(op), true) = (extreme, dice > 0) {
+            // The one die kept is the pool's maximum (minimum): folded from the
+            // cumulative counts, without the pool engine.
+            let mut best: Option<Die> = None;
+            for (die, n) in groups {
+                let part = extreme_of(die, *n, op, &control)?;
+                best = Some(match best {
+                    None => part,
+                    Some(best) => best.combine(&part, op, &control)?,
+                });
+            }
+            let best = best.expect("a pool with dice");
+            match value {
+                Some(value) => best.map(value),
+                None => best,
+            }
+        } else if keeps.is_empty() {
+            let mut total = Die::constant(0);
+            for (die, n) in groups {
+                let mapped = match value {
+                    Some(value) => die.map(value),
+                    None => die.clone(),
+                };
+                let part = mapped.repeat_sum(*n, &control)?;
+                total = total.combine(&part, BinaryOp::Add, &control)?;
+            }
+            total
+        } else {
+            // A mixture's make-ups are trimmed and looked up (a few allocations
+            // and a hash per group); one fixed pool goes to the engine whole.
+            let trimmed = if only || !trims(keeps) {
+                None
+            } else {
+                meter.charge(TRIM_STEPS * groups.len() as u64)?;
+                trim(groups, keeps)
+            };
+            match trimmed {
+                Some((needed, dropped)) => {
+                    // Every roll of a dropped die leaves the kept ones as they are.
+                    scaled = Some(weight * dropped);
+                    seen.kept_sum(&needed, keeps, value, &control)?
+                }
+                None => kept_sum(groups, keeps, value, &control)?,
+            }
+        };
+        let weight = scaled.as_ref().unwrap_or(weight);
+        if only && weight.is_one() {
+            single = Some(die);
+            return Ok(());
+        }
+        meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
+        for (outcome, count) in die.iter() {
+            *sum.entry(outcome).or_default() += count * weight;
+        }
+        Ok(())
+    })?;
+    match single {
+        Some(die) => Ok(die),
+        None => Die::new(sum),
+    }
+}
+
+/// Every make-up of the product of `factors` with its weight, one after another,
+/// without listing them all.
+fn for_each_makeup(
+    factors: &[Factor],
+    mut visit: impl FnMut(&BigUint, &Groups) -> Result<(), DieError>,
+) -> Result<(), DieError> {
+    if let [only] = factors {
+        return only.iter().try_for_each(|(w, g)| visit(w, g));
+    }
+    let (mut weight, mut groups) = (BigUint::one(), Groups::new());
+    each_choice(factors, |at| {
+        weight.set_one();
+        groups.clear();
+        for (factor, &i) in factors.iter().zip(at) {
+            let (w, g) = &factor[i];
+            weight *= w;
+            groups.extend(g.iter().cloned());
+        }
+        visit(&weight, &groups)
+    })
+}
+
+/// How many make-ups the product of `factors` lists (saturating).
+fn makeups(factors: &[Factor]) -> u64 {
+    factors
+        .iter()
+        .fold(1u64, |n, f| n.saturating_mul(f.len() as u64))
+}
+
+/// Every choice of one entry from each factor, the last factor turning fastest:
+/// `visit` gets the chosen index of each. No choice when a factor is empty.
+fn each_choice<T>(
+    factors: &[Vec<T>],
+    mut visit: impl FnMut(&[usize]) -> Result<(), DieError>,
+) -> Result<(), DieError> {
+    if factors.iter().any(Vec::is_empty) {
+        return Ok(());
+    }
+    let mut at = vec![0usize; factors.len()];
+    loop {
+        visit(&at)?;
+        let mut k = at.len();
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            at[k] += 1;
+            if at[k] < factors[k].len() {
+                break;
+            }
+            at[k] = 0;
+        }
+    }
+}
+
+/// Kept sums of the pools a mixture met, each evaluated once (up to
+/// [`MAX_TRIMMED`] of them remembered).
+#[derive(Default)]
+struct Remembered(HashMap<Groups, Die>);
+
+impl Remembered {
+    fn kept_sum(
+        &mut self,
+        groups: &Groups,
+        keeps: &[Keep],
+        value: Option<&dyn Fn(Outcome) -> Outcome>,
+        control: &Control,
+    ) -> Result<Die, DieError> {
+        if let Some(die) = self.0.get(groups) {
+            return Ok(die.clone());
+        }
+        let die = kept_sum(groups, keeps, value, control)?;
+        if self.0.len() < MAX_TRIMMED {
+            self.0.insert(groups.clone(), die.clone());
+        }
+        Ok(die)
+    }
 }
 
 /// The most trimmed make-ups [`Shapes::evaluate`] remembers.
