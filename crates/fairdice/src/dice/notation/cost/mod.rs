@@ -434,6 +434,29 @@ mod tests {
     }
 
     #[test]
+    fn make_ups_evaluated_whole_are_priced_by_their_typical_pool() {
+        // Selections that neither trim nor set dice apart (`dh1dl1`, a drop before
+        // a keep) evaluate every make-up whole. When only the top face explodes,
+        // a make-up is its last rolls and one value repeated, however many times
+        // the dice exploded: `12d6!dh1dl1` (8.8e6 steps used) was priced 5.8e11,
+        // as if every make-up held every roll a chain could make, and refused.
+        for text in [
+            "12d6!dh1dl1",
+            "8d6!pdh1dl1",
+            "5d8!pdh1dl1",
+            "6d10!dh2dl2",
+            "3d6!dh1dl1",
+            "4d6!dh1kh2",
+            "(1d4+2)d6!dh1dl1",
+            // Other faces exploding: the rolls that explode vary.
+            "{2d6!>=4+2d8!}dh1dl1",
+            "{1d6!>=3+1d8!>=5}dh1dl1",
+        ] {
+            assert_kept(text);
+        }
+    }
+
+    #[test]
     fn estimates_grow_with_size() {
         assert!(cost("20d6").steps < cost("200d6").steps);
         assert!(cost("10d10kh3").steps < cost("100d10kh30").steps);

@@ -61,10 +61,18 @@ impl Member {
 }
 
 /// The make-ups of `n` dice whose extra rolls are dice (up to `depth` a die, or the
-/// term's cap), and the dice of a typical one. A chain is one roll that does not
-/// explode, or explodes `1..=depth` times; penetrating keeps first and extra rolls
-/// apart, so its make-ups also count how many dice exploded at all.
-fn chain_makeups(n: f64, depth: f64, kind: ExplodeKind, limit: ExplodeLimit) -> (f64, f64) {
+/// term's cap), and the dice of a typical one that vary. A chain is one roll that
+/// does not explode, or explodes `1..=depth` times; penetrating keeps first and
+/// extra rolls apart, so its make-ups also count how many dice exploded at all.
+/// When only the top face explodes, every exploding roll shows it: a make-up is
+/// its `n` last rolls and one value repeated, however many times the dice exploded.
+fn chain_makeups(
+    n: f64,
+    depth: f64,
+    kind: ExplodeKind,
+    limit: ExplodeLimit,
+    top: bool,
+) -> (f64, f64) {
     if let ExplodeLimit::PerTerm(cap) = limit {
         let cap = cap as f64;
         return ((n + cap + 1.0) * (cap + 1.0), n + cap / 2.0);
@@ -76,7 +84,12 @@ fn chain_makeups(n: f64, depth: f64, kind: ExplodeKind, limit: ExplodeLimit) -> 
         let (s1, s2) = (n * (n + 1.0) / 2.0, n * (n + 1.0) * (2.0 * n + 1.0) / 6.0);
         (depth - 1.0).max(0.0) * (s2 + s1) / 2.0 + s1 + n + 1.0
     };
-    (lists, n * (depth + 2.0) / 2.0)
+    let typical = if top {
+        n + 1.0
+    } else {
+        n * (depth + 2.0) / 2.0
+    };
+    (lists, typical)
 }
 
 /// How many dice a pool's make-ups are trimmed to keep or set apart by, and
@@ -114,6 +127,19 @@ struct Trim {
     /// Whether the dice no roll drops are set apart and added (a lone drop),
     /// rather than the dice no roll keeps dropped.
     apart: bool,
+}
+
+/// A mixture of make-ups whose selections neither trim them nor set dice apart
+/// (`dh1dl1`): every make-up of the product evaluated whole, as a pool of
+/// typical size, and its result added to the mixture.
+fn whole_makeups(modifiers: &[PoolModifier], members: &[Member]) -> f64 {
+    let makeups: f64 = members.iter().map(|m| m.makeups).product();
+    let typical: Vec<(Shape, f64)> = members.iter().map(|m| (m.shape, m.typical)).collect();
+    let each = mixed_pool(modifiers, &typical);
+    // A penetrating chain's extra rolls are one lower, kinds of their own: a
+    // make-up holds twice the kinds, each split of the ranks among them a branch.
+    let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
+    makeups * (each.steps * apart + each.support * limbs(each.bits))
 }
 
 /// A mixture of make-ups whose selections trim them (see [`trimmed_by`]): each
@@ -263,14 +289,7 @@ impl<'a> Estimator<'a> {
                     shape.steps = own + trimmed_mixture(&modifiers, &members, k);
                 }
                 None if modifiers.iter().any(PoolModifier::selects) => {
-                    let typical: Vec<(Shape, f64)> =
-                        members.iter().map(|m| (m.shape, m.typical)).collect();
-                    let each = mixed_pool(&modifiers, &typical);
-                    // A penetrating chain's extra rolls are one lower, kinds of their
-                    // own: a make-up holds twice the kinds, each split of the ranks
-                    // among them a branch.
-                    let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
-                    shape.steps = shape.steps.max(makeups * each.steps * apart);
+                    shape.steps = shape.steps.max(whole_makeups(&modifiers, &members));
                 }
                 None => {}
             }
@@ -337,9 +356,9 @@ impl<'a> Estimator<'a> {
                         top,
                     } => {
                         let depth = self.depth(limit);
-                        let (lists, size) = chain_makeups(count, depth, kind, limit);
+                        let lists = chain_makeups(count, depth, kind, limit, top).0;
                         makeups *= lists;
-                        typical = typical.min(size);
+                        typical = chain_makeups(typical, depth, kind, limit, top).1;
                         // Rolls that explode or not, first or extra (penetrating).
                         let groups = if kind.extra_offset() == 0 { 2.0 } else { 4.0 };
                         // Its make-ups are listed by squaring one die's (see
@@ -502,27 +521,25 @@ impl<'a> Estimator<'a> {
         let bits = per_pool.bits + log2(shapes.max(2.0));
         // The make-ups come from squaring one die's: the last products pair the
         // make-ups of half the dice, about a quarter of the whole list each.
+        let (makeups, typical) = chain_makeups(count, self.depth(limit), kind, limit, top);
         let listed = match limit {
             ExplodeLimit::PerTerm(_) => shapes,
-            _ => chain_makeups(count, self.depth(limit), kind, limit).0,
+            _ => makeups,
         };
         let power = (listed * listed / 16.0).max(shapes * shapes.sqrt()) * limbs(bits);
+        let member = Member {
+            shape: roll,
+            count: dice,
+            makeups,
+            typical,
+            dice: count,
+            groups: if kind.extra_offset() == 0 { 2.0 } else { 4.0 },
+            top,
+            listing: 0.0,
+        };
         let pools = match trimmed_by(modifiers) {
-            Some(k) => {
-                let (makeups, typical) = chain_makeups(count, self.depth(limit), kind, limit);
-                let member = Member {
-                    shape: roll,
-                    count: dice,
-                    makeups,
-                    typical,
-                    dice: count,
-                    groups: if kind.extra_offset() == 0 { 2.0 } else { 4.0 },
-                    top,
-                    listing: 0.0,
-                };
-                trimmed_mixture(modifiers, &[member], k)
-            }
-            None => shapes * (per_pool.steps + per_pool.support * limbs(bits)),
+            Some(k) => trimmed_mixture(modifiers, &[member], k),
+            None => whole_makeups(modifiers, &[member]),
         };
         Shape {
             bits,
