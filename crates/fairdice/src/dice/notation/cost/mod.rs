@@ -457,6 +457,38 @@ mod tests {
     }
 
     #[test]
+    fn explosions_are_priced_by_the_faces_that_explode() {
+        // The top face alone, written as a condition: one value repeated.
+        assert_kept("9d{1,1,2,6,6}!>=6dh1");
+        assert_kept("5d6!>=6dh1dl1");
+        // Extra rolls of two faces, all above the last rolls: dropping the highest
+        // leaves a pool of those two faces (2.5e5 steps used; it was priced
+        // 3.5e9 and refused).
+        let text = "5d10!>=9dh1";
+        let steps = cost(text).steps;
+        assert!(steps < 2e9, "{text}: {steps}");
+        let control = crate::control::Control::new();
+        crate::dice::notation::eval::evaluate_expr(
+            &parse(text).unwrap(),
+            &Options::default(),
+            &control,
+        )
+        .unwrap();
+        assert!(control.steps_used() as f64 <= steps);
+    }
+
+    #[test]
+    fn kinds_whose_faces_do_not_overlap_are_one_count() {
+        // While the walk passes one kind's faces every die of the other is either
+        // assigned or certainly still to come: about one kind's price, not every
+        // split of the ranks between two kinds (8.2e9, refused).
+        let apart = cost("{30d{1..4}+30d{5..6}}dh1dl1").steps;
+        let one_kind = cost("60d6dh1dl1").steps;
+        assert!(apart < 2.0 * one_kind, "{apart} against {one_kind}");
+        assert_kept("{10d{1..4}+10d{5..6}}kl5");
+    }
+
+    #[test]
     fn estimates_grow_with_size() {
         assert!(cost("20d6").steps < cost("200d6").steps);
         assert!(cost("10d10kh3").steps < cost("100d10kh30").steps);

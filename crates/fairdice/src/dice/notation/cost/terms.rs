@@ -5,10 +5,12 @@ use std::borrow::Cow;
 
 use super::{Estimator, Shape, limbs, log2, power};
 use crate::dice::arithmetic::UNIFORM_STEP_CHARGE;
+use crate::dice::die::Outcome;
 use crate::dice::notation::ast::{
-    Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep, PoolModifier,
-    PoolPart, Repeat,
+    Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep,
+    PoolModifier, PoolPart, Repeat,
 };
+use crate::dice::notation::eval::any_matches;
 use crate::dice::notation::eval::pools::TRIM_STEPS;
 
 /// One die of a term after its per-die modifiers.
@@ -21,6 +23,9 @@ enum PerDie {
         limit: ExplodeLimit,
         /// Only the top face explodes.
         top: bool,
+        /// One roll that explodes, and one that does not: the faces of each.
+        exploding: Shape,
+        last: Shape,
     },
 }
 
@@ -32,8 +37,15 @@ struct Member {
     count: f64,
     /// How many make-ups the evaluation lists for it (1: a fixed count).
     makeups: f64,
-    /// The dice of a typical make-up.
+    /// The dice of a typical make-up (an exploding term's: its last rolls, the
+    /// ones that did not explode, and one more when they all show the top face).
     typical: f64,
+    /// A typical make-up's rolls that exploded and vary (faces other than the
+    /// top one explode), and the shapes of a roll that explodes and one that
+    /// does not.
+    extra: f64,
+    exploding: Shape,
+    last: Shape,
     /// The dice rolled first (before any explosion), at most.
     dice: f64,
     /// The groups of identical dice a make-up holds at most.
@@ -52,30 +64,56 @@ impl Member {
             count: 1.0,
             makeups: 1.0,
             typical: 1.0,
+            extra: 0.0,
+            exploding: shape,
+            last: shape,
             dice: 1.0,
             groups: 1.0,
             top: false,
             listing: 0.0,
         }
     }
+
+    /// Whether its extra rolls vary and all lie beyond its last rolls on the side
+    /// kept (`d10!>=9` keeping the high dice, `d6!<=2` the low ones): keeping or
+    /// dropping dice from that side reaches the last rolls only past them.
+    fn beyond(&self, high: bool) -> bool {
+        self.extra > 0.0
+            && if high {
+                self.exploding.low > self.last.high
+            } else {
+                self.exploding.high < self.last.low
+            }
+    }
+
+    /// The pool a typical make-up holds: its last rolls (the faces that do not
+    /// explode, when some others do) and the extra rolls that vary.
+    fn typical_pool(&self) -> Vec<(Shape, f64)> {
+        if self.extra > 0.0 {
+            vec![(self.last, self.typical), (self.exploding, self.extra)]
+        } else {
+            vec![(self.shape, self.typical)]
+        }
+    }
 }
 
 /// The make-ups of `n` dice whose extra rolls are dice (up to `depth` a die, or the
-/// term's cap), and the dice of a typical one that vary. A chain is one roll that
-/// does not explode, or explodes `1..=depth` times; penetrating keeps first and
-/// extra rolls apart, so its make-ups also count how many dice exploded at all.
-/// When only the top face explodes, every exploding roll shows it: a make-up is
-/// its `n` last rolls and one value repeated, however many times the dice exploded.
+/// term's cap), and the dice of a typical one: its last rolls, and the extra rolls
+/// that vary. A chain is one roll that does not explode, or explodes `1..=depth`
+/// times; penetrating keeps first and extra rolls apart, so its make-ups also count
+/// how many dice exploded at all. When only the top face explodes, every exploding
+/// roll shows it: a make-up is its `n` last rolls and one value repeated, however
+/// many times the dice exploded; otherwise its extra rolls number up to `n·depth`.
 fn chain_makeups(
     n: f64,
     depth: f64,
     kind: ExplodeKind,
     limit: ExplodeLimit,
     top: bool,
-) -> (f64, f64) {
+) -> (f64, f64, f64) {
     if let ExplodeLimit::PerTerm(cap) = limit {
         let cap = cap as f64;
-        return ((n + cap + 1.0) * (cap + 1.0), n + cap / 2.0);
+        return ((n + cap + 1.0) * (cap + 1.0), n + cap / 2.0, 0.0);
     }
     let lists = if kind.extra_offset() == 0 {
         depth * n * (n + 1.0) / 2.0 + n + 1.0
@@ -84,12 +122,11 @@ fn chain_makeups(
         let (s1, s2) = (n * (n + 1.0) / 2.0, n * (n + 1.0) * (2.0 * n + 1.0) / 6.0);
         (depth - 1.0).max(0.0) * (s2 + s1) / 2.0 + s1 + n + 1.0
     };
-    let typical = if top {
-        n + 1.0
+    if top {
+        (lists, n + 1.0, 0.0)
     } else {
-        n * (depth + 2.0) / 2.0
-    };
-    (lists, typical)
+        (lists, n, n * depth / 2.0)
+    }
 }
 
 /// How many dice a pool's make-ups are trimmed to keep or set apart by, and
@@ -134,12 +171,28 @@ struct Trim {
 /// typical size, and its result added to the mixture.
 fn whole_makeups(modifiers: &[PoolModifier], members: &[Member]) -> f64 {
     let makeups: f64 = members.iter().map(|m| m.makeups).product();
-    let typical: Vec<(Shape, f64)> = members.iter().map(|m| (m.shape, m.typical)).collect();
-    let each = mixed_pool(modifiers, &typical);
+    // Its kinds as they are (last and extra rolls apart), or each member's rolls as
+    // one kind of all its faces.
+    let kinds: Vec<(Shape, f64)> = members.iter().flat_map(Member::typical_pool).collect();
+    let merged: Vec<(Shape, f64)> = members
+        .iter()
+        .map(|m| (m.shape, m.typical + m.extra))
+        .collect();
+    let each = cheaper(
+        mixed_pool(modifiers, &kinds),
+        mixed_pool(modifiers, &merged),
+    );
     // A penetrating chain's extra rolls are one lower, kinds of their own: a
     // make-up holds twice the kinds, each split of the ranks among them a branch.
     let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
     makeups * (each.steps * apart + each.support * limbs(each.bits))
+}
+
+/// Of two prices of one pool (its kinds apart, or some of them counted as one
+/// kind of all their faces), the cheaper: the mixed-pool model prices kinds that
+/// overlap by every split of the ranks among them, so both bound the pool.
+fn cheaper(a: Shape, b: Shape) -> Shape {
+    if a.steps <= b.steps { a } else { b }
 }
 
 /// A mixture of make-ups whose selections trim them (see [`trimmed_by`]): each
@@ -155,10 +208,12 @@ fn trimmed_mixture(modifiers: &[PoolModifier], members: &[Member], trim: Trim) -
     let words = limbs(bits);
     // The sums set apart: every roll of a member, at most; dropping the low dice of
     // explosions on the top face, only the top faces are set apart (one sum per
-    // count of them).
+    // count of them); dropping the high dice of explosions on other faces, only
+    // the last rolls (every extra roll is above them).
     let added = |m: &Member| match (apart, high, m.top) {
         (false, _, _) => 1.0,
         (true, false, true) => m.count + 1.0,
+        (true, true, false) if m.beyond(true) => m.dice * (m.last.high - m.last.low) + 1.0,
         (true, _, _) => m.count * (m.shape.high - m.shape.low) + 1.0,
     };
     let listed: f64 = members
@@ -179,7 +234,20 @@ fn trimmed_mixture(modifiers: &[PoolModifier], members: &[Member], trim: Trim) -
         .iter()
         .map(|m| (m.shape, m.count.min(left(m).1)))
         .collect();
-    let each = mixed_pool(modifiers, &pools);
+    // Keeping (or dropping) dice on the side where an explosion's extra rolls lie
+    // beyond its last rolls, what is left is the extra rolls, of the exploding faces
+    // only, and at most `k` last rolls: priced so too, the cheaper bounding the pool.
+    let split: Vec<(Shape, f64)> = members
+        .iter()
+        .flat_map(|m| {
+            if m.beyond(high) {
+                vec![(m.exploding, m.count), (m.last, k)]
+            } else {
+                vec![(m.shape, m.count.min(left(m).1))]
+            }
+        })
+        .collect();
+    let each = cheaper(mixed_pool(modifiers, &pools), mixed_pool(modifiers, &split));
     // Each visit adds every member's sums to the pool's: convolutions.
     let mut support = each.support;
     let mut adding = 0.0;
@@ -226,10 +294,13 @@ impl<'a> Estimator<'a> {
                 kind,
                 limit,
                 top,
+                exploding,
+                last,
             } => {
                 let capped = matches!(limit, ExplodeLimit::PerTerm(_));
                 if selects || capped {
-                    self.exploding_pool(&modifiers, *roll, (*kind, *limit, *top), count)
+                    let explosion = (*kind, *limit, *top, (*exploding, *last));
+                    self.exploding_pool(&modifiers, *roll, explosion, count)
                 } else {
                     let chain = self.chain(*roll, *limit);
                     pool_shape(&modifiers, chain, count)
@@ -322,7 +393,7 @@ impl<'a> Estimator<'a> {
                 all
             }
             PoolPart::Dice(dice) => {
-                let (count, mut makeups, mut typical) = match dice.count.as_deref() {
+                let (count, mut makeups, typical) = match dice.count.as_deref() {
                     None => (1.0, 1.0, 1.0),
                     Some(count) => {
                         let k = self.shape(count);
@@ -344,6 +415,9 @@ impl<'a> Estimator<'a> {
                         count,
                         makeups,
                         typical,
+                        extra: 0.0,
+                        exploding: die,
+                        last: die,
                         dice: count,
                         groups: 1.0,
                         top: false,
@@ -354,11 +428,14 @@ impl<'a> Estimator<'a> {
                         kind,
                         limit,
                         top,
+                        exploding,
+                        last,
                     } => {
                         let depth = self.depth(limit);
                         let lists = chain_makeups(count, depth, kind, limit, top).0;
                         makeups *= lists;
-                        typical = chain_makeups(typical, depth, kind, limit, top).1;
+                        let (_, last_rolls, extra) =
+                            chain_makeups(typical, depth, kind, limit, top);
                         // Rolls that explode or not, first or extra (penetrating).
                         let groups = if kind.extra_offset() == 0 { 2.0 } else { 4.0 };
                         // Its make-ups are listed by squaring one die's (see
@@ -370,7 +447,10 @@ impl<'a> Estimator<'a> {
                             listing,
                             count: count * (depth + 1.0),
                             makeups,
-                            typical,
+                            typical: last_rolls,
+                            extra,
+                            exploding,
+                            last,
                             dice: count,
                             groups,
                             top,
@@ -381,11 +461,15 @@ impl<'a> Estimator<'a> {
             PoolPart::Repeat(repeat) => {
                 let k = self.shape(&repeat.count);
                 let high = k.high.max(0.0);
+                let body = self.shape(&repeat.body);
                 vec![Member {
-                    shape: self.shape(&repeat.body),
+                    shape: body,
                     count: high,
                     makeups: k.support,
                     typical: (k.low.max(0.0) + high) / 2.0,
+                    extra: 0.0,
+                    exploding: body,
+                    last: body,
                     dice: high,
                     groups: 1.0,
                     top: false,
@@ -458,11 +542,14 @@ impl<'a> Estimator<'a> {
                     conditions,
                     ..
                 } if !kind.compounds() => {
+                    let (exploding, last) = exploding_faces(&dice.faces, conditions, s);
                     return PerDie::Exploding {
                         roll: s,
                         kind: *kind,
                         limit: *limit,
-                        top: conditions.is_empty(),
+                        top: exploding.support <= 1.0 && exploding.low >= s.high,
+                        exploding,
+                        last,
                     };
                 }
                 DieModifier::Explode { limit, .. } => s = self.chain(s, *limit),
@@ -500,7 +587,7 @@ impl<'a> Estimator<'a> {
         &self,
         modifiers: &[PoolModifier],
         roll: Shape,
-        (kind, limit, top): (ExplodeKind, ExplodeLimit, bool),
+        (kind, limit, top, (exploding, last)): (ExplodeKind, ExplodeLimit, bool, (Shape, Shape)),
         count: f64,
     ) -> Shape {
         let (dice, shapes) = match limit {
@@ -521,7 +608,7 @@ impl<'a> Estimator<'a> {
         let bits = per_pool.bits + log2(shapes.max(2.0));
         // The make-ups come from squaring one die's: the last products pair the
         // make-ups of half the dice, about a quarter of the whole list each.
-        let (makeups, typical) = chain_makeups(count, self.depth(limit), kind, limit, top);
+        let (makeups, typical, extra) = chain_makeups(count, self.depth(limit), kind, limit, top);
         let listed = match limit {
             ExplodeLimit::PerTerm(_) => shapes,
             _ => makeups,
@@ -532,6 +619,9 @@ impl<'a> Estimator<'a> {
             count: dice,
             makeups,
             typical,
+            extra,
+            exploding,
+            last,
             dice: count,
             groups: if kind.extra_offset() == 0 { 2.0 } else { 4.0 },
             top,
@@ -570,6 +660,54 @@ fn bare_faces(faces: &Faces) -> Shape {
         steps: support,
         peak: support,
     }
+}
+
+/// The faces of a roll that explode and those that do not: the top face alone, or
+/// the written faces the conditions match (all of `roll` either way when the faces
+/// cannot be listed).
+fn exploding_faces(faces: &Faces, conditions: &[Condition], roll: Shape) -> (Shape, Shape) {
+    let listed: Vec<Outcome> = match faces {
+        Faces::Standard(n) if *n <= 1 << 16 => (1..=*n as Outcome).collect(),
+        Faces::Percent => (1..=100).collect(),
+        Faces::Fudge => vec![-1, 0, 1],
+        Faces::Custom(faces) => faces.clone(),
+        _ if conditions.is_empty() => {
+            let top = Shape {
+                low: roll.high,
+                ..roll
+            }
+            .with_support(1.0);
+            return (top, roll);
+        }
+        _ => return (roll, roll),
+    };
+    let top = listed.iter().copied().max();
+    let (mut matching, mut other): (Vec<Outcome>, Vec<Outcome>) =
+        listed.into_iter().partition(|&face| {
+            if conditions.is_empty() {
+                Some(face) == top
+            } else {
+                any_matches(conditions, face)
+            }
+        });
+    let shape = |faces: &mut Vec<Outcome>| {
+        faces.sort_unstable();
+        faces.dedup();
+        let (&low, &high) = (faces.first()?, faces.last()?);
+        let support = faces.len() as f64;
+        Some(Shape {
+            low: low as f64,
+            high: high as f64,
+            support,
+            bits: log2(support.max(2.0)),
+            steps: support,
+            peak: support,
+        })
+    };
+    (
+        shape(&mut matching).unwrap_or(roll),
+        shape(&mut other).unwrap_or(roll),
+    )
 }
 
 /// A term evaluated once per outcome of `s` (its rolled sides), mixed.
@@ -724,8 +862,29 @@ fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
     // end the walk starts from join into one count, as one kind; kinds that stay
     // apart hold every split of the consumed ranks among them.
     let (codes, pairs, joined) = mixed_codes(modifiers, members, count);
-    let consumed = kept_ranks(modifiers, count).map_or(count, |(_, consumed)| consumed);
-    let mut shape = pool_shape(modifiers, union, count);
+    let (counted, consumed) = kept_ranks(modifiers, count).unwrap_or((count, count));
+    // The sums the counted dice make span at most the spans of the widest kinds
+    // added up, fewer than the union's span times their number when narrow kinds
+    // make up most of the pool (an explosion's extra rolls of two faces).
+    let mut widest: Vec<(f64, f64)> = members.iter().map(|(s, n)| (s.high - s.low, *n)).collect();
+    widest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (mut left, mut spans) = (counted, 0.0);
+    for (span, n) in widest {
+        spans += span * n.min(left);
+        left = (left - n).max(0.0);
+    }
+    let narrowed = Shape {
+        high: union.low + (spans / counted.max(1.0)).min(high - low),
+        ..union
+    };
+    let mut shape = pool_shape(modifiers, narrowed, count);
+    // The result's bounds are the union's (success counts keep their own).
+    if modifiers.iter().all(PoolModifier::selects) {
+        (shape.low, shape.high) = match kept_ranks(modifiers, count) {
+            Some(_) => (low.min(0.0) * counted, high.max(0.0) * counted),
+            None => (low * count, high * count),
+        };
+    }
     if joined {
         // One count, walked perhaps from the far end: the ranks before the counted
         // ones cost a code and a branch each, without partial sums.
@@ -758,6 +917,12 @@ fn mixed_codes(
     let (top, bottom) = counted_interval(modifiers, count).unwrap_or((0.0, count));
     let dense = kinds.iter().all(|(s, _)| s.support >= s.high - s.low + 1.0);
     let alike = |end: fn(&Shape) -> f64| kinds.iter().all(|(s, _)| end(s) == end(&kinds[0].0));
+    // Kinds whose faces do not overlap (an explosion's last rolls and its extra
+    // rolls) are one count to the walk: while it passes one kind's faces, every
+    // die of the others is either assigned already or certainly still to come.
+    let mut ranges: Vec<(f64, f64)> = kinds.iter().map(|(s, _)| (s.low, s.high)).collect();
+    ranges.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let apart = ranges.windows(2).all(|w| w[0].1 < w[1].0);
     // From the top, dice with a common lowest face join; from the bottom, a common
     // highest face. Each end consumes the ranks up to its last counted one.
     let walk = |consumed: f64, joins: bool| {
@@ -771,8 +936,8 @@ fn mixed_codes(
             (codes, pairs, false)
         }
     };
-    let from_top = walk(bottom, dense && alike(|s| s.low));
-    let from_bottom = walk(count - top, dense && alike(|s| s.high));
+    let from_top = walk(bottom, apart || dense && alike(|s| s.low));
+    let from_bottom = walk(count - top, apart || dense && alike(|s| s.high));
     if from_top.1 <= from_bottom.1 {
         from_top
     } else {
