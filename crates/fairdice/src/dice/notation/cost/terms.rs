@@ -16,17 +16,55 @@ use crate::dice::notation::eval::pools::TRIM_STEPS;
 /// One die of a term after its per-die modifiers.
 enum PerDie {
     Single(Shape),
-    /// Extra rolls are dice: one roll, and how the chain may grow.
-    Exploding {
-        roll: Shape,
-        kind: ExplodeKind,
-        limit: ExplodeLimit,
-        /// Only the top face explodes.
-        top: bool,
-        /// One roll that explodes, and one that does not: the faces of each.
-        exploding: Shape,
-        last: Shape,
-    },
+    /// Extra rolls are dice.
+    Exploding(Explosion),
+}
+
+/// A die whose extra rolls are dice: one roll, and how the chain may grow.
+#[derive(Clone, Copy)]
+struct Explosion {
+    roll: Shape,
+    kind: ExplodeKind,
+    limit: ExplodeLimit,
+    /// Only the top face explodes.
+    top: bool,
+    /// One roll that explodes, and one that does not: the faces of each.
+    exploding: Shape,
+    last: Shape,
+}
+
+impl Explosion {
+    /// `n` such dice as a member of a pool: `rolls` rolls at most, `makeups` of
+    /// them listed at `listing`, a typical one holding `typical` dice first rolled.
+    fn member(
+        &self,
+        n: f64,
+        rolls: f64,
+        makeups: f64,
+        typical: f64,
+        depth: f64,
+        listing: f64,
+    ) -> Member {
+        let (_, last_rolls, extra) = chain_makeups(typical, depth, self.kind, self.limit, self.top);
+        Member {
+            shape: self.roll,
+            count: rolls,
+            makeups,
+            typical: last_rolls,
+            extra,
+            exploding: self.exploding,
+            last: self.last,
+            dice: n,
+            // Rolls that explode or not, first or extra (penetrating).
+            groups: if self.kind.extra_offset() == 0 {
+                2.0
+            } else {
+                4.0
+            },
+            top: self.top,
+            listing,
+        }
+    }
 }
 
 /// One kind of die a group pools, and the make-ups its count and explosions roll.
@@ -171,17 +209,17 @@ struct Trim {
 /// typical size, and its result added to the mixture.
 fn whole_makeups(modifiers: &[PoolModifier], members: &[Member]) -> f64 {
     let makeups: f64 = members.iter().map(|m| m.makeups).product();
-    // Its kinds as they are (last and extra rolls apart), or each member's rolls as
-    // one kind of all its faces.
+    // Its kinds as they are (last and extra rolls apart), or, when some explosion's
+    // extra rolls vary, each member's rolls as one kind of all its faces.
     let kinds: Vec<(Shape, f64)> = members.iter().flat_map(Member::typical_pool).collect();
-    let merged: Vec<(Shape, f64)> = members
-        .iter()
-        .map(|m| (m.shape, m.typical + m.extra))
-        .collect();
-    let each = cheaper(
-        mixed_pool(modifiers, &kinds),
-        mixed_pool(modifiers, &merged),
-    );
+    let mut each = mixed_pool(modifiers, &kinds);
+    if members.iter().any(|m| m.extra > 0.0) {
+        let merged: Vec<(Shape, f64)> = members
+            .iter()
+            .map(|m| (m.shape, m.typical + m.extra))
+            .collect();
+        each = cheaper(each, mixed_pool(modifiers, &merged));
+    }
     // A penetrating chain's extra rolls are one lower, kinds of their own: a
     // make-up holds twice the kinds, each split of the ranks among them a branch.
     let apart: f64 = members.iter().map(|m| m.groups / 2.0).product();
@@ -234,20 +272,24 @@ fn trimmed_mixture(modifiers: &[PoolModifier], members: &[Member], trim: Trim) -
         .iter()
         .map(|m| (m.shape, m.count.min(left(m).1)))
         .collect();
+    let mut each = mixed_pool(modifiers, &pools);
     // Keeping (or dropping) dice on the side where an explosion's extra rolls lie
     // beyond its last rolls, what is left is the extra rolls, of the exploding faces
     // only, and at most `k` last rolls: priced so too, the cheaper bounding the pool.
-    let split: Vec<(Shape, f64)> = members
-        .iter()
-        .flat_map(|m| {
-            if m.beyond(high) {
-                vec![(m.exploding, m.count), (m.last, k)]
-            } else {
-                vec![(m.shape, m.count.min(left(m).1))]
-            }
-        })
-        .collect();
-    let each = cheaper(mixed_pool(modifiers, &pools), mixed_pool(modifiers, &split));
+    if members.iter().any(|m| m.beyond(high)) {
+        let split: Vec<(Shape, f64)> = members
+            .iter()
+            .zip(&pools)
+            .flat_map(|(m, &pool)| {
+                if m.beyond(high) {
+                    vec![(m.exploding, m.count), (m.last, k)]
+                } else {
+                    vec![pool]
+                }
+            })
+            .collect();
+        each = cheaper(each, mixed_pool(modifiers, &split));
+    }
     // Each visit adds every member's sums to the pool's: convolutions.
     let mut support = each.support;
     let mut adding = 0.0;
@@ -289,20 +331,11 @@ impl<'a> Estimator<'a> {
                 sized_pool(&modifiers, *die, count, Weights::Equal)
             }
             PerDie::Single(die) => pool_shape(&modifiers, *die, count),
-            PerDie::Exploding {
-                roll,
-                kind,
-                limit,
-                top,
-                exploding,
-                last,
-            } => {
-                let capped = matches!(limit, ExplodeLimit::PerTerm(_));
-                if selects || capped {
-                    let explosion = (*kind, *limit, *top, (*exploding, *last));
-                    self.exploding_pool(&modifiers, *roll, explosion, count)
+            PerDie::Exploding(explosion) => {
+                if selects || matches!(explosion.limit, ExplodeLimit::PerTerm(_)) {
+                    self.exploding_pool(&modifiers, explosion, count)
                 } else {
-                    let chain = self.chain(*roll, *limit);
+                    let chain = self.chain(explosion.roll, explosion.limit);
                     pool_shape(&modifiers, chain, count)
                 }
             }
@@ -423,38 +456,29 @@ impl<'a> Estimator<'a> {
                         top: false,
                         listing: 0.0,
                     }],
-                    PerDie::Exploding {
-                        roll,
-                        kind,
-                        limit,
-                        top,
-                        exploding,
-                        last,
-                    } => {
+                    PerDie::Exploding(explosion) => {
+                        let Explosion {
+                            roll,
+                            kind,
+                            limit,
+                            top,
+                            ..
+                        } = explosion;
                         let depth = self.depth(limit);
                         let lists = chain_makeups(count, depth, kind, limit, top).0;
-                        makeups *= lists;
-                        let (_, last_rolls, extra) =
-                            chain_makeups(typical, depth, kind, limit, top);
-                        // Rolls that explode or not, first or extra (penetrating).
-                        let groups = if kind.extra_offset() == 0 { 2.0 } else { 4.0 };
                         // Its make-ups are listed by squaring one die's (see
                         // `exploding_pool`).
                         let bits = roll.bits * count * (depth + 1.0);
                         let listing = lists * lists / 16.0 * limbs(bits);
-                        vec![Member {
-                            shape: roll,
+                        let rolls = count * (depth + 1.0);
+                        vec![explosion.member(
+                            count,
+                            rolls,
+                            makeups * lists,
+                            typical,
+                            depth,
                             listing,
-                            count: count * (depth + 1.0),
-                            makeups,
-                            typical: last_rolls,
-                            extra,
-                            exploding,
-                            last,
-                            dice: count,
-                            groups,
-                            top,
-                        }]
+                        )]
                     }
                 }
             }
@@ -543,14 +567,14 @@ impl<'a> Estimator<'a> {
                     ..
                 } if !kind.compounds() => {
                     let (exploding, last) = exploding_faces(&dice.faces, conditions, s);
-                    return PerDie::Exploding {
+                    return PerDie::Exploding(Explosion {
                         roll: s,
                         kind: *kind,
                         limit: *limit,
                         top: exploding.support <= 1.0 && exploding.low >= s.high,
                         exploding,
                         last,
-                    };
+                    });
                 }
                 DieModifier::Explode { limit, .. } => s = self.chain(s, *limit),
                 DieModifier::Reroll { .. } | DieModifier::Minimum { .. } => {
@@ -586,10 +610,16 @@ impl<'a> Estimator<'a> {
     fn exploding_pool(
         &self,
         modifiers: &[PoolModifier],
-        roll: Shape,
-        (kind, limit, top, (exploding, last)): (ExplodeKind, ExplodeLimit, bool, (Shape, Shape)),
+        explosion: &Explosion,
         count: f64,
     ) -> Shape {
+        let Explosion {
+            roll,
+            kind,
+            limit,
+            top,
+            ..
+        } = *explosion;
         let (dice, shapes) = match limit {
             ExplodeLimit::PerTerm(cap) => {
                 let cap = cap as f64;
@@ -608,25 +638,14 @@ impl<'a> Estimator<'a> {
         let bits = per_pool.bits + log2(shapes.max(2.0));
         // The make-ups come from squaring one die's: the last products pair the
         // make-ups of half the dice, about a quarter of the whole list each.
-        let (makeups, typical, extra) = chain_makeups(count, self.depth(limit), kind, limit, top);
+        let depth = self.depth(limit);
+        let makeups = chain_makeups(count, depth, kind, limit, top).0;
         let listed = match limit {
             ExplodeLimit::PerTerm(_) => shapes,
             _ => makeups,
         };
         let power = (listed * listed / 16.0).max(shapes * shapes.sqrt()) * limbs(bits);
-        let member = Member {
-            shape: roll,
-            count: dice,
-            makeups,
-            typical,
-            extra,
-            exploding,
-            last,
-            dice: count,
-            groups: if kind.extra_offset() == 0 { 2.0 } else { 4.0 },
-            top,
-            listing: 0.0,
-        };
+        let member = explosion.member(count, dice, makeups, count, depth, 0.0);
         let pools = match trimmed_by(modifiers) {
             Some(k) => trimmed_mixture(modifiers, &[member], k),
             None => whole_makeups(modifiers, &[member]),
@@ -862,7 +881,8 @@ fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
     // end the walk starts from join into one count, as one kind; kinds that stay
     // apart hold every split of the consumed ranks among them.
     let (codes, pairs, joined) = mixed_codes(modifiers, members, count);
-    let (counted, consumed) = kept_ranks(modifiers, count).unwrap_or((count, count));
+    let kept = kept_ranks(modifiers, count);
+    let (counted, consumed) = kept.unwrap_or((count, count));
     // The sums the counted dice make span at most the spans of the widest kinds
     // added up, fewer than the union's span times their number when narrow kinds
     // make up most of the pool (an explosion's extra rolls of two faces).
@@ -880,7 +900,7 @@ fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
     let mut shape = pool_shape(modifiers, narrowed, count);
     // The result's bounds are the union's (success counts keep their own).
     if modifiers.iter().all(PoolModifier::selects) {
-        (shape.low, shape.high) = match kept_ranks(modifiers, count) {
+        (shape.low, shape.high) = match kept {
             Some(_) => (low.min(0.0) * counted, high.max(0.0) * counted),
             None => (low * count, high * count),
         };

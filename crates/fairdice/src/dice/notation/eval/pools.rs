@@ -625,6 +625,19 @@ mod tests {
     use super::*;
     use crate::dice::testing::d;
 
+    /// The kinds the small-pool tests combine: two constants (`low` the lower),
+    /// plain dice, uneven counts and negative faces.
+    fn kinds(low: Outcome) -> [Die; 6] {
+        [
+            Die::constant(8),
+            Die::constant(low),
+            d(4),
+            d(6),
+            Die::new([(2, 1u32), (5, 2), (6, 1)]).unwrap(),
+            Die::new([(-1, 1u32), (0, 1)]).unwrap(),
+        ]
+    }
+
     /// The counts of `die` times `factor`.
     fn times(die: &Die, factor: &BigUint) -> Vec<(Outcome, BigUint)> {
         die.iter().map(|(o, c)| (o, c * factor)).collect()
@@ -632,14 +645,7 @@ mod tests {
 
     #[test]
     fn trimming_a_pool_keeps_every_kept_sum_and_count() {
-        let kinds = [
-            Die::constant(8),
-            Die::constant(3),
-            d(4),
-            d(6),
-            Die::new([(2, 1u32), (5, 2), (6, 1)]).unwrap(),
-            Die::new([(-1, 1u32), (0, 1)]).unwrap(),
-        ];
+        let kinds = kinds(3);
         let mut trimmed = 0;
         // Every pool of up to three kinds, one to three of each, every keep.
         for a in 0..kinds.len() {
@@ -685,14 +691,7 @@ mod tests {
 
     #[test]
     fn dice_set_apart_are_kept_in_every_roll() {
-        let kinds = [
-            Die::constant(8),
-            Die::constant(1),
-            d(4),
-            d(6),
-            Die::new([(2, 1u32), (5, 2), (6, 1)]).unwrap(),
-            Die::new([(-1, 1u32), (0, 1)]).unwrap(),
-        ];
+        let kinds = kinds(1);
         let control = Control::new();
         let mut split = 0;
         for a in 0..kinds.len() {
