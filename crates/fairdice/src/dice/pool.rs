@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::die::{Die, DieError, MAX_DICE};
-use super::evaluator::{SumOf, evaluate_die};
+use super::evaluator::kept_sum;
 use crate::control::Control;
 
 /// Why a keep/drop selection is invalid.
@@ -172,7 +172,7 @@ impl Pool {
             }
             return Ok(total);
         }
-        evaluate_die(&SumOf::identity(), &[self], &Control::unlimited())
+        kept_sum(self, &|outcome| outcome, &Control::unlimited())
     }
 }
 

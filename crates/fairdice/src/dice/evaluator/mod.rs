@@ -7,7 +7,10 @@
 //! programming, so its cost grows with the number of distinct states, not rolls.
 //!
 //! Sums, keep-highest, success counting and opposed contests are all evaluators (or
-//! a pool's keep pattern feeding one); there is no special path for any of them.
+//! a pool's keep pattern feeding one). One shape has a path of its own: the sum of
+//! a pool that drops a few dice from one end of many (`300d6dl1`), which the engine
+//! would walk rank by rank, is read off powers of the dice cut at each face
+//! (`kept_sum` chooses; see `drop_few.rs`).
 //!
 //! An evaluator over several pools may also implement [`PoolByPool`]: it then takes
 //! the pools' dice at each outcome one pool at a time, which the engine steps far
@@ -39,6 +42,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod drop_few;
 pub mod engine;
 mod sum;
 
@@ -46,8 +50,10 @@ use std::hash::Hash;
 
 use super::die::{DieError, Outcome};
 
+pub(crate) use drop_few::drops_few;
 pub use engine::{evaluate, evaluate_by_pool, evaluate_die};
 pub use sum::SumOf;
+pub(crate) use sum::kept_sum;
 
 /// The order in which an evaluator sees outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,27 @@
 //! [`SumOf`]: the sum over counted dice of a value per outcome — the pool's total,
 //! the number of successes, or successes minus failures.
 
-use super::{Evaluator, Final, PoolByPool};
-use crate::dice::die::{DieError, Outcome};
+use super::engine::evaluate_die;
+use super::{Evaluator, Final, PoolByPool, drop_few};
+use crate::control::Control;
+use crate::dice::die::{Die, DieError, Outcome};
+use crate::dice::pool::Pool;
+
+/// The distribution of `value` summed over the counted dice of `pool`: by
+/// [`drop_few`] when the pool drops a few dice from one end of many, else by the
+/// engine.
+///
+/// # Errors
+/// [`DieError::Overflow`] if a sum leaves the `i64` range; [`DieError::Stopped`]
+/// past the control's budget or once it is cancelled.
+pub(crate) fn kept_sum(
+    pool: &Pool,
+    value: &dyn Fn(Outcome) -> Outcome,
+    control: &Control,
+) -> Result<Die, DieError> {
+    drop_few::sum(pool, value, control)
+        .unwrap_or_else(|| evaluate_die(&SumOf::new(value), &[pool], control))
+}
 
 /// Adds up `value(outcome)` over every counted die of every pool.
 ///

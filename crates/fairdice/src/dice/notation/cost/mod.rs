@@ -434,6 +434,26 @@ mod tests {
     }
 
     #[test]
+    fn pools_dropping_few_are_priced_a_face_at_a_time() {
+        // A pool that drops a few dice from one end is summed a face at a time, one
+        // power of the cut dice each: `55d2dh1` (2,087 steps by the rank walk) was
+        // priced at 1.0e6 as that walk, `200d20dl2` at 5.4e10 and refused.
+        for text in [
+            "55d2dh1",
+            "100d3dl2",
+            "200d20dl2",
+            "40d10dh4",
+            "32d{-2,0,3}dh2",
+            "{20d4+20d6+20d8}dl1",
+            "{12d6+4d{1,1,2,5}}dl3",
+            "30d6dl1cs>=5",
+            "20d6!>=5dl2",
+        ] {
+            assert_kept(text);
+        }
+    }
+
+    #[test]
     fn make_ups_evaluated_whole_are_priced_by_their_typical_pool() {
         // Selections that neither trim nor set dice apart (`dh1dl1`, a drop before
         // a keep) evaluate every make-up whole. When only the top face explodes,

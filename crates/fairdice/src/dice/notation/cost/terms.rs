@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use super::{Estimator, Shape, limbs, log2, power};
 use crate::dice::arithmetic::UNIFORM_STEP_CHARGE;
 use crate::dice::die::Outcome;
+use crate::dice::evaluator;
 use crate::dice::notation::ast::{
     Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep,
     PoolModifier, PoolPart, Repeat,
@@ -835,6 +836,20 @@ fn sized_pool(modifiers: &[PoolModifier], die: Shape, count: f64, weights: Weigh
         return shape.with_support(support);
     }
     let (counted, consumed) = kept.unwrap_or((count, count));
+    if let Some(dropped) = dropping_few(modifiers, count) {
+        let plain = sized_pool(&[], per_die, count, weights);
+        let sums = plain.support;
+        let steps = drop_few_steps(per_die.support, dropped, 1.0, &[(plain, per_die)]);
+        let shape = Shape {
+            low: per_die.low * counted,
+            high: per_die.high * counted,
+            support: sums,
+            bits,
+            steps: per_die.steps + steps,
+            peak: per_die.peak.max(sums * 2.0 * (dropped + 1.0)),
+        };
+        return shape.with_support(sums);
+    }
     // Engine states: ranks consumed so far × partial sums of the counted dice
     // (no more sums than multisets of the counted dice).
     let sums = (counted * span + 1.0).min(multisets(per_die.support, counted));
@@ -850,6 +865,34 @@ fn sized_pool(modifiers: &[PoolModifier], die: Shape, count: f64, weights: Weigh
         peak: per_die.peak.max(states),
     };
     shape.with_support(sums)
+}
+
+/// How many dice a pool of `count` drops from one end when the evaluation sums it
+/// a face at a time instead of walking its ranks ([`evaluator::drops_few`]).
+fn dropping_few(modifiers: &[PoolModifier], count: f64) -> Option<f64> {
+    let (top, bottom) = counted_interval(modifiers, count)?;
+    if count > f64::from(u32::MAX) {
+        return None;
+    }
+    evaluator::drops_few(count as u32, top as u32, bottom as u32).map(|(_, d)| f64::from(d))
+}
+
+/// What [`evaluator::drops_few`]'s sum costs: at each of `faces` cuts, every kind's
+/// power of its dice from the cut up (`kinds`: its plain sum's shape, and one die's)
+/// and `dropped − 1` more products by one die, then each way of sharing the dice
+/// below and at the cut among the kinds multiplies the kinds' powers together
+/// (`cross`: 1 for one kind) and adds the product, scaled, into the total.
+fn drop_few_steps(faces: f64, dropped: f64, cross: f64, kinds: &[(Shape, Shape)]) -> f64 {
+    let groups = kinds.len();
+    let shares = pairs_below(groups, dropped) + pairs_below(2 * groups, dropped);
+    let (mut powers, mut sums) = (0.0, 0.0);
+    for (plain, die) in kinds {
+        let words = limbs(plain.bits);
+        powers += plain.steps + (dropped - 1.0) * plain.support * die.support * words;
+        sums += plain.support;
+    }
+    let words = limbs(kinds.iter().map(|(plain, _)| plain.bits).sum());
+    faces * (powers + shares * (cross + sums) * words)
 }
 
 /// A pool of several kinds of dice (`members`: each kind's shape and how many).
@@ -880,8 +923,32 @@ fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
     // splits of the dice it shows. Kinds that are truncations of one another at the
     // end the walk starts from join into one count, as one kind; kinds that stay
     // apart hold every split of the consumed ranks among them.
-    let (codes, pairs, joined) = mixed_codes(modifiers, members, count);
     let kept = kept_ranks(modifiers, count);
+    if let Some(dropped) = dropping_few(modifiers, count) {
+        let kinds: Vec<(Shape, Shape)> = members
+            .iter()
+            .map(|&(die, n)| (pool_shape(&[], die, n), die))
+            .collect();
+        // Multiplying the kinds' powers together, one after another.
+        let (mut sums, mut cross) = (0.0, 0.0);
+        for (plain, _) in &kinds {
+            cross += sums * plain.support;
+            sums += plain.support;
+        }
+        let counted = kept.map_or(count, |k| k.0);
+        let shape = Shape {
+            low: low.min(0.0) * counted,
+            high: high.max(0.0) * counted,
+            support: sums,
+            bits: union.bits * count,
+            steps: union.steps + drop_few_steps(union.support, dropped, cross, &kinds),
+            peak: union
+                .peak
+                .max(sums * 2.0 * (dropped + 1.0) * kinds.len() as f64),
+        };
+        return shape.with_support(sums);
+    }
+    let (codes, pairs, joined) = mixed_codes(modifiers, members, count);
     let (counted, consumed) = kept.unwrap_or((count, count));
     // The sums the counted dice make span at most the spans of the widest kinds
     // added up, fewer than the union's span times their number when narrow kinds

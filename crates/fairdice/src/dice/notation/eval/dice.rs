@@ -11,8 +11,7 @@ use super::chains::Chain;
 use super::pools::Shapes;
 use super::{Exact, any_matches, explode_test, pool_value};
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
-use crate::dice::evaluator::SumOf;
-use crate::dice::evaluator::engine::evaluate_die;
+use crate::dice::evaluator::kept_sum;
 use crate::dice::mixture::Mixture;
 use crate::dice::notation::ast::{
     Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Keep,
@@ -208,9 +207,7 @@ impl<'a> Exact<'a> {
             Some(f) => f,
             None => &identity,
         };
-        evaluate_die(&SumOf::new(value), &[&pool], self.control)
-            .map(Some)
-            .map_err(at)
+        kept_sum(&pool, value, self.control).map(Some).map_err(at)
     }
 
     /// The term's dice as a pool: fixed, or mixed over a rolled count.

@@ -8,7 +8,7 @@
 //! the counts of its pool's rolls: the mixture's counts are `Σ weight × count`,
 //! and its total is the natural one when the weights pad every pool to the same
 //! number of rolls (see `chains.rs`). Each fixed pool goes to the pool engine
-//! ([`evaluate_die`]) as it stands, so a faster engine for mixed pools speeds
+//! ([`evaluator::kept_sum`]) as it stands, so a faster engine for mixed pools speeds
 //! these up unchanged; an engine that took the whole mixture (starting its walk
 //! from several pool sizes at once) would replace [`Shapes::evaluate`] alone.
 
@@ -24,8 +24,7 @@ use crate::BinaryOp;
 use crate::control::{Control, Meter};
 use crate::dice::count::Count;
 use crate::dice::die::{Die, DieError, Outcome};
-use crate::dice::evaluator::SumOf;
-use crate::dice::evaluator::engine::evaluate_die;
+use crate::dice::evaluator;
 use crate::dice::notation::ast::Keep;
 use crate::dice::pool::Pool;
 
@@ -558,7 +557,7 @@ fn kept_sum(
     }
     let identity = |o: Outcome| o;
     let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
-    evaluate_die(&SumOf::new(value), &[&pool], control)
+    evaluator::kept_sum(&pool, value, control)
 }
 
 /// Whether [`trim`] may drop dice under `keeps`: the first keeps the `k` highest
