@@ -21,6 +21,9 @@ pub const LANGUAGE: &str = include_str!("cases/language.tsv");
 /// The mixed pools of issue 19 (several kinds of dice, groups of exploding dice).
 pub const MIXED: &str = include_str!("cases/mixed.tsv");
 
+/// Pools of issue 19 that drop a few dice from one end (`30d6dl1`, `{10d4+10d6+10d8}dl1`).
+pub const DROPS: &str = include_str!("cases/drops.tsv");
+
 /// The engine every ratio is taken against.
 pub const BASELINE: &str = "fairdice";
 

@@ -126,7 +126,7 @@ impl CoreCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{CaseTable, DICE, LANGUAGE};
+    use crate::cases::{CaseTable, DICE, DROPS, LANGUAGE};
 
     #[test]
     fn fairdice_and_xdy_agree_outcome_by_outcome_on_every_dice_case() {
@@ -170,6 +170,42 @@ mod tests {
             assert_eq!(case.name, name);
             let expression = case.expression(&table, "fairdice").unwrap();
             assert_eq!(fairdice(expression).unwrap().total(), total, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_drops_case_matches_the_engines_rank_walk() {
+        // The drops table's pools built by hand and summed by the pool engine
+        // itself, which walks their ranks instead of cutting them at each face.
+        use fairdice::dice::evaluator::{SumOf, evaluate_die};
+        use fairdice::{Control, Die, Pool};
+        let d = |sides| Die::standard(sides).unwrap();
+        let pools = [
+            ("10d6dl1", Pool::new(&d(6), 10).unwrap().drop_lowest(1)),
+            ("30d6dl1", Pool::new(&d(6), 30).unwrap().drop_lowest(1)),
+            ("60d6dl2", Pool::new(&d(6), 60).unwrap().drop_lowest(2)),
+            ("100d10dl1", Pool::new(&d(10), 100).unwrap().drop_lowest(1)),
+            ("30d20dh1", Pool::new(&d(20), 30).unwrap().drop_highest(1)),
+            (
+                "10x3dl1",
+                Pool::mixed([(d(4), 10), (d(6), 10), (d(8), 10)])
+                    .unwrap()
+                    .drop_lowest(1),
+            ),
+            (
+                "20x3dl2",
+                Pool::mixed([(d(4), 20), (d(6), 20), (d(8), 20)])
+                    .unwrap()
+                    .drop_lowest(2),
+            ),
+        ];
+        let table = CaseTable::parse(DROPS).unwrap();
+        assert_eq!(table.cases.len(), pools.len());
+        for (case, (name, pool)) in table.cases.iter().zip(pools) {
+            assert_eq!(case.name, name);
+            let walked = evaluate_die(&SumOf::identity(), &[&pool], &Control::new()).unwrap();
+            let expression = case.expression(&table, "fairdice").unwrap();
+            assert_eq!(fairdice(expression).unwrap(), walked, "{name}");
         }
     }
 
