@@ -230,6 +230,14 @@ impl<'a> Estimator<'a> {
                 }
             }
             ExprKind::Dice(dice) => self.dice(dice),
+            // Only added up, a group is the sum of its members (as evaluated).
+            ExprKind::Group(group) if group.pool_modifiers.is_empty() => group
+                .members
+                .iter()
+                .map(|member| self.shape(member))
+                .fold(Shape::constant(0.0), |acc, next| {
+                    binary(BinaryOp::Add, acc, next)
+                }),
             ExprKind::Group(group) => self.group(group),
             ExprKind::Repeat(repeat) => self.repeat(repeat),
         }

@@ -156,6 +156,19 @@ impl<'a> Exact<'a> {
                 arguments,
             } => self.call(*function, arguments, &expr.span),
             ExprKind::Dice(dice) => self.dice(dice, &expr.span),
+            // Only added up, a group is the sum of its members, whose dice need not
+            // be pooled (`{40d10!>=9}`'s make-ups took 4 s, the term alone 40 ms).
+            ExprKind::Group(group) if group.pool_modifiers.is_empty() => {
+                let at = NotationError::at(&expr.span);
+                let mut total = Die::constant(0);
+                for member in &group.members {
+                    let value = self.expr(member)?;
+                    total = total
+                        .combine(&value, BinaryOp::Add, self.control)
+                        .map_err(&at)?;
+                }
+                Ok(total)
+            }
             ExprKind::Group(group) => {
                 let shapes = match group.members.as_slice() {
                     [only] => self.pool_of(only)?,
