@@ -176,9 +176,29 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
         let n = self.count(count)?;
         let mut values = Vec::with_capacity(n as usize);
         for _ in 0..n {
+            // Each roll of the body is a die of the pool, even when the body rolls
+            // none (`644444#4kh`: 644,444 values to rank, no dice).
+            self.count_die()?;
             values.push(value_die(self.expr(body)?));
         }
         Ok(values)
+    }
+
+    /// Counts one more die (or pooled value) of this roll: past `most_dice` the
+    /// roll stops, and every few thousand it reads the cancel switch.
+    fn count_die(&mut self) -> Result<(), NotationError> {
+        self.dice_rolled += 1;
+        if self.dice_rolled > self.most_dice {
+            return Err(NotationError::Stopped(Stop::OverBudget {
+                limit: self.most_dice,
+            }));
+        }
+        if self.dice_rolled % CHECK_EVERY == 0
+            && let Some(control) = self.control
+        {
+            control.check().map_err(NotationError::Stopped)?;
+        }
+        Ok(())
     }
 
     /// A count of dice or repetitions, checked.
@@ -393,17 +413,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
         rolls: &mut Vec<Outcome>,
     ) -> Result<Outcome, NotationError> {
         let Some((last, inner)) = modifiers.split_last() else {
-            self.dice_rolled += 1;
-            if self.dice_rolled > self.most_dice {
-                return Err(NotationError::Stopped(Stop::OverBudget {
-                    limit: self.most_dice,
-                }));
-            }
-            if self.dice_rolled % CHECK_EVERY == 0
-                && let Some(control) = self.control
-            {
-                control.check().map_err(NotationError::Stopped)?;
-            }
+            self.count_die()?;
             let value = match faces {
                 FaceList::Range(low, high) => {
                     low + rng::below(self.rng, (high - low) as u64 + 1) as i64
