@@ -145,6 +145,12 @@ fn drop_lowest(
         .collect();
     faces.sort_unstable();
     faces.dedup();
+    // The ways to share the dice below (and at) a cut among the kinds, the same at
+    // every face: `counted[j]` puts `j` below, `fewer[j][k]` also `k < d − j` at it.
+    let counted: Vec<Vec<Vec<Share>>> = (0..d).map(|j| shares(kinds, j, None)).collect();
+    let fewer: Vec<Vec<Vec<Vec<Share>>>> = (0..d)
+        .map(|j| (0..d - j).map(|k| shares(kinds, j, Some(k))).collect())
+        .collect();
     let mut totals: BTreeMap<Outcome, BigUint> = BTreeMap::new();
     // From the highest face down, so each cut's faces above `v` are the cut before.
     let mut above: Option<Vec<Cut>> = None;
@@ -160,23 +166,23 @@ fn drop_lowest(
                 .ok_or(DieError::Overflow)?;
             // Rolls with `j` dice below `v`, the rest at or above it.
             let mut part = BTreeMap::new();
-            for shares in shares(kinds, j, None) {
-                add_term(&mut part, &cuts, &shares, None, 0, control)?;
+            for shares in &counted[j as usize] {
+                add_term(&mut part, &cuts, shares, None, 0, control)?;
             }
             // Less those with fewer than `d − j` of them at `v`. (At the highest face
             // there are none: the other `n − j − k > 0` dice would lie above it.)
-            let mut fewer = BTreeMap::new();
+            let mut taken = BTreeMap::new();
             if let Some(above) = &above {
-                for k in 0..d - j {
-                    let extra = at_v.checked_mul(i64::from(k)).ok_or(DieError::Overflow)?;
-                    for shares in shares(kinds, j, Some(k)) {
-                        add_term(&mut fewer, &cuts, &shares, Some(above), extra, control)?;
+                for (k, ways) in (0..).zip(&fewer[j as usize]) {
+                    let extra = at_v.checked_mul(k).ok_or(DieError::Overflow)?;
+                    for shares in ways {
+                        add_term(&mut taken, &cuts, shares, Some(above), extra, control)?;
                     }
                 }
             }
             control.meter().charge(part.len() as u64 * ENTRY_STEPS)?;
             for (total, count) in part {
-                let left = match fewer.remove(&total) {
+                let left = match taken.remove(&total) {
                     Some(less) => match count.checked_sub(&less) {
                         Some(left) => left,
                         None => return Ok(inconsistent()),
@@ -188,7 +194,7 @@ fn drop_lowest(
                     *totals.entry(kept).or_default() += left;
                 }
             }
-            if !fewer.is_empty() {
+            if !taken.is_empty() {
                 // Every roll taken away was counted in `part`.
                 return Ok(inconsistent());
             }

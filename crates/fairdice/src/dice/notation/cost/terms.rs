@@ -838,17 +838,8 @@ fn sized_pool(modifiers: &[PoolModifier], die: Shape, count: f64, weights: Weigh
     let (counted, consumed) = kept.unwrap_or((count, count));
     if let Some(dropped) = dropping_few(modifiers, count) {
         let plain = sized_pool(&[], per_die, count, weights);
-        let sums = plain.support;
-        let steps = drop_few_steps(per_die.support, dropped, 1.0, &[(plain, per_die)]);
-        let shape = Shape {
-            low: per_die.low * counted,
-            high: per_die.high * counted,
-            support: sums,
-            bits,
-            steps: per_die.steps + steps,
-            peak: per_die.peak.max(sums * 2.0 * (dropped + 1.0)),
-        };
-        return shape.with_support(sums);
+        let (low, high) = (per_die.low * counted, per_die.high * counted);
+        return drop_few_shape(per_die, &[(plain, per_die)], dropped, (low, high), bits);
     }
     // Engine states: ranks consumed so far × partial sums of the counted dice
     // (no more sums than multisets of the counted dice).
@@ -877,22 +868,39 @@ fn dropping_few(modifiers: &[PoolModifier], count: f64) -> Option<f64> {
     evaluator::drops_few(count as u32, top as u32, bottom as u32).map(|(_, d)| f64::from(d))
 }
 
-/// What [`evaluator::drops_few`]'s sum costs: at each of `faces` cuts, every kind's
-/// power of its dice from the cut up (`kinds`: its plain sum's shape, and one die's)
-/// and `dropped − 1` more products by one die, then each way of sharing the dice
-/// below and at the cut among the kinds multiplies the kinds' powers together
-/// (`cross`: 1 for one kind) and adds the product, scaled, into the total.
-fn drop_few_steps(faces: f64, dropped: f64, cross: f64, kinds: &[(Shape, Shape)]) -> f64 {
+/// What [`evaluator::drops_few`]'s sum of a pool of `kinds` (each kind's plain sum
+/// and one die) gives and costs, the faces of the pool being `faces`'s (its steps
+/// and peak are the dice's own): at each face's cut, every kind's power of its dice
+/// from the cut up and `dropped − 1` more products by one die, then each way of
+/// sharing the dice below and at the cut among the kinds multiplies the kinds'
+/// powers together, one after another, and adds the product, scaled, into the total.
+fn drop_few_shape(
+    faces: Shape,
+    kinds: &[(Shape, Shape)],
+    dropped: f64,
+    (low, high): (f64, f64),
+    bits: f64,
+) -> Shape {
     let groups = kinds.len();
     let shares = pairs_below(groups, dropped) + pairs_below(2 * groups, dropped);
-    let (mut powers, mut sums) = (0.0, 0.0);
+    let (mut powers, mut sums, mut cross) = (0.0, 0.0, 0.0);
     for (plain, die) in kinds {
         let words = limbs(plain.bits);
         powers += plain.steps + (dropped - 1.0) * plain.support * die.support * words;
+        cross += sums * plain.support;
         sums += plain.support;
     }
     let words = limbs(kinds.iter().map(|(plain, _)| plain.bits).sum());
-    faces * (powers + shares * (cross + sums) * words)
+    let steps = faces.support * (powers + shares * (cross.max(1.0) + sums) * words);
+    Shape {
+        low,
+        high,
+        support: sums,
+        bits,
+        steps: faces.steps + steps,
+        peak: faces.peak.max(sums * 2.0 * (dropped + 1.0) * groups as f64),
+    }
+    .with_support(sums)
 }
 
 /// A pool of several kinds of dice (`members`: each kind's shape and how many).
@@ -929,24 +937,9 @@ fn mixed_pool(modifiers: &[PoolModifier], members: &[(Shape, f64)]) -> Shape {
             .iter()
             .map(|&(die, n)| (pool_shape(&[], die, n), die))
             .collect();
-        // Multiplying the kinds' powers together, one after another.
-        let (mut sums, mut cross) = (0.0, 0.0);
-        for (plain, _) in &kinds {
-            cross += sums * plain.support;
-            sums += plain.support;
-        }
         let counted = kept.map_or(count, |k| k.0);
-        let shape = Shape {
-            low: low.min(0.0) * counted,
-            high: high.max(0.0) * counted,
-            support: sums,
-            bits: union.bits * count,
-            steps: union.steps + drop_few_steps(union.support, dropped, cross, &kinds),
-            peak: union
-                .peak
-                .max(sums * 2.0 * (dropped + 1.0) * kinds.len() as f64),
-        };
-        return shape.with_support(sums);
+        let bounds = (low.min(0.0) * counted, high.max(0.0) * counted);
+        return drop_few_shape(union, &kinds, dropped, bounds, union.bits * count);
     }
     let (codes, pairs, joined) = mixed_codes(modifiers, members, count);
     let (counted, consumed) = kept.unwrap_or((count, count));
