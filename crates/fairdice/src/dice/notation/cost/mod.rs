@@ -485,6 +485,25 @@ mod tests {
     }
 
     #[test]
+    fn make_ups_with_chains_run_to_the_cap_stay_whole() {
+        // Keeping the low dice of explosions on high faces, a make-up trims to its
+        // last rolls unless chains ran to the cap and left fewer than `k` of them:
+        // those keep every extra roll. `{5d6!>=5+10d6!>=5}kl5dh1` was priced at
+        // 1.3e6 steps and used 1.7e7, so a budget between the two admitted it and
+        // then stopped it.
+        for text in [
+            "{5d6!>=5+10d6!>=5}kl5dh1",
+            "{3d6!>=5+6d6!>=5}kl3dh1",
+            "{3d6!>=5+6d10!>=9}kl3dh1",
+            "{10d10!>=9+10d10!>=9}kl3",
+            "2d10!>=9dl2",
+            "5d6!>=5kl5",
+        ] {
+            assert_kept(text);
+        }
+    }
+
+    #[test]
     fn explosions_are_priced_by_the_faces_that_explode() {
         // The top face alone, written as a condition: one value repeated.
         assert_kept("9d{1,1,2,6,6}!>=6dh1");

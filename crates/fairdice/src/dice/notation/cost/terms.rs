@@ -263,6 +263,16 @@ fn trimmed_mixture(modifiers: &[PoolModifier], members: &[Member], trim: Trim) -
     let left = |m: &Member| -> (f64, f64) {
         match (high, m.top) {
             (true, true) => (k + 2.0, k),
+            // Extra rolls on faces above the last rolls (`d6!>=5` keeping the low
+            // dice): a make-up with `k` last rolls or more trims to them, one per
+            // count; one with fewer (chains that ran to the cap) keeps every extra
+            // roll, one make-up per count of them (`o·depth + 1` for `o` last rolls).
+            (false, false) if m.extra > 0.0 && m.exploding.low > m.last.high => {
+                let depth = (m.count / m.dice.max(1.0) - 1.0).max(0.0);
+                let few = k.min(m.dice + 1.0);
+                let whole = depth * few * (few - 1.0) / 2.0 + few;
+                ((m.dice - few + 2.0).max(1.0) + whole, k + m.dice)
+            }
             (false, _) => (m.dice + 2.0, k + m.dice),
             (true, false) => (m.count + (k + 1.0) * (m.dice + 1.0), k + m.count),
         }
