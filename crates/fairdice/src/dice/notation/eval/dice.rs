@@ -9,13 +9,13 @@
 
 use super::chains::Chain;
 use super::pools::Shapes;
-use super::{Exact, any_matches, explode_test, pool_value};
+use super::{Exact, any_matches, explode_test, pool_value, selected};
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::dice::evaluator::kept_sum;
 use crate::dice::mixture::Mixture;
 use crate::dice::notation::ast::{
-    Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Keep,
-    PoolModifier, Span,
+    Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, PoolModifier,
+    Span,
 };
 use crate::dice::notation::failure::NotationError;
 use crate::dice::pool::Pool;
@@ -191,15 +191,7 @@ impl<'a> Exact<'a> {
             }
         }
         let at = NotationError::at(span);
-        let mut pool = Pool::new(die, n).map_err(&at)?;
-        for keep in keeps {
-            pool = match keep {
-                Keep::Highest(k) => pool.keep_highest(k),
-                Keep::Lowest(k) => pool.keep_lowest(k),
-                Keep::DropHighest(k) => pool.drop_highest(k),
-                Keep::DropLowest(k) => pool.drop_lowest(k),
-            };
-        }
+        let pool = selected(Pool::new(die, n).map_err(&at)?, &keeps);
         // One evaluator type for every pool of the notation (one copy of the engine).
         let counting = pool_value(&dice.pool_modifiers);
         let identity = |o: Outcome| o;

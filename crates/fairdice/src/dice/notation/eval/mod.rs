@@ -35,6 +35,7 @@ use crate::control::{Control, Meter};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::mixture::Mixture;
+use crate::dice::pool::Pool;
 
 /// Memory an exact evaluation plans for each outcome of its widest distribution:
 /// the outcome and its count, twice (a step builds a distribution from another).
@@ -423,6 +424,17 @@ pub(crate) fn explode_test(
 /// The value of one counted die under success counting: +1 per success (any `cs`,
 /// `even`, `odd` matching), −1 per failure (any `df` matching), or +1 per counted
 /// failure (any `cf` matching); `None` when the pool simply adds its dice.
+/// `pool` with the notation's keeps and drops applied in order.
+#[inline]
+fn selected(pool: Pool, keeps: &[Keep]) -> Pool {
+    keeps.iter().fold(pool, |pool, keep| match *keep {
+        Keep::Highest(k) => pool.keep_highest(k),
+        Keep::Lowest(k) => pool.keep_lowest(k),
+        Keep::DropHighest(k) => pool.drop_highest(k),
+        Keep::DropLowest(k) => pool.drop_lowest(k),
+    })
+}
+
 pub(crate) fn pool_value(
     modifiers: &[PoolModifier],
 ) -> Option<impl Fn(Outcome) -> Outcome + Clone + '_> {

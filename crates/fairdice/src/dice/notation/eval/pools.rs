@@ -546,15 +546,7 @@ fn kept_sum(
     value: Option<&dyn Fn(Outcome) -> Outcome>,
     control: &Control,
 ) -> Result<Die, DieError> {
-    let mut pool = Pool::mixed(groups.iter().cloned())?;
-    for keep in keeps {
-        pool = match *keep {
-            Keep::Highest(k) => pool.keep_highest(k),
-            Keep::Lowest(k) => pool.keep_lowest(k),
-            Keep::DropHighest(k) => pool.drop_highest(k),
-            Keep::DropLowest(k) => pool.drop_lowest(k),
-        };
-    }
+    let pool = super::selected(Pool::mixed(groups.iter().cloned())?, keeps);
     let identity = |o: Outcome| o;
     let value: &dyn Fn(Outcome) -> Outcome = value.unwrap_or(&identity);
     evaluator::kept_sum(&pool, value, control)
