@@ -406,7 +406,15 @@ impl<'a> Estimator<'a> {
                 None if modifiers.iter().any(PoolModifier::selects) => {
                     shape.steps = shape.steps.max(whole_makeups(&modifiers, &members));
                 }
-                None => {}
+                // Counted, not selected: each factor's make-ups are evaluated and
+                // mixed apart, and the factors' sums added.
+                None => {
+                    shape.steps += members
+                        .iter()
+                        .filter(|m| m.makeups > 1.0)
+                        .map(|m| whole_makeups(&modifiers, std::slice::from_ref(m)))
+                        .sum::<f64>();
+                }
             }
         }
         shape.steps += members.iter().map(|m| m.listing).sum::<f64>();
