@@ -391,11 +391,12 @@ impl<'a> Estimator<'a> {
         let (modifiers, keeps) = self.keep_counts(&group.pool_modifiers);
         let dice: Vec<(Shape, f64)> = members.iter().map(|m| (m.shape, m.count)).collect();
         let mut shape = mixed_pool(&modifiers, &dice);
-        // A pool rolled from several make-ups (rolled counts, explosions as dice) is
-        // evaluated make-up by make-up, unless its first keep trims them or a lone
-        // drop sets dice apart (each factor's make-ups shrink to a few), or it is
-        // only added up (each factor is summed apart): price every make-up as a
-        // pool of typical size.
+        // A pool rolled from several make-ups (rolled counts, explosions as dice):
+        // when its first keep trims them or a lone drop sets dice apart, each
+        // factor's make-ups shrink to a few; other selections evaluate every
+        // make-up of the product as a pool of typical size; counted without
+        // selecting, each factor's make-ups are evaluated and mixed apart, and the
+        // factors' sums added.
         let makeups: f64 = members.iter().map(|m| m.makeups).product();
         if makeups > 1.0 {
             match trimmed_by(&modifiers) {
@@ -406,8 +407,6 @@ impl<'a> Estimator<'a> {
                 None if modifiers.iter().any(PoolModifier::selects) => {
                     shape.steps = shape.steps.max(whole_makeups(&modifiers, &members));
                 }
-                // Counted, not selected: each factor's make-ups are evaluated and
-                // mixed apart, and the factors' sums added.
                 None => {
                     shape.steps += members
                         .iter()

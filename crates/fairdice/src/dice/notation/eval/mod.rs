@@ -421,9 +421,6 @@ pub(crate) fn explode_test(
     }
 }
 
-/// The value of one counted die under success counting: +1 per success (any `cs`,
-/// `even`, `odd` matching), −1 per failure (any `df` matching), or +1 per counted
-/// failure (any `cf` matching); `None` when the pool simply adds its dice.
 /// `pool` with the notation's keeps and drops applied in order.
 #[inline]
 fn selected(pool: Pool, keeps: &[Keep]) -> Pool {
@@ -435,6 +432,9 @@ fn selected(pool: Pool, keeps: &[Keep]) -> Pool {
     })
 }
 
+/// The value of one counted die under success counting: +1 per success (any `cs`,
+/// `even`, `odd` matching), −1 per failure (any `df` matching), or +1 per counted
+/// failure (any `cf` matching); `None` when the pool simply adds its dice.
 pub(crate) fn pool_value(
     modifiers: &[PoolModifier],
 ) -> Option<impl Fn(Outcome) -> Outcome + Clone + '_> {
