@@ -117,84 +117,224 @@ macro_rules! impl_count_for_primitive {
 impl_count_for_primitive!(u64);
 impl_count_for_primitive!(u128);
 
-/// Fixed-width integers of 256 to 1024 bits: no allocation, so mid-sized totals
-/// (`100d10` has 333 bits) stay fast.
+/// A fixed-width integer of `BITS` bits (`LIMBS` 64-bit words) that knows how many
+/// of its words are in use: no allocation, so mid-sized totals (`100d10` has 333
+/// bits) stay fast, and arithmetic touches only the words in use.
 ///
-/// Products multiply only the limbs that are not zero: a type is chosen for the
-/// largest count of a computation, and most factors (a binomial coefficient, a
-/// die's weight, an early partial count) use one or two of its 4 to 16 limbs, where
-/// `wrapping_mul` would multiply all of them.
-impl<const BITS: usize, const LIMBS: usize> Count for ruint::Uint<BITS, LIMBS> {
+/// A type is chosen for the largest count of a computation, but most values it
+/// holds (a binomial coefficient, a die's weight, an early partial count) use one or
+/// a few of its 4 to 32 words; adding or multiplying all of them, as a plain
+/// fixed-width integer does, made the widest pools pay for words that are zero.
+/// Storage and conversions are [`ruint`]'s.
+///
+/// Invariant: `used` is the number of words up to the highest nonzero one, and the
+/// words above it are zero, so equal values are equal structurally.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Wide<const BITS: usize, const LIMBS: usize> {
+    limbs: [u64; LIMBS],
+    used: u32,
+}
+
+impl<const BITS: usize, const LIMBS: usize> Wide<BITS, LIMBS> {
+    /// The value of `limbs`, whose words from `upto` on are zero.
+    #[inline]
+    fn new(limbs: [u64; LIMBS], upto: usize) -> Self {
+        let used = limbs[..upto]
+            .iter()
+            .rposition(|&limb| limb != 0)
+            .map_or(0, |i| i + 1);
+        Wide {
+            limbs,
+            used: used as u32,
+        }
+    }
+
+    #[inline]
+    fn uint(&self) -> ruint::Uint<BITS, LIMBS> {
+        ruint::Uint::from_limbs(self.limbs)
+    }
+
+    #[inline]
+    fn words(&self) -> &[u64] {
+        &self.limbs[..self.used as usize]
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> Ord for Wide<BITS, LIMBS> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.used
+            .cmp(&other.used)
+            .then_with(|| self.words().iter().rev().cmp(other.words().iter().rev()))
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> PartialOrd for Wide<BITS, LIMBS> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> Zero for Wide<BITS, LIMBS> {
+    #[inline]
+    fn zero() -> Self {
+        Wide {
+            limbs: [0; LIMBS],
+            used: 0,
+        }
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        self.used == 0
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> One for Wide<BITS, LIMBS> {
+    #[inline]
+    fn one() -> Self {
+        Self::from_u64(1)
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> std::ops::Add for Wide<BITS, LIMBS> {
+    type Output = Self;
+    fn add(mut self, other: Self) -> Self {
+        Count::add_assign(&mut self, &other);
+        self
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> std::ops::Mul for Wide<BITS, LIMBS> {
+    type Output = Self;
+    fn mul(self, other: Self) -> Self {
+        self.times(&other)
+    }
+}
+
+impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     #[inline]
     fn from_u64(value: u64) -> Self {
-        Self::from(value)
+        let mut limbs = [0u64; LIMBS];
+        limbs[0] = value;
+        Self::new(limbs, 1)
     }
     fn from_big(value: &BigUint) -> Self {
-        Self::checked_from_limbs_slice(&value.to_u64_digits()).unwrap_or(Self::MAX)
+        let uint = ruint::Uint::<BITS, LIMBS>::checked_from_limbs_slice(&value.to_u64_digits())
+            .unwrap_or(ruint::Uint::MAX);
+        Self::new(*uint.as_limbs(), LIMBS)
     }
     fn to_big(&self) -> BigUint {
-        BigUint::from_bytes_le(&self.to_le_bytes_vec())
+        BigUint::from_bytes_le(&self.uint().to_le_bytes_vec())
     }
     fn to_f64(&self) -> f64 {
-        f64::from(self)
+        f64::from(self.uint())
     }
     fn bit_len(&self) -> u64 {
-        self.bit_len() as u64
+        match self.words().last() {
+            Some(top) => 64 * u64::from(self.used) - u64::from(top.leading_zeros()),
+            None => 0,
+        }
     }
     fn try_u64(&self) -> Option<u64> {
-        u64::try_from(self).ok()
+        match self.used {
+            0 => Some(0),
+            1 => Some(self.limbs[0]),
+            _ => None,
+        }
     }
     #[inline]
     fn add_assign(&mut self, other: &Self) {
-        *self = self.wrapping_add(*other);
+        let n = self.used.max(other.used) as usize;
+        if LIMBS <= FULL_ADD_LIMBS {
+            // Adding every word, unrolled and without branches, is faster here
+            // than a loop over the words in use.
+            let mut carry = false;
+            for (slot, &y) in self.limbs.iter_mut().zip(&other.limbs) {
+                let (sum, c1) = slot.overflowing_add(y);
+                let (sum, c2) = sum.overflowing_add(u64::from(carry));
+                *slot = sum;
+                carry = c1 | c2;
+            }
+            self.used = (n + usize::from(n < LIMBS && self.limbs[n.min(LIMBS - 1)] != 0)) as u32;
+            return;
+        }
+        let mut carry = false;
+        for (slot, &y) in self.limbs[..n].iter_mut().zip(&other.limbs[..n]) {
+            let (sum, c1) = slot.overflowing_add(y);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            *slot = sum;
+            carry = c1 | c2;
+        }
+        self.used = n as u32;
+        // A carry out of the top word is an overflow, which the caller rules out.
+        if carry && n < LIMBS {
+            self.limbs[n] = 1;
+            self.used += 1;
+        }
     }
     #[inline]
     fn sub_assign(&mut self, other: &Self) {
-        *self = self.wrapping_sub(*other);
+        let n = self.used as usize;
+        let mut borrow = false;
+        for (slot, &y) in self.limbs[..n].iter_mut().zip(&other.limbs[..n]) {
+            let (diff, b1) = slot.overflowing_sub(y);
+            let (diff, b2) = diff.overflowing_sub(u64::from(borrow));
+            *slot = diff;
+            borrow = b1 | b2;
+        }
+        *self = Self::new(self.limbs, n);
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
-        Self::from_limbs(trimmed_product(self.as_limbs(), other.as_limbs()))
+        let (a, b) = (self.words(), other.words());
+        if a.is_empty() || b.is_empty() {
+            return Self::zero();
+        }
+        let mut out = [0u64; LIMBS];
+        for (i, &x) in a.iter().enumerate() {
+            let mut carry = 0u64;
+            let row = b.len().min(LIMBS - i);
+            for (slot, &y) in out[i..i + row].iter_mut().zip(&b[..row]) {
+                let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+                *slot = t as u64;
+                carry = (t >> 64) as u64;
+            }
+            // Row `i` is the first to reach word `i + b.len()`, so it is still zero.
+            if let Some(slot) = out.get_mut(i + row) {
+                *slot = carry;
+            }
+        }
+        let upto = a.len() + b.len();
+        if upto > LIMBS {
+            // Past the type's width the product wraps; the caller rules that out.
+            return Self::new(out, LIMBS);
+        }
+        // The product of nonzero numbers of `a` and `b` words has `a + b` words or
+        // one fewer.
+        Wide {
+            limbs: out,
+            used: (upto - usize::from(out[upto - 1] == 0)) as u32,
+        }
     }
     #[inline]
     fn add_mul(&mut self, a: &Self, b: &Self) {
-        *self = self.wrapping_add(a.times(b));
+        let product = a.times(b);
+        Count::add_assign(self, &product);
     }
     #[inline]
     fn mul_u64(&self, k: u64) -> Self {
-        self.times(&Self::from(k))
+        self.times(&Self::from_u64(k))
     }
 }
 
-/// The product of two little-endian numbers of `LIMBS` limbs, cut to `LIMBS` limbs,
-/// by schoolbook multiplication over their nonzero limbs only.
-#[inline]
-fn trimmed_product<const LIMBS: usize>(a: &[u64; LIMBS], b: &[u64; LIMBS]) -> [u64; LIMBS] {
-    let used = |x: &[u64; LIMBS]| x.iter().rposition(|&limb| limb != 0).map_or(0, |i| i + 1);
-    let (a_len, b_len) = (used(a), used(b));
-    let mut out = [0u64; LIMBS];
-    for (i, &x) in a[..a_len].iter().enumerate() {
-        let mut carry = 0u64;
-        let row = b_len.min(LIMBS - i);
-        for (slot, &y) in out[i..i + row].iter_mut().zip(&b[..row]) {
-            let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
-            *slot = t as u64;
-            carry = (t >> 64) as u64;
-        }
-        // Row `i` is the first to reach limb `i + b_len`, so it is still zero.
-        if let Some(slot) = out.get_mut(i + row) {
-            *slot = carry;
-        }
-    }
-    out
-}
+/// The widest type whose sums add every word (see [`Wide::add_assign`]).
+const FULL_ADD_LIMBS: usize = 8;
 
 /// 256-bit counts.
-pub type U256 = ruint::Uint<256, 4>;
+pub type U256 = Wide<256, 4>;
 /// 512-bit counts.
-pub type U512 = ruint::Uint<512, 8>;
+pub type U512 = Wide<512, 8>;
 /// 1024-bit counts.
-pub type U1024 = ruint::Uint<1024, 16>;
+pub type U1024 = Wide<1024, 16>;
 
 impl Count for BigUint {
     fn from_u64(value: u64) -> Self {
@@ -425,23 +565,75 @@ mod tests {
         );
     }
 
-    #[test]
-    fn fixed_width_products_agree_with_big_integers() {
-        let values = [
+    /// Values of every width a 512-bit count holds, with runs of zero and full words.
+    fn sample_values() -> Vec<BigUint> {
+        let mut values = vec![
             BigUint::from(0u32),
             BigUint::from(1u32),
             BigUint::from(u64::MAX),
+            BigUint::from(u64::MAX) + 1u32,
             Count::pow(&BigUint::from(10u32), 30),
             Count::pow(&BigUint::from(6u32), 70),
             Count::pow(&BigUint::from(2u32), 255) - 1u32,
+            Count::pow(&BigUint::from(2u32), 320),
+            Count::pow(&BigUint::from(2u32), 511) + 12345u32,
         ];
+        // A fixed pseudo-random sequence, so the test is deterministic.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for words in 1..=8u32 {
+            let mut value = BigUint::from(0u32);
+            for _ in 0..words {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                value = (value << 64u32) + x;
+            }
+            values.push(value);
+        }
+        values
+    }
+
+    #[test]
+    fn fixed_width_arithmetic_agrees_with_big_integers() {
+        let values = sample_values();
+        let modulus_512 = BigUint::from(1u32) << 512u32;
+        let modulus_256 = BigUint::from(1u32) << 256u32;
         for a in &values {
+            let wide = U512::from_big(a);
+            assert_eq!(wide.to_big(), *a);
+            assert_eq!(Count::bit_len(&wide), a.bits(), "{a}");
+            assert_eq!(Count::try_u64(&wide), a.to_u64(), "{a}");
+            assert_eq!(Count::to_f64(&wide), Count::to_f64(a), "{a}");
+            assert_eq!(wide.is_zero(), a.is_zero());
             for b in &values {
-                let wide = U512::from_big(a).times(&U512::from_big(b));
-                assert_eq!(wide.to_big(), a * b, "{a} × {b}");
-                // Past the type's width the product wraps, like `wrapping_mul`.
-                let narrow = U256::from_big(a).times(&U256::from_big(b));
-                assert_eq!(narrow, U256::from_big(a).wrapping_mul(U256::from_big(b)));
+                let other = U512::from_big(b);
+                // Products and sums past the type's width wrap.
+                assert_eq!(
+                    wide.times(&other).to_big(),
+                    (a * b) % &modulus_512,
+                    "{a} × {b}"
+                );
+                let mut sum = wide;
+                Count::add_assign(&mut sum, &other);
+                assert_eq!(sum.to_big(), (a + b) % &modulus_512, "{a} + {b}");
+                let mut acc = wide;
+                acc.add_mul(&other, &wide);
+                assert_eq!(acc.to_big(), (a + b * a) % &modulus_512, "{a} + {b} × {a}");
+                assert_eq!(wide.cmp(&other), a.cmp(b), "{a} against {b}");
+                if a >= b {
+                    let mut difference = wide;
+                    Count::sub_assign(&mut difference, &other);
+                    assert_eq!(difference.to_big(), a - b, "{a} − {b}");
+                    // Equal values are equal whatever way they were reached.
+                    assert_eq!(difference, U512::from_big(&(a - b)));
+                }
+                let narrow = U256::from_big(&(a % &modulus_256));
+                let narrow_other = U256::from_big(&(b % &modulus_256));
+                assert_eq!(
+                    narrow.times(&narrow_other),
+                    U256::from_big(&((a * b) % &modulus_256)),
+                    "{a} × {b} in 256 bits"
+                );
             }
         }
     }

@@ -18,7 +18,7 @@ use crate::dice::evaluator::Evaluator;
 
 /// Numbers at or above this fall back to a map (a table that large would be mostly
 /// empty).
-const MAX_INDEX: usize = 1 << 10;
+const MAX_INDEX: usize = 1 << 12;
 
 /// States a new set has room for.
 const FIRST_ROOM: usize = 16;
