@@ -24,6 +24,10 @@ pub const MIXED: &str = include_str!("cases/mixed.tsv");
 /// Pools of issue 19 that drop a few dice from one end (`30d6dl1`, `{10d4+10d6+10d8}dl1`).
 pub const DROPS: &str = include_str!("cases/drops.tsv");
 
+/// Other pool shapes of issue 19: drops from both ends, compounding explosions
+/// (`30d10dh2dl2`, `30d6!!dh2dl2`).
+pub const SHAPES: &str = include_str!("cases/shapes.tsv");
+
 /// The engine every ratio is taken against.
 pub const BASELINE: &str = "fairdice";
 

@@ -126,7 +126,7 @@ impl CoreCase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{CaseTable, DICE, DROPS, LANGUAGE};
+    use crate::cases::{CaseTable, DICE, DROPS, LANGUAGE, SHAPES};
 
     #[test]
     fn fairdice_and_xdy_agree_outcome_by_outcome_on_every_dice_case() {
@@ -207,6 +207,49 @@ mod tests {
             let expression = case.expression(&table, "fairdice").unwrap();
             assert_eq!(fairdice(expression).unwrap(), walked, "{name}");
         }
+    }
+
+    #[test]
+    fn every_shapes_case_has_icepools_total_and_the_middle_die_is_the_median() {
+        // icepool's totals, for the runner's fingerprints to match: a compounding
+        // d6 or d10 exploding nine times weighs 6^10 or 10^10 a die.
+        let table = CaseTable::parse(SHAPES).unwrap();
+        let power = |base: u32, exponent: u32| BigUint::from(base).pow(exponent);
+        let totals = [
+            ("3d20dh1dl1", power(20, 3)),
+            ("12d6dh1dl1", power(6, 12)),
+            ("30d10dh2dl2", power(10, 30)),
+            ("10x2dh1dl1", power(6, 10) * power(8, 10)),
+            ("10d6!!kh3", power(6, 100)),
+            ("20d10!!kl5", power(10, 200)),
+            ("10d6!!dh1dl1", power(6, 100)),
+            ("20d6!!dh2dl2", power(6, 200)),
+            ("30d6!!dh2dl2", power(6, 300)),
+            ("20d6!!", power(6, 200)),
+            ("30d6!!dl1", power(6, 300)),
+        ];
+        assert_eq!(table.cases.len(), totals.len());
+        for (case, (name, total)) in table.cases.iter().zip(totals) {
+            assert_eq!(case.name, name);
+            let expression = case.expression(&table, "fairdice").unwrap();
+            assert_eq!(fairdice(expression).unwrap().total(), total, "{name}");
+        }
+        // The middle of three d20, counted roll by roll.
+        let mut medians = [0u64; 21];
+        for a in 1..=20 {
+            for b in 1..=20 {
+                for c in 1..=20 {
+                    let mut roll = [a, b, c];
+                    roll.sort_unstable();
+                    medians[roll[1]] += 1;
+                }
+            }
+        }
+        let counted: Vec<(i64, BigUint)> = (1..=20)
+            .map(|m| (m as i64, BigUint::from(medians[m])))
+            .collect();
+        let median: Vec<(i64, BigUint)> = fairdice("3d20dh1dl1").unwrap().iter().collect();
+        assert_eq!(median, counted);
     }
 
     #[test]
