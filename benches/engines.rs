@@ -1,10 +1,10 @@
 //! The Rust engines of the dice benchmarks: fairdice (as users call it, and its core calls) and
 //! the `xdy` crate, each turned into a [`Fingerprint`] outside any timing.
 //!
-//! [`fairdice`] is what the comparisons time: parsing, the cost estimate and the exact
+//! [`fairdice()`] is what the comparisons time: parsing, the cost estimate and the exact
 //! evaluation of [`fairdice::dice::notation::evaluate`], the path a user of the library or the
 //! command runs. [`CoreCase`] calls [`Die::repeat_sum`] and [`Pool::keep_highest`] directly,
-//! to show in the warm benchmark what the notation layer costs on top. [`xdy`] compiles, plans
+//! to show in the warm benchmark what the notation layer costs on top. [`xdy()`] compiles, plans
 //! and builds an exact distribution with an unlimited budget, xdy's own full path.
 
 use fairdice::Control;

@@ -7,7 +7,7 @@
 //! of N more calls, default 20, made after 0.5 s more of the same call, untimed, as
 //! the WebAssembly timer waits for V8's optimizing compiler), `bytes=…` (the
 //! document's length) and, for `dist`, the
-//! [`Fingerprint`](fairdice_bench::fingerprint::Fingerprint) of its outcomes.
+//! [`Fingerprint`] of its outcomes.
 
 // The use-case layer's `Error` is returned by value (see fairdice-api).
 #![allow(clippy::result_large_err)]

@@ -341,7 +341,7 @@ pub const BYTES_PER_HELD_DIE: u64 = 48;
 /// recorded; `control` can cancel the trials.
 ///
 /// # Errors
-/// As [`notation::roll`]; cancelled through `control`.
+/// As [`notation::roll()`]; cancelled through `control`.
 pub fn dice_per_roll(
     expr: &Expr,
     options: &Options,

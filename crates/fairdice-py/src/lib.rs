@@ -1,8 +1,8 @@
 //! # fairdice-py
 //!
 //! The extension module `fairdice._native` of the Python package `fairdice`
-//! (`python/fairdice/`): the [`Die`](die::PyDie) type with exact counts and
-//! `Fraction` probabilities, dice arithmetic, the [`Randomizer`](randomizer::PyRandomizer)
+//! (`python/fairdice/`): the `Die` type with exact counts and
+//! `Fraction` probabilities, dice arithmetic, the `Randomizer`
 //! iterator, and every use case of `fairdice-api` by name. The Python modules around
 //! it add the typed report classes, notebook HTML, the errors and icepool
 //! conversion.

@@ -12,7 +12,7 @@
 //!   determines the counts, nothing is lost.
 //! - When outcomes are exchangeable, states equal up to a relabeling merge: the
 //!   key is sorted and the per-outcome moments are permuted with it (see
-//!   [`Canonical`]). Outcomes whose key entries tie may swap moments between
+//!   `Canonical`). Outcomes whose key entries tie may swap moments between
 //!   merged states; that is harmless, because the future treats tied outcomes
 //!   alike, so every later quantity depends only on the sum of their moments.
 //! - Probabilities are `f64`. Every quantity is a sum of non-negative terms except

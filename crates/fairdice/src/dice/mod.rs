@@ -1,4 +1,4 @@
-//! Exact dice: the [`Die`] distribution, its arithmetic, pools of dice and the
+//! Exact dice: the [`Die`](die::Die) distribution, its arithmetic, pools of dice and the
 //! evaluators that fold over them, and the dice notation that builds them all.
 
 pub mod arithmetic;

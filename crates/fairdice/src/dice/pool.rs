@@ -159,7 +159,7 @@ impl Pool {
     }
 
     /// The distribution of the sum of the dice that count, without a budget (the
-    /// engine's [`evaluate_die`] takes a [`Control`] for one).
+    /// engine's [`evaluate_die`](crate::dice::evaluator::evaluate_die) takes a [`Control`] for one).
     ///
     /// # Errors
     /// [`DieError::Overflow`] if a sum leaves the `i64` range.

@@ -1,5 +1,5 @@
 //! Transformations of one die: mapping outcomes, rerolling, exploding, and a random
-//! number of dice (a [`Mixture`](super::mixture::Mixture) of sums).
+//! number of dice (a [`Mixture`] of sums).
 //!
 //! # Design decisions
 //! Rerolling "until the die no longer matches" is exact conditioning, so it needs no

@@ -15,7 +15,7 @@
 //!
 //! # Design decisions
 //! Each family's entry lives in the file of its randomizer (`deck.rs` holds
-//! `deck::FAMILY`), and [`AnyRandomizer`](super::AnyRandomizer)'s one list in
+//! `deck::FAMILY`), and [`AnyRandomizer`]'s one list in
 //! `any.rs` names both the enum variant and its families: adding a family touches
 //! its own file and that one line.
 

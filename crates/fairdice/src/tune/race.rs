@@ -62,7 +62,7 @@ pub const SCREEN_RUNS: u64 = 2_048;
 pub const MIN_SCREEN_RUNS: u64 = 64;
 
 /// The runs a candidate of a line starts with once bisection has found where
-/// the line crosses the threshold ([`race`]'s step 1); refining gives it more if
+/// the line crosses the threshold (`race`'s step 1); refining gives it more if
 /// they do not settle it.
 pub const LIGHT_SCREEN_RUNS: u64 = 128;
 

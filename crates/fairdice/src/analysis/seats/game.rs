@@ -50,7 +50,7 @@ pub enum Columns {
 }
 
 /// A game's seats and payoffs. Build with [`Game::new`] or, with the `serde`
-/// feature, from its JSON file ([`Game::from_json`]).
+/// feature, from its JSON file (`Game::from_json`).
 ///
 /// # Example
 /// ```

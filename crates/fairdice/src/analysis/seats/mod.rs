@@ -32,7 +32,7 @@
 //!
 //! # Design decisions
 //! - The exact figures come from sweeps over (randomizer state, tracked value)
-//!   built on the analysis's state graph ([`sweep`]); the totals of every player
+//!   built on the analysis's state graph (`sweep`); the totals of every player
 //!   are one sweep (the spread and the starved chances need them jointly), each
 //!   player's droughts one more.
 //! - The fair share is taken from the randomizer's base

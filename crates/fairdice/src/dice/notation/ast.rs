@@ -2,7 +2,7 @@
 //!
 //! The parser builds it; the exact evaluator, the cost estimate and the roller all
 //! walk it, so they agree on what an expression means. The modifiers of dice and
-//! pools (and their conditions) are in [`modifier`].
+//! pools (and their conditions) are in `modifier`.
 
 mod modifier;
 

@@ -3,7 +3,7 @@
 //! Expressions combine as independent rolls; a name is one roll used several
 //! times, so `[r = d20] body` is the mixture over the outcomes `v` of `d20` of
 //! `body` with `r = v` (AnyDice's "die passed as a number", icepool's `map`).
-//! Dice terms, groups and repetitions are pools ([`pools::Shapes`]) that keep/drop
+//! Dice terms, groups and repetitions are pools (`pools::Shapes`) that keep/drop
 //! and success counting act on (`dice.rs`); exploding dice are worked out in
 //! `chains.rs`.
 //!
