@@ -316,16 +316,43 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
             used: (upto - usize::from(out[upto - 1] == 0)) as u32,
         }
     }
+    /// Multiplies into `self` row by row, without forming the product apart.
     #[inline]
     fn add_mul(&mut self, a: &Self, b: &Self) {
-        let product = a.times(b);
-        Count::add_assign(self, &product);
+        let (a, b) = (a.words(), b.words());
+        if a.is_empty() || b.is_empty() {
+            return;
+        }
+        for (i, &x) in a.iter().enumerate().take(LIMBS) {
+            let mut carry = 0u64;
+            let row = b.len().min(LIMBS - i);
+            for (slot, &y) in self.limbs[i..i + row].iter_mut().zip(&b[..row]) {
+                let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+                *slot = t as u64;
+                carry = (t >> 64) as u64;
+            }
+            // Past the type's width the sum wraps; the caller rules that out.
+            for slot in self.limbs.iter_mut().skip(i + row) {
+                if carry == 0 {
+                    break;
+                }
+                let (sum, overflow) = slot.overflowing_add(carry);
+                *slot = sum;
+                carry = u64::from(overflow);
+            }
+        }
+        // The sum has at most one word more than the wider of its terms.
+        let upto = (self.used as usize).max(a.len() + b.len()) + 1;
+        *self = Self::new(self.limbs, upto.min(LIMBS));
     }
     #[inline]
     fn mul_u64(&self, k: u64) -> Self {
         self.times(&Self::from_u64(k))
     }
 }
+
+/// The widest totals computed in [`Long`].
+const LONG_BITS: u64 = 4096;
 
 /// The widest type whose sums add every word (see [`Wide::add_assign`]).
 const FULL_ADD_LIMBS: usize = 8;
@@ -336,6 +363,192 @@ pub type U256 = Wide<256, 4>;
 pub type U512 = Wide<512, 8>;
 /// 1024-bit counts.
 pub type U1024 = Wide<1024, 16>;
+
+/// A count of any width on the heap, for totals a little past the inline widths
+/// (up to [`LONG_BITS`]): merging a product into a count held already multiplies in
+/// place ([`Count::add_mul`]), so a walk allocates only for the states it creates,
+/// where a [`BigUint`] allocates a product for every merge.
+///
+/// Products are schoolbook, which is as fast as anything at these widths; wider
+/// totals use [`BigUint`], whose products are faster there.
+///
+/// Invariant: no zero words at the top, so equal values are equal structurally.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Long {
+    limbs: Vec<u64>,
+}
+
+impl Long {
+    fn trimmed(mut limbs: Vec<u64>) -> Self {
+        while limbs.last() == Some(&0) {
+            limbs.pop();
+        }
+        Long { limbs }
+    }
+}
+
+impl Ord for Long {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.limbs
+            .len()
+            .cmp(&other.limbs.len())
+            .then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
+    }
+}
+
+impl PartialOrd for Long {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Zero for Long {
+    fn zero() -> Self {
+        Long { limbs: Vec::new() }
+    }
+    fn is_zero(&self) -> bool {
+        self.limbs.is_empty()
+    }
+}
+
+impl One for Long {
+    fn one() -> Self {
+        Long { limbs: vec![1] }
+    }
+}
+
+impl std::ops::Add for Long {
+    type Output = Self;
+    fn add(mut self, other: Self) -> Self {
+        Count::add_assign(&mut self, &other);
+        self
+    }
+}
+
+impl std::ops::Mul for Long {
+    type Output = Self;
+    fn mul(self, other: Self) -> Self {
+        self.times(&other)
+    }
+}
+
+/// `acc[at..] += x · b`, carrying as far as needed; `acc` is long enough.
+#[inline]
+fn mac_row(acc: &mut [u64], at: usize, x: u64, b: &[u64]) {
+    let mut carry = 0u64;
+    for (slot, &y) in acc[at..at + b.len()].iter_mut().zip(b) {
+        let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+        *slot = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    for slot in &mut acc[at + b.len()..] {
+        if carry == 0 {
+            break;
+        }
+        let (sum, overflow) = slot.overflowing_add(carry);
+        *slot = sum;
+        carry = u64::from(overflow);
+    }
+}
+
+impl Count for Long {
+    fn from_u64(value: u64) -> Self {
+        Long::trimmed(vec![value])
+    }
+    fn from_big(value: &BigUint) -> Self {
+        Long::trimmed(value.to_u64_digits())
+    }
+    fn to_big(&self) -> BigUint {
+        BigUint::from_slice(
+            &self
+                .limbs
+                .iter()
+                .flat_map(|&limb| [limb as u32, (limb >> 32) as u32])
+                .collect::<Vec<u32>>(),
+        )
+    }
+    fn to_f64(&self) -> f64 {
+        Count::to_f64(&self.to_big())
+    }
+    fn bit_len(&self) -> u64 {
+        match self.limbs.last() {
+            Some(top) => 64 * self.limbs.len() as u64 - u64::from(top.leading_zeros()),
+            None => 0,
+        }
+    }
+    fn try_u64(&self) -> Option<u64> {
+        match self.limbs.as_slice() {
+            [] => Some(0),
+            [value] => Some(*value),
+            _ => None,
+        }
+    }
+    fn add_assign(&mut self, other: &Self) {
+        if self.limbs.len() < other.limbs.len() {
+            self.limbs.resize(other.limbs.len(), 0);
+        }
+        let mut carry = false;
+        for (slot, &y) in self.limbs.iter_mut().zip(&other.limbs) {
+            let (sum, c1) = slot.overflowing_add(y);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            *slot = sum;
+            carry = c1 | c2;
+        }
+        for slot in &mut self.limbs[other.limbs.len()..] {
+            if !carry {
+                break;
+            }
+            let (sum, overflow) = slot.overflowing_add(1);
+            *slot = sum;
+            carry = overflow;
+        }
+        if carry {
+            self.limbs.push(1);
+        }
+    }
+    fn sub_assign(&mut self, other: &Self) {
+        let mut borrow = false;
+        for (i, slot) in self.limbs.iter_mut().enumerate() {
+            let y = other.limbs.get(i).copied().unwrap_or(0);
+            if i >= other.limbs.len() && !borrow {
+                break;
+            }
+            let (diff, b1) = slot.overflowing_sub(y);
+            let (diff, b2) = diff.overflowing_sub(u64::from(borrow));
+            *slot = diff;
+            borrow = b1 | b2;
+        }
+        while self.limbs.last() == Some(&0) {
+            self.limbs.pop();
+        }
+    }
+    fn times(&self, other: &Self) -> Self {
+        if self.is_zero() || other.is_zero() {
+            return Self::zero();
+        }
+        let mut out = vec![0u64; self.limbs.len() + other.limbs.len()];
+        for (i, &x) in self.limbs.iter().enumerate() {
+            mac_row(&mut out, i, x, &other.limbs);
+        }
+        Long::trimmed(out)
+    }
+    fn add_mul(&mut self, a: &Self, b: &Self) {
+        if a.is_zero() || b.is_zero() {
+            return;
+        }
+        let len = self.limbs.len().max(a.limbs.len() + b.limbs.len()) + 1;
+        self.limbs.resize(len, 0);
+        for (i, &x) in a.limbs.iter().enumerate() {
+            mac_row(&mut self.limbs, i, x, &b.limbs);
+        }
+        while self.limbs.last() == Some(&0) {
+            self.limbs.pop();
+        }
+    }
+    fn mul_u64(&self, k: u64) -> Self {
+        self.times(&Self::from_u64(k))
+    }
+}
 
 impl Count for BigUint {
     fn from_u64(value: u64) -> Self {
@@ -391,6 +604,8 @@ pub enum CountType {
     U512,
     /// Totals below 2^1024.
     U1024,
+    /// Totals up to [`LONG_BITS`].
+    Long,
     /// Anything larger.
     Big,
 }
@@ -408,6 +623,8 @@ impl CountType {
             CountType::U512
         } else if bits <= 1024 {
             CountType::U1024
+        } else if bits <= LONG_BITS {
+            CountType::Long
         } else {
             CountType::Big
         }
@@ -447,6 +664,10 @@ macro_rules! with_count_type {
             }
             $crate::dice::count::CountType::U1024 => {
                 type $C = $crate::dice::count::U1024;
+                $body
+            }
+            $crate::dice::count::CountType::Long => {
+                type $C = $crate::dice::count::Long;
                 $body
             }
             $crate::dice::count::CountType::Big => {
@@ -549,7 +770,8 @@ mod tests {
         assert_eq!(CountType::for_bits(64), CountType::U64);
         assert_eq!(CountType::for_bits(65), CountType::U128);
         assert_eq!(CountType::for_bits(129), CountType::U256);
-        assert_eq!(CountType::for_bits(1025), CountType::Big);
+        assert_eq!(CountType::for_bits(1025), CountType::Long);
+        assert_eq!(CountType::for_bits(4097), CountType::Big);
         assert_eq!(
             CountType::for_bound(&BigUint::from(u64::MAX)),
             CountType::U64
@@ -635,6 +857,38 @@ mod tests {
                     U256::from_big(&((a * b) % &modulus_256)),
                     "{a} × {b} in 256 bits"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn heap_counts_agree_with_big_integers() {
+        let mut values = sample_values();
+        values.push(Count::pow(&BigUint::from(6u32), 600));
+        values.push(Count::pow(&BigUint::from(2u32), 1500) - 1u32);
+        for a in &values {
+            let long = Long::from_big(a);
+            assert_eq!(long.to_big(), *a);
+            assert_eq!(Count::bit_len(&long), a.bits(), "{a}");
+            assert_eq!(Count::try_u64(&long), a.to_u64(), "{a}");
+            assert_eq!(Count::to_f64(&long), Count::to_f64(a), "{a}");
+            assert_eq!(long.is_zero(), a.is_zero());
+            for b in &values {
+                let other = Long::from_big(b);
+                assert_eq!(long.times(&other).to_big(), a * b, "{a} × {b}");
+                let mut sum = long.clone();
+                Count::add_assign(&mut sum, &other);
+                assert_eq!(sum, Long::from_big(&(a + b)), "{a} + {b}");
+                let mut acc = other.clone();
+                acc.add_mul(&long, &other);
+                // Equal values are equal whatever way they were reached.
+                assert_eq!(acc, Long::from_big(&(b + a * b)), "{b} + {a} × {b}");
+                assert_eq!(long.cmp(&other), a.cmp(b), "{a} against {b}");
+                if a >= b {
+                    let mut difference = long.clone();
+                    Count::sub_assign(&mut difference, &other);
+                    assert_eq!(difference, Long::from_big(&(a - b)), "{a} − {b}");
+                }
             }
         }
     }

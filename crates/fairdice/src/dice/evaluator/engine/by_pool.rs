@@ -99,12 +99,8 @@ pub(super) fn step<C: Count, E: PoolByPool>(
                         position,
                         branch.counted,
                     )?;
-                    let w = if branch.weight.is_one() {
-                        weight.clone()
-                    } else {
-                        weight.times(&branch.weight)
-                    };
-                    into.add(evaluator, new_state, w);
+                    let factor = (!branch.weight.is_one()).then_some(&branch.weight);
+                    into.add_product(evaluator, new_state, weight, factor);
                 }
             }
             match carried {

@@ -43,11 +43,7 @@ pub(super) fn step<C: Count, E: Evaluator>(
             for m in &scratch.moves {
                 meter.charge(1)?;
                 let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
-                let w = match &m.weight {
-                    Some(factor) => weight.times(factor),
-                    None => weight.clone(),
-                };
-                next.add(evaluator, m.target, new_state, w);
+                next.states[m.target].add_product(evaluator, new_state, &weight, m.weight.as_ref());
             }
         }
     }

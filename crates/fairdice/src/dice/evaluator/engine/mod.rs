@@ -125,7 +125,7 @@ fn weight_steps(pools: &[&Pool]) -> u64 {
     let words = bits / 64 + 1;
     match CountType::for_bits(bits) {
         CountType::U64 | CountType::U128 => 1,
-        CountType::Big => {
+        CountType::Long | CountType::Big => {
             let dice = pools
                 .iter()
                 .flat_map(|p| p.groups())

@@ -23,6 +23,32 @@ const MAX_INDEX: usize = 1 << 12;
 /// States a new set has room for.
 const FIRST_ROOM: usize = 16;
 
+/// A weight arriving at a state: owned, or a product still to be formed.
+enum Weight<'a, C> {
+    Owned(C),
+    Product(&'a C, Option<&'a C>),
+}
+
+impl<C: Count> Weight<'_, C> {
+    #[inline]
+    fn add_to(self, into: &mut C) {
+        match self {
+            Weight::Owned(w) => into.add_assign(&w),
+            Weight::Product(w, Some(factor)) => into.add_mul(w, factor),
+            Weight::Product(w, None) => into.add_assign(w),
+        }
+    }
+
+    #[inline]
+    fn into_count(self) -> C {
+        match self {
+            Weight::Owned(w) => w,
+            Weight::Product(w, Some(factor)) => w.times(factor),
+            Weight::Product(w, None) => w.clone(),
+        }
+    }
+}
+
 /// The states of one bucket and their weights.
 pub(super) struct StateSet<S, C> {
     /// The states with their weights, in the order they arrived.
@@ -65,6 +91,24 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     /// Adds `weight` to `state`.
     #[inline]
     pub(super) fn add<E: Evaluator<State = S>>(&mut self, evaluator: &E, state: S, weight: C) {
+        self.merge(evaluator, state, Weight::Owned(weight));
+    }
+
+    /// Adds `weight · factor` (`weight` for `None`) to `state`: into a state already
+    /// held with one fused multiply-add, so the product is never built apart.
+    #[inline]
+    pub(super) fn add_product<E: Evaluator<State = S>>(
+        &mut self,
+        evaluator: &E,
+        state: S,
+        weight: &C,
+        factor: Option<&C>,
+    ) {
+        self.merge(evaluator, state, Weight::Product(weight, factor));
+    }
+
+    #[inline]
+    fn merge<E: Evaluator<State = S>>(&mut self, evaluator: &E, state: S, weight: Weight<'_, C>) {
         match &mut self.find {
             Find::Indexed { position, stamp } => {
                 match evaluator.state_index(&state).filter(|&i| i < MAX_INDEX) {
@@ -74,28 +118,28 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
                         }
                         match position[i] {
                             (s, at) if s == *stamp => {
-                                self.entries[at as usize].1.add_assign(&weight);
+                                weight.add_to(&mut self.entries[at as usize].1)
                             }
                             _ => {
                                 position[i] = (*stamp, self.entries.len() as u32);
-                                self.entries.push((state, weight));
+                                self.entries.push((state, weight.into_count()));
                             }
                         }
                     }
                     None => {
                         self.switch_to_hashing();
-                        self.add(evaluator, state, weight);
+                        self.merge(evaluator, state, weight);
                     }
                 }
             }
             Find::Hashed(map) => match map.entry(state) {
                 std::collections::hash_map::Entry::Occupied(e) => {
-                    self.entries[*e.get() as usize].1.add_assign(&weight);
+                    weight.add_to(&mut self.entries[*e.get() as usize].1);
                 }
                 std::collections::hash_map::Entry::Vacant(e) => {
                     let state = e.key().clone();
                     e.insert(self.entries.len() as u32);
-                    self.entries.push((state, weight));
+                    self.entries.push((state, weight.into_count()));
                 }
             },
         }
