@@ -4,7 +4,8 @@
 //! A computation first bounds the total it can produce (the product of the totals of
 //! everything it combines). If that bound fits a `u64` or a `u128`, the whole
 //! computation runs in that primitive type; up to 1024 bits it runs in a fixed-width
-//! [`Wide`] that works only on the words a count uses; only beyond does it pay for
+//! [`Wide`] that works only on the words a count uses; up to 4096 bits in a [`Long`]
+//! on the heap that multiplies into a count in place; only beyond does it use
 //! [`BigUint`]. Every count of a result is at most its total, so a computation whose
 //! total fits never overflows. The choice is made once per computation, through
 //! [`with_count_type!`](crate::with_count_type), so inner loops carry no branches on
