@@ -366,7 +366,7 @@ pub type U512 = Wide<512, 8>;
 pub type U1024 = Wide<1024, 16>;
 
 /// A count of any width on the heap, for totals a little past the inline widths
-/// (up to [`LONG_BITS`]): merging a product into a count held already multiplies in
+/// (up to 4096 bits): merging a product into a count held already multiplies in
 /// place ([`Count::add_mul`]), so a walk allocates only for the states it creates,
 /// where a [`BigUint`] allocates a product for every merge.
 ///
@@ -605,7 +605,7 @@ pub enum CountType {
     U512,
     /// Totals below 2^1024.
     U1024,
-    /// Totals up to [`LONG_BITS`].
+    /// Totals below 2^4096.
     Long,
     /// Anything larger.
     Big,
