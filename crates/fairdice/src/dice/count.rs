@@ -817,6 +817,15 @@ mod tests {
         values
     }
 
+    /// `count`, made from `value`, gives it back and measures it alike.
+    fn converts_like<C: Count>(count: &C, value: &BigUint) {
+        assert_eq!(count.to_big(), *value);
+        assert_eq!(count.bit_len(), value.bits(), "{value}");
+        assert_eq!(count.try_u64(), value.to_u64(), "{value}");
+        assert_eq!(count.to_f64(), Count::to_f64(value), "{value}");
+        assert_eq!(count.is_zero(), value.is_zero());
+    }
+
     #[test]
     fn fixed_width_arithmetic_agrees_with_big_integers() {
         let values = sample_values();
@@ -824,11 +833,7 @@ mod tests {
         let modulus_256 = BigUint::from(1u32) << 256u32;
         for a in &values {
             let wide = U512::from_big(a);
-            assert_eq!(wide.to_big(), *a);
-            assert_eq!(Count::bit_len(&wide), a.bits(), "{a}");
-            assert_eq!(Count::try_u64(&wide), a.to_u64(), "{a}");
-            assert_eq!(Count::to_f64(&wide), Count::to_f64(a), "{a}");
-            assert_eq!(wide.is_zero(), a.is_zero());
+            converts_like(&wide, a);
             for b in &values {
                 let other = U512::from_big(b);
                 // Products and sums past the type's width wrap.
@@ -869,11 +874,7 @@ mod tests {
         values.push(Count::pow(&BigUint::from(2u32), 1500) - 1u32);
         for a in &values {
             let long = Long::from_big(a);
-            assert_eq!(long.to_big(), *a);
-            assert_eq!(Count::bit_len(&long), a.bits(), "{a}");
-            assert_eq!(Count::try_u64(&long), a.to_u64(), "{a}");
-            assert_eq!(Count::to_f64(&long), Count::to_f64(a), "{a}");
-            assert_eq!(long.is_zero(), a.is_zero());
+            converts_like(&long, a);
             for b in &values {
                 let other = Long::from_big(b);
                 assert_eq!(long.times(&other).to_big(), a * b, "{a} × {b}");
