@@ -119,6 +119,39 @@ macro_rules! impl_count_for_primitive {
 impl_count_for_primitive!(u64);
 impl_count_for_primitive!(u128);
 
+/// `acc[at..] += x · b`, carrying as far as `acc` goes (a carry past it is
+/// dropped); `acc` holds `at + b.len()` words at least.
+#[inline]
+fn mac_row(acc: &mut [u64], at: usize, x: u64, b: &[u64]) {
+    let mut carry = 0u64;
+    for (slot, &y) in acc[at..at + b.len()].iter_mut().zip(b) {
+        let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+        *slot = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    for slot in &mut acc[at + b.len()..] {
+        if carry == 0 {
+            break;
+        }
+        let (sum, overflow) = slot.overflowing_add(carry);
+        *slot = sum;
+        carry = u64::from(overflow);
+    }
+}
+
+/// `acc += b` over the first `b.len()` words of `acc`, returning the carry out of them.
+#[inline]
+fn add_words(acc: &mut [u64], b: &[u64]) -> bool {
+    let mut carry = false;
+    for (slot, &y) in acc.iter_mut().zip(b) {
+        let (sum, c1) = slot.overflowing_add(y);
+        let (sum, c2) = sum.overflowing_add(u64::from(carry));
+        *slot = sum;
+        carry = c1 | c2;
+    }
+    carry
+}
+
 /// A fixed-width integer of `BITS` bits (`LIMBS` 64-bit words) that knows how many
 /// of its words are in use: no allocation, so mid-sized totals (`100d10` has 333
 /// bits) stay fast, and arithmetic touches only the words in use.
@@ -248,24 +281,13 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
         let n = self.used.max(other.used) as usize;
         if LIMBS <= FULL_ADD_LIMBS {
             // Adding every word, unrolled and without branches, is faster here
-            // than a loop over the words in use.
-            let mut carry = false;
-            for (slot, &y) in self.limbs.iter_mut().zip(&other.limbs) {
-                let (sum, c1) = slot.overflowing_add(y);
-                let (sum, c2) = sum.overflowing_add(u64::from(carry));
-                *slot = sum;
-                carry = c1 | c2;
-            }
+            // than a loop over the words in use. A carry out of the top word is
+            // an overflow, which the caller rules out.
+            add_words(&mut self.limbs, &other.limbs);
             self.used = (n + usize::from(n < LIMBS && self.limbs[n.min(LIMBS - 1)] != 0)) as u32;
             return;
         }
-        let mut carry = false;
-        for (slot, &y) in self.limbs[..n].iter_mut().zip(&other.limbs[..n]) {
-            let (sum, c1) = slot.overflowing_add(y);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            *slot = sum;
-            carry = c1 | c2;
-        }
+        let carry = add_words(&mut self.limbs[..n], &other.limbs[..n]);
         self.used = n as u32;
         // A carry out of the top word is an overflow, which the caller rules out.
         if carry && n < LIMBS {
@@ -293,17 +315,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
         }
         let mut out = [0u64; LIMBS];
         for (i, &x) in a.iter().enumerate() {
-            let mut carry = 0u64;
-            let row = b.len().min(LIMBS - i);
-            for (slot, &y) in out[i..i + row].iter_mut().zip(&b[..row]) {
-                let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
-                *slot = t as u64;
-                carry = (t >> 64) as u64;
-            }
-            // Row `i` is the first to reach word `i + b.len()`, so it is still zero.
-            if let Some(slot) = out.get_mut(i + row) {
-                *slot = carry;
-            }
+            mac_row(&mut out, i, x, &b[..b.len().min(LIMBS - i)]);
         }
         let upto = a.len() + b.len();
         if upto > LIMBS {
@@ -324,23 +336,9 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
         if a.is_empty() || b.is_empty() {
             return;
         }
+        // Past the type's width the sum wraps; the caller rules that out.
         for (i, &x) in a.iter().enumerate().take(LIMBS) {
-            let mut carry = 0u64;
-            let row = b.len().min(LIMBS - i);
-            for (slot, &y) in self.limbs[i..i + row].iter_mut().zip(&b[..row]) {
-                let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
-                *slot = t as u64;
-                carry = (t >> 64) as u64;
-            }
-            // Past the type's width the sum wraps; the caller rules that out.
-            for slot in self.limbs.iter_mut().skip(i + row) {
-                if carry == 0 {
-                    break;
-                }
-                let (sum, overflow) = slot.overflowing_add(carry);
-                *slot = sum;
-                carry = u64::from(overflow);
-            }
+            mac_row(&mut self.limbs, i, x, &b[..b.len().min(LIMBS - i)]);
         }
         // The sum has at most one word more than the wider of its terms.
         let upto = (self.used as usize).max(a.len() + b.len()) + 1;
@@ -433,25 +431,6 @@ impl std::ops::Mul for Long {
     }
 }
 
-/// `acc[at..] += x · b`, carrying as far as needed; `acc` is long enough.
-#[inline]
-fn mac_row(acc: &mut [u64], at: usize, x: u64, b: &[u64]) {
-    let mut carry = 0u64;
-    for (slot, &y) in acc[at..at + b.len()].iter_mut().zip(b) {
-        let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
-        *slot = t as u64;
-        carry = (t >> 64) as u64;
-    }
-    for slot in &mut acc[at + b.len()..] {
-        if carry == 0 {
-            break;
-        }
-        let (sum, overflow) = slot.overflowing_add(carry);
-        *slot = sum;
-        carry = u64::from(overflow);
-    }
-}
-
 impl Count for Long {
     fn from_u64(value: u64) -> Self {
         Long::trimmed(vec![value])
@@ -488,13 +467,7 @@ impl Count for Long {
         if self.limbs.len() < other.limbs.len() {
             self.limbs.resize(other.limbs.len(), 0);
         }
-        let mut carry = false;
-        for (slot, &y) in self.limbs.iter_mut().zip(&other.limbs) {
-            let (sum, c1) = slot.overflowing_add(y);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            *slot = sum;
-            carry = c1 | c2;
-        }
+        let mut carry = add_words(&mut self.limbs, &other.limbs);
         for slot in &mut self.limbs[other.limbs.len()..] {
             if !carry {
                 break;
