@@ -228,6 +228,11 @@ impl<const BITS: usize, const LIMBS: usize> One for Wide<BITS, LIMBS> {
     fn one() -> Self {
         Self::from_u64(1)
     }
+    /// Without building a one and comparing every word.
+    #[inline]
+    fn is_one(&self) -> bool {
+        self.used == 1 && self.limbs[0] == 1
+    }
 }
 
 impl<const BITS: usize, const LIMBS: usize> std::ops::Add for Wide<BITS, LIMBS> {
@@ -413,6 +418,10 @@ impl Zero for Long {
 impl One for Long {
     fn one() -> Self {
         Long { limbs: vec![1] }
+    }
+    #[inline]
+    fn is_one(&self) -> bool {
+        self.limbs == [1]
     }
 }
 
@@ -769,6 +778,7 @@ mod tests {
             BigUint::from(1u32),
             BigUint::from(u64::MAX),
             BigUint::from(u64::MAX) + 1u32,
+            BigUint::from(u64::MAX) + 2u32,
             Count::pow(&BigUint::from(10u32), 30),
             Count::pow(&BigUint::from(6u32), 70),
             Count::pow(&BigUint::from(2u32), 255) - 1u32,
@@ -797,6 +807,7 @@ mod tests {
         assert_eq!(count.try_u64(), value.to_u64(), "{value}");
         assert_eq!(count.to_f64(), Count::to_f64(value), "{value}");
         assert_eq!(count.is_zero(), value.is_zero());
+        assert_eq!(count.is_one(), value.is_one(), "{value}");
     }
 
     #[test]

@@ -159,10 +159,7 @@ fn splits<C: Count>(
         let weight = if c == 0 {
             split.weight.clone()
         } else {
-            let row = &group.binomial_rows[r as usize];
-            split
-                .weight
-                .times(&row[c as usize].times(&group.shown_powers[c as usize]))
+            split.weight.times(&group.shown(step, r, c))
         };
         let next = Split {
             shown: split.shown + c,
@@ -197,9 +194,7 @@ fn settled_weight<C: Count>(
         for c in 0..=last {
             let mut term = group.tail_powers[r - c].clone();
             if c > 0 {
-                term = term
-                    .times(&group.binomial_rows[r][c])
-                    .times(&group.shown_powers[c]);
+                term = term.times(&group.shown(step, r as u32, c as u32));
             }
             terms.push(term);
         }
@@ -249,17 +244,42 @@ impl PoolPlan {
             group.binomials(r);
         }
         // Every way that reaches a rank after which nothing counts settles all the
-        // dice and counts the same ranks: one branch, whose weight is their sum.
+        // dice and counts the same ranks: one branch, whose weight is their sum,
+        // `C(r, c)·w^c·tail^(r−c)` over `c` from `first_settled` on. When fewer of
+        // those terms lie below `first_settled`, it is `(w + tail)^r` less them:
+        // fewer products of wide counts (`{100d4+100d6+100d8}kh50` settles after
+        // at most 50 of 300 dice).
+        let first_settled = self.settles_after.saturating_sub(consumed);
+        let by_complement = can_show && more_to_come && 2 * first_settled < r;
+        if by_complement {
+            group.extend_open_powers(step, r);
+        }
+        let mut below = C::zero();
         let mut settled: Option<Branch<C>> = None;
         for c in 0..=last {
+            let after = consumed + c;
+            let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
+            if by_complement && after >= self.settles_after {
+                let mut weight = group.open_powers[r as usize].clone();
+                weight.sub_assign(&below);
+                if !weight.is_zero() {
+                    settled = Some(Branch {
+                        assigned: (Code::from(r) * stride) << offset,
+                        counted,
+                        weight,
+                    });
+                }
+                break;
+            }
             let mut weight = if can_show {
-                group.binomial_rows[r as usize][c as usize].times(&group.shown_powers[c as usize])
+                group.shown(step, r, c)
             } else {
                 C::one()
             };
-            let after = consumed + c;
-            let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
             let left = r - c;
+            if by_complement {
+                below.add_mul(&weight, &group.tail_powers[left as usize]);
+            }
             if after >= self.settles_after {
                 // No later rank counts: settle the rest on the outcomes still to come.
                 if left > 0 {
@@ -305,6 +325,23 @@ impl<C: Count> Group<C> {
     pub(super) fn start_step(&mut self) {
         self.shown_powers.clear();
         self.tail_powers.clear();
+        self.open_powers.clear();
+    }
+
+    /// Makes `(w + tail)^c` available for `c = 0..=r` at `step`.
+    fn extend_open_powers(&mut self, step: usize, r: u32) {
+        if self.open_powers.is_empty() {
+            self.open_powers.push(C::one());
+        }
+        if self.open_powers.len() > r as usize {
+            return;
+        }
+        let mut base = self.tails[step].clone();
+        base.add_assign(&self.weights[step]);
+        while self.open_powers.len() <= r as usize {
+            let next = self.open_powers[self.open_powers.len() - 1].times(&base);
+            self.open_powers.push(next);
+        }
     }
 
     /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`.
@@ -320,6 +357,18 @@ impl<C: Count> Group<C> {
         };
         extend(&mut self.shown_powers, &self.weights[step]);
         extend(&mut self.tail_powers, &self.tails[step]);
+    }
+
+    /// The weight of `c` of `r` dice showing the outcome at `step`: `C(r, c)·w^c`,
+    /// once [`binomials`](Self::binomials) and [`extend_powers`](Self::extend_powers)
+    /// have made both. Faces of weight one, every plain die's, skip the product.
+    fn shown(&self, step: usize, r: u32, c: u32) -> C {
+        let binomial = &self.binomial_rows[r as usize][c as usize];
+        if self.weights[step].is_one() {
+            binomial.clone()
+        } else {
+            binomial.times(&self.shown_powers[c as usize])
+        }
     }
 
     /// `C(r, c)` for `c = 0..=r`, computed once per `r`.

@@ -140,12 +140,32 @@ fn weight_steps(pools: &[&Pool]) -> u64 {
 }
 
 /// Bits of the product of the totals of every die rolled, at least one a die.
+///
+/// From the sum of the totals' logarithms, not of their bit lengths: a d4's total
+/// takes three bits but multiplies by four, so bit lengths overstate a pool of
+/// d4s, d6s and d8s by a third and pushed `{60d4+60d6+60d8}kh30` into 1024-bit
+/// counts where 512 hold every weight. The margin covers the rounding of `f64`.
 fn total_bits(pools: &[&Pool]) -> u64 {
-    pools
+    let log: f64 = pools
         .iter()
         .flat_map(|p| p.groups())
-        .map(|(die, n)| u64::from(*n) * die.total_bits().max(1))
-        .sum()
+        .map(|(die, n)| f64::from(*n) * log2(&die.total()).max(1.0))
+        .sum();
+    (log * (1.0 + 1e-9)).ceil() as u64 + 1
+}
+
+/// `log2(value)` to about 53 bits, from its top word; 0 for zero.
+fn log2(value: &BigUint) -> f64 {
+    let bits = value.bits();
+    if bits <= 64 {
+        return value
+            .to_u64_digits()
+            .first()
+            .map_or(0.0, |&v| (v as f64).log2());
+    }
+    let top = value >> (bits - 64);
+    let top = top.to_u64_digits()[0] as f64;
+    top.log2() + (bits - 64) as f64
 }
 
 /// A bound on the total: the product of the totals of every die rolled, and at least

@@ -321,6 +321,9 @@ pub(super) struct Group<C> {
     pub(super) shown_powers: Vec<C>,
     /// `tail^j` for the current step's tail, as far as a branch has needed.
     pub(super) tail_powers: Vec<C>,
+    /// `(w + tail)^j`, the weight of `j` dice on this outcome or later ones, as far as
+    /// a settled branch has needed.
+    pub(super) open_powers: Vec<C>,
     /// Rows of Pascal's triangle by `r`, filled on first use.
     pub(super) binomial_rows: Vec<Vec<C>>,
 }
@@ -372,6 +375,7 @@ impl<C: Count> Group<C> {
             total,
             shown_powers: Vec::new(),
             tail_powers: Vec::new(),
+            open_powers: Vec::new(),
             binomial_rows: Vec::new(),
         }
     }

@@ -382,3 +382,39 @@ fn branches_of_wide_counts_are_charged_before_they_are_made() {
         "{stopped:?}"
     );
 }
+
+#[test]
+fn the_count_bound_holds_every_product_of_totals_and_every_binomial() {
+    // Totals at and around powers of two, where logarithms and bit lengths part.
+    let totals = [
+        1u64, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 20, 31, 32, 33, 64, 100, 255, 256,
+    ];
+    let dice: Vec<Die> = totals.iter().map(|&t| d(t)).collect();
+    for (i, a) in dice.iter().enumerate() {
+        for b in &dice[i..] {
+            for (n, m) in [
+                (1u64, 0u64),
+                (3, 1),
+                (10, 7),
+                (64, 64),
+                (200, 1),
+                (1000, 333),
+            ] {
+                let groups = [(a.clone(), n), (b.clone(), m)]
+                    .into_iter()
+                    .filter(|g| g.1 > 0);
+                let pool = Pool::mixed(groups).unwrap();
+                let bound = total_bits(&[&pool]);
+                let product = a.total().pow(n as u32) * b.total().pow(m as u32);
+                assert!(bound >= product.bits(), "{pool:?}: {bound} bits");
+                assert!(bound >= n + m, "{pool:?}: binomials need {} bits", n + m);
+                // And tight: at most a bit over the product with every total at least
+                // two (a die of one face still needs a bit for its binomials).
+                let at_least_two = |t: BigUint| t.max(BigUint::from(2u32));
+                let loose =
+                    at_least_two(a.total()).pow(n as u32) * at_least_two(b.total()).pow(m as u32);
+                assert!(bound <= loose.bits() + 1, "{pool:?}: {bound} bits");
+            }
+        }
+    }
+}
