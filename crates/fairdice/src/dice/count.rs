@@ -152,6 +152,15 @@ fn add_words(acc: &mut [u64], b: &[u64]) -> bool {
     carry
 }
 
+/// How many of the first `upto` words of `limbs` are up to its highest nonzero one.
+#[inline]
+fn used_words(limbs: &[u64], upto: usize) -> u32 {
+    limbs[..upto]
+        .iter()
+        .rposition(|&limb| limb != 0)
+        .map_or(0, |i| i + 1) as u32
+}
+
 /// A fixed-width integer of `BITS` bits (`LIMBS` 64-bit words) that knows how many
 /// of its words are in use: no allocation, so mid-sized totals (`100d10` has 333
 /// bits) stay fast, and arithmetic touches only the words in use.
@@ -174,13 +183,9 @@ impl<const BITS: usize, const LIMBS: usize> Wide<BITS, LIMBS> {
     /// The value of `limbs`, whose words from `upto` on are zero.
     #[inline]
     fn new(limbs: [u64; LIMBS], upto: usize) -> Self {
-        let used = limbs[..upto]
-            .iter()
-            .rposition(|&limb| limb != 0)
-            .map_or(0, |i| i + 1);
         Wide {
+            used: used_words(&limbs, upto),
             limbs,
-            used: used as u32,
         }
     }
 
@@ -314,8 +319,12 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
-        let (a, b) = (self.words(), other.words());
-        if a.is_empty() || b.is_empty() {
+        let (a, b) = if self.used <= other.used {
+            (self.words(), other.words())
+        } else {
+            (other.words(), self.words())
+        };
+        if a.is_empty() {
             return Self::zero();
         }
         let mut out = [0u64; LIMBS];
@@ -337,8 +346,13 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     /// Multiplies into `self` row by row, without forming the product apart.
     #[inline]
     fn add_mul(&mut self, a: &Self, b: &Self) {
-        let (a, b) = (a.words(), b.words());
-        if a.is_empty() || b.is_empty() {
+        // Rows along the longer factor: fewer rows, each a longer loop.
+        let (a, b) = if a.used <= b.used {
+            (a.words(), b.words())
+        } else {
+            (b.words(), a.words())
+        };
+        if a.is_empty() {
             return;
         }
         // Past the type's width the sum wraps; the caller rules that out.
@@ -347,7 +361,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
         }
         // The sum has at most one word more than the wider of its terms.
         let upto = (self.used as usize).max(a.len() + b.len()) + 1;
-        *self = Self::new(self.limbs, upto.min(LIMBS));
+        self.used = used_words(&self.limbs, upto.min(LIMBS));
     }
     #[inline]
     fn mul_u64(&self, k: u64) -> Self {
@@ -509,9 +523,14 @@ impl Count for Long {
         if self.is_zero() || other.is_zero() {
             return Self::zero();
         }
+        let (short, long) = if self.limbs.len() <= other.limbs.len() {
+            (self, other)
+        } else {
+            (other, self)
+        };
         let mut out = vec![0u64; self.limbs.len() + other.limbs.len()];
-        for (i, &x) in self.limbs.iter().enumerate() {
-            mac_row(&mut out, i, x, &other.limbs);
+        for (i, &x) in short.limbs.iter().enumerate() {
+            mac_row(&mut out, i, x, &long.limbs);
         }
         Long::trimmed(out)
     }
@@ -519,10 +538,16 @@ impl Count for Long {
         if a.is_zero() || b.is_zero() {
             return;
         }
+        // Rows along the longer factor: fewer rows, each a longer loop.
+        let (short, long) = if a.limbs.len() <= b.limbs.len() {
+            (a, b)
+        } else {
+            (b, a)
+        };
         let len = self.limbs.len().max(a.limbs.len() + b.limbs.len()) + 1;
         self.limbs.resize(len, 0);
-        for (i, &x) in a.limbs.iter().enumerate() {
-            mac_row(&mut self.limbs, i, x, &b.limbs);
+        for (i, &x) in short.limbs.iter().enumerate() {
+            mac_row(&mut self.limbs, i, x, &long.limbs);
         }
         while self.limbs.last() == Some(&0) {
             self.limbs.pop();
