@@ -330,33 +330,18 @@ impl<C: Count> Group<C> {
 
     /// Makes `(w + tail)^c` available for `c = 0..=r` at `step`.
     fn extend_open_powers(&mut self, step: usize, r: u32) {
-        if self.open_powers.is_empty() {
-            self.open_powers.push(C::one());
-        }
         if self.open_powers.len() > r as usize {
             return;
         }
         let mut base = self.tails[step].clone();
         base.add_assign(&self.weights[step]);
-        while self.open_powers.len() <= r as usize {
-            let next = self.open_powers[self.open_powers.len() - 1].times(&base);
-            self.open_powers.push(next);
-        }
+        extend_powers_of(&mut self.open_powers, &base, r);
     }
 
     /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`.
     fn extend_powers(&mut self, step: usize, r: u32) {
-        let extend = |v: &mut Vec<C>, base: &C| {
-            if v.is_empty() {
-                v.push(C::one());
-            }
-            while v.len() <= r as usize {
-                let next = v[v.len() - 1].times(base);
-                v.push(next);
-            }
-        };
-        extend(&mut self.shown_powers, &self.weights[step]);
-        extend(&mut self.tail_powers, &self.tails[step]);
+        extend_powers_of(&mut self.shown_powers, &self.weights[step], r);
+        extend_powers_of(&mut self.tail_powers, &self.tails[step], r);
     }
 
     /// The weight of `c` of `r` dice showing the outcome at `step`: `C(r, c)·w^c`,
@@ -394,5 +379,16 @@ impl<C: Count> Group<C> {
             }
         }
         row
+    }
+}
+
+/// Extends `powers` (`base^0`, `base^1`, … as far as made) up to `base^r`.
+fn extend_powers_of<C: Count>(powers: &mut Vec<C>, base: &C, r: u32) {
+    if powers.is_empty() {
+        powers.push(C::one());
+    }
+    while powers.len() <= r as usize {
+        let next = powers[powers.len() - 1].times(base);
+        powers.push(next);
     }
 }
