@@ -3,7 +3,7 @@
 //! # Design decisions
 //! A computation first bounds the total it can produce (the product of the totals of
 //! everything it combines). If that bound fits a `u64` or a `u128`, the whole
-//! computation runs in that primitive type; up to 1024 bits it runs in a fixed-width
+//! computation runs in that primitive type; up to 960 bits it runs in a fixed-width
 //! [`Wide`] that works only on the words a count uses; up to 4096 bits in a [`Long`]
 //! on the heap that multiplies into a count in place; only beyond does it use
 //! [`BigUint`]. Every count of a result is at most its total, so a computation whose
@@ -379,8 +379,10 @@ const FULL_ADD_LIMBS: usize = 8;
 pub type U256 = Wide<256, 4>;
 /// 512-bit counts.
 pub type U512 = Wide<512, 8>;
-/// 1024-bit counts.
-pub type U1024 = Wide<1024, 16>;
+/// 960-bit counts: fifteen words, so that with their word count they take 128
+/// bytes, which a copy moves inline. At sixteen words (136 bytes) every copy was a
+/// call to `memmove`, 15% of `{100d4+100d6+100d8}kh50`; fifteen made it 9% faster.
+pub type U960 = Wide<960, 15>;
 
 /// A count of any width on the heap, for totals a little past the inline widths
 /// (up to 4096 bits): merging a product into a count held already multiplies in
@@ -610,8 +612,8 @@ pub enum CountType {
     U256,
     /// Totals below 2^512.
     U512,
-    /// Totals below 2^1024.
-    U1024,
+    /// Totals below 2^960.
+    U960,
     /// Totals below 2^4096.
     Long,
     /// Anything larger.
@@ -629,8 +631,8 @@ impl CountType {
             CountType::U256
         } else if bits <= 512 {
             CountType::U512
-        } else if bits <= 1024 {
-            CountType::U1024
+        } else if bits <= 960 {
+            CountType::U960
         } else if bits <= LONG_BITS {
             CountType::Long
         } else {
@@ -670,8 +672,8 @@ macro_rules! with_count_type {
                 type $C = $crate::dice::count::U512;
                 $body
             }
-            $crate::dice::count::CountType::U1024 => {
-                type $C = $crate::dice::count::U1024;
+            $crate::dice::count::CountType::U960 => {
+                type $C = $crate::dice::count::U960;
                 $body
             }
             $crate::dice::count::CountType::Long => {
@@ -778,7 +780,8 @@ mod tests {
         assert_eq!(CountType::for_bits(64), CountType::U64);
         assert_eq!(CountType::for_bits(65), CountType::U128);
         assert_eq!(CountType::for_bits(129), CountType::U256);
-        assert_eq!(CountType::for_bits(1025), CountType::Long);
+        assert_eq!(CountType::for_bits(960), CountType::U960);
+        assert_eq!(CountType::for_bits(961), CountType::Long);
         assert_eq!(CountType::for_bits(4097), CountType::Big);
         assert_eq!(
             CountType::for_bound(&BigUint::from(u64::MAX)),
@@ -840,6 +843,7 @@ mod tests {
         let values = sample_values();
         let modulus_512 = BigUint::from(1u32) << 512u32;
         let modulus_256 = BigUint::from(1u32) << 256u32;
+        let modulus_960 = BigUint::from(1u32) << 960u32;
         for a in &values {
             let wide = U512::from_big(a);
             converts_like(&wide, a);
@@ -872,6 +876,12 @@ mod tests {
                     U256::from_big(&((a * b) % &modulus_256)),
                     "{a} × {b} in 256 bits"
                 );
+                // Fifteen words: products of two of these values pass 960 bits.
+                let (wide, other) = (U960::from_big(a), U960::from_big(b));
+                assert_eq!(wide.times(&other).to_big(), (a * b) % &modulus_960);
+                let mut acc = other;
+                acc.add_mul(&wide, &other);
+                assert_eq!(acc.to_big(), (b + a * b) % &modulus_960, "in 960 bits");
             }
         }
     }

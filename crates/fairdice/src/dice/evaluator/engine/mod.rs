@@ -143,7 +143,7 @@ fn weight_steps(pools: &[&Pool]) -> u64 {
 ///
 /// From the sum of the totals' logarithms, not of their bit lengths: a d4's total
 /// takes three bits but multiplies by four, so bit lengths overstate a pool of
-/// d4s, d6s and d8s by a third and pushed `{60d4+60d6+60d8}kh30` into 1024-bit
+/// d4s, d6s and d8s by a third and pushed `{60d4+60d6+60d8}kh30` into 960-bit
 /// counts where 512 hold every weight. The margin covers the rounding of `f64`.
 fn total_bits(pools: &[&Pool]) -> u64 {
     let log: f64 = pools
