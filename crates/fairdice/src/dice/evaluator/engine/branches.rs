@@ -361,21 +361,50 @@ impl<C: Count> Group<C> {
         if self.binomial_rows.len() <= r as usize {
             self.binomial_rows.resize(r as usize + 1, Vec::new());
         }
-        let row = &mut self.binomial_rows[r as usize];
-        if row.is_empty() {
-            if r <= 62 {
-                // C(r, c) < 2^62 and C(r, c)·(r − c) < 2^128: exact in machine words.
-                let mut b: u128 = 1;
-                for c in 0..=r {
-                    row.push(C::from_u64(b as u64));
-                    b = b * u128::from(r - c) / u128::from(c + 1);
-                }
-            } else {
-                let mut b = BigUint::from(1u32);
-                for c in 0..=r {
-                    row.push(C::from_big(&b));
-                    b = b * (r - c) / (c + 1);
-                }
+        if self.binomial_rows[r as usize].is_empty() {
+            self.binomial_rows[r as usize] = self.binomial_row(r);
+        }
+        &self.binomial_rows[r as usize]
+    }
+
+    /// `C(r, c)` for `c = 0..=r`: in machine words while they fit, else from a
+    /// neighbouring row already made (a bucket's dice are one more or one fewer than
+    /// another's, so after a walk's first row nearly every row is a neighbour's), else
+    /// in big integers. A neighbour costs an addition or a subtraction a coefficient
+    /// where big integers cost a multiplication, a division and a conversion.
+    fn binomial_row(&self, r: u32) -> Vec<C> {
+        let r = r as usize;
+        let made = |i: usize| self.binomial_rows.get(i).filter(|row| !row.is_empty());
+        let mut row = Vec::with_capacity(r + 1);
+        if r <= 62 {
+            // C(r, c) < 2^62 and C(r, c)·(r − c) < 2^128: exact in machine words.
+            let mut b: u128 = 1;
+            for c in 0..=r as u128 {
+                row.push(C::from_u64(b as u64));
+                b = b * (r as u128 - c) / (c + 1);
+            }
+        } else if let Some(above) = r.checked_sub(1).and_then(made) {
+            // Pascal: C(r, c) = C(r − 1, c − 1) + C(r − 1, c).
+            row.push(C::one());
+            for c in 1..r {
+                let mut b = above[c - 1].clone();
+                b.add_assign(&above[c]);
+                row.push(b);
+            }
+            row.push(C::one());
+        } else if let Some(below) = made(r + 1) {
+            // The same rule read from row r + 1: C(r, c) = C(r + 1, c) − C(r, c − 1).
+            row.push(C::one());
+            for c in 1..=r {
+                let mut b = below[c].clone();
+                b.sub_assign(&row[c - 1]);
+                row.push(b);
+            }
+        } else {
+            let mut b = BigUint::from(1u32);
+            for c in 0..=r {
+                row.push(C::from_big(&b));
+                b = b * (r - c) / (c + 1);
             }
         }
         row
@@ -390,5 +419,35 @@ fn extend_powers_of<C: Count>(powers: &mut Vec<C>, base: &C, r: u32) {
     while powers.len() <= r as usize {
         let next = powers[powers.len() - 1].times(base);
         powers.push(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::count::U256;
+    use crate::dice::testing::d;
+
+    #[test]
+    fn binomial_rows_are_exact_in_whatever_order_they_are_made() {
+        let die = d(6);
+        let top = 140u32;
+        let scattered = [100u32, 63, 101, 99, 140, 62, 64, 139, 120, 121, 119, 5, 0];
+        let orders: [Vec<u32>; 3] = [
+            (0..=top).collect(),
+            (0..=top).rev().collect(),
+            scattered.to_vec(),
+        ];
+        for order in orders {
+            let mut group = Group::<U256>::new(&die, top, die.outcomes());
+            for &r in &order {
+                let mut expected = BigUint::from(1u32);
+                assert_eq!(group.binomials(r).len(), r as usize + 1);
+                for (c, got) in group.binomials(r).iter().enumerate() {
+                    assert_eq!(got.to_big(), expected, "C({r}, {c}) after {order:?}");
+                    expected = expected * (r as usize - c) / (c + 1);
+                }
+            }
+        }
     }
 }

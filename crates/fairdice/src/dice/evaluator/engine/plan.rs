@@ -349,7 +349,7 @@ pub(super) struct Branch<C> {
 }
 
 impl<C: Count> Group<C> {
-    fn new(die: &Die, size: u32, outcomes: &[Outcome]) -> Self {
+    pub(super) fn new(die: &Die, size: u32, outcomes: &[Outcome]) -> Self {
         let counts: Vec<C> = die.generic_counts();
         let weights: Vec<C> = outcomes
             .iter()
