@@ -152,6 +152,13 @@ fn add_words(acc: &mut [u64], b: &[u64]) -> bool {
     carry
 }
 
+/// The two factors of a product, shorter first: schoolbook rows then run along the
+/// longer one (fewer rows, each a longer loop).
+#[inline]
+fn shorter_first<'a>(a: &'a [u64], b: &'a [u64]) -> (&'a [u64], &'a [u64]) {
+    if a.len() <= b.len() { (a, b) } else { (b, a) }
+}
+
 /// How many of the first `upto` words of `limbs` are up to its highest nonzero one.
 #[inline]
 fn used_words(limbs: &[u64], upto: usize) -> u32 {
@@ -319,11 +326,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
-        let (a, b) = if self.used <= other.used {
-            (self.words(), other.words())
-        } else {
-            (other.words(), self.words())
-        };
+        let (a, b) = shorter_first(self.words(), other.words());
         if a.is_empty() {
             return Self::zero();
         }
@@ -346,12 +349,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     /// Multiplies into `self` row by row, without forming the product apart.
     #[inline]
     fn add_mul(&mut self, a: &Self, b: &Self) {
-        // Rows along the longer factor: fewer rows, each a longer loop.
-        let (a, b) = if a.used <= b.used {
-            (a.words(), b.words())
-        } else {
-            (b.words(), a.words())
-        };
+        let (a, b) = shorter_first(a.words(), b.words());
         if a.is_empty() {
             return;
         }
@@ -525,14 +523,10 @@ impl Count for Long {
         if self.is_zero() || other.is_zero() {
             return Self::zero();
         }
-        let (short, long) = if self.limbs.len() <= other.limbs.len() {
-            (self, other)
-        } else {
-            (other, self)
-        };
-        let mut out = vec![0u64; self.limbs.len() + other.limbs.len()];
-        for (i, &x) in short.limbs.iter().enumerate() {
-            mac_row(&mut out, i, x, &long.limbs);
+        let (short, long) = shorter_first(&self.limbs, &other.limbs);
+        let mut out = vec![0u64; short.len() + long.len()];
+        for (i, &x) in short.iter().enumerate() {
+            mac_row(&mut out, i, x, long);
         }
         Long::trimmed(out)
     }
@@ -540,16 +534,11 @@ impl Count for Long {
         if a.is_zero() || b.is_zero() {
             return;
         }
-        // Rows along the longer factor: fewer rows, each a longer loop.
-        let (short, long) = if a.limbs.len() <= b.limbs.len() {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let len = self.limbs.len().max(a.limbs.len() + b.limbs.len()) + 1;
+        let (short, long) = shorter_first(&a.limbs, &b.limbs);
+        let len = self.limbs.len().max(short.len() + long.len()) + 1;
         self.limbs.resize(len, 0);
-        for (i, &x) in short.limbs.iter().enumerate() {
-            mac_row(&mut self.limbs, i, x, &long.limbs);
+        for (i, &x) in short.iter().enumerate() {
+            mac_row(&mut self.limbs, i, x, long);
         }
         while self.limbs.last() == Some(&0) {
             self.limbs.pop();
