@@ -397,11 +397,17 @@ pub struct Long {
 }
 
 impl Long {
-    fn trimmed(mut limbs: Vec<u64>) -> Self {
-        while limbs.last() == Some(&0) {
-            limbs.pop();
+    fn trimmed(limbs: Vec<u64>) -> Self {
+        let mut long = Long { limbs };
+        long.trim();
+        long
+    }
+
+    /// Drops zero words from the top (the invariant).
+    fn trim(&mut self) {
+        while self.limbs.last() == Some(&0) {
+            self.limbs.pop();
         }
-        Long { limbs }
     }
 }
 
@@ -515,9 +521,7 @@ impl Count for Long {
             *slot = diff;
             borrow = b1 | b2;
         }
-        while self.limbs.last() == Some(&0) {
-            self.limbs.pop();
-        }
+        self.trim();
     }
     fn times(&self, other: &Self) -> Self {
         if self.is_zero() || other.is_zero() {
@@ -540,9 +544,7 @@ impl Count for Long {
         for (i, &x) in short.iter().enumerate() {
             mac_row(&mut self.limbs, i, x, long);
         }
-        while self.limbs.last() == Some(&0) {
-            self.limbs.pop();
-        }
+        self.trim();
     }
     fn mul_u64(&self, k: u64) -> Self {
         self.times(&Self::from_u64(k))

@@ -69,8 +69,8 @@ pub fn evaluate<E: Evaluator>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
-    let mut meter = control.meter().scaled(weight_steps(pools));
-    with_count_type!(count_type(pools), C => {
+    let (mut meter, count_type) = sized(pools, control);
+    with_count_type!(count_type, C => {
         to_big(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
     })
 }
@@ -86,8 +86,8 @@ pub fn evaluate_by_pool<E: PoolByPool>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
-    let mut meter = control.meter().scaled(weight_steps(pools));
-    with_count_type!(count_type(pools), C => {
+    let (mut meter, count_type) = sized(pools, control);
+    with_count_type!(count_type, C => {
         to_big(run::<C, E>(evaluator, pools, &mut meter, by_pool::step::<C, E>)?)
     })
 }
@@ -101,8 +101,8 @@ pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Die, DieError> {
-    let mut meter = control.meter().scaled(weight_steps(pools));
-    with_count_type!(count_type(pools), C => {
+    let (mut meter, count_type) = sized(pools, control);
+    with_count_type!(count_type, C => {
         Die::from_sorted_generic(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
     })
 }
@@ -120,8 +120,7 @@ fn to_big<T, C: Count>(results: Vec<(T, C)>) -> Result<Vec<(T, BigUint)>, DieErr
 /// of 64-bit words; machine-word counts cost one. The fixed widths multiply all
 /// their words. (`65536d20df>2kh`, weights of 283,000 bits, was charged a step a
 /// product and ran for minutes inside a budget of seconds.)
-fn weight_steps(pools: &[&Pool]) -> u64 {
-    let bits = total_bits(pools) + 1;
+fn weight_steps(pools: &[&Pool], bits: u64) -> u64 {
     let words = bits / 64 + 1;
     match CountType::for_bits(bits) {
         CountType::U64 | CountType::U128 => 1,
@@ -143,8 +142,8 @@ fn weight_steps(pools: &[&Pool]) -> u64 {
 ///
 /// From the sum of the totals' logarithms, not of their bit lengths: a d4's total
 /// takes three bits but multiplies by four, so bit lengths overstate a pool of
-/// d4s, d6s and d8s by a third and pushed `{60d4+60d6+60d8}kh30` into 960-bit
-/// counts where 512 hold every weight. The margin covers the rounding of `f64`.
+/// d4s, d6s and d8s by a third and pushed `{60d4+60d6+60d8}kh30` into the widest
+/// inline counts where 512 bits hold every weight. The margin covers the rounding of `f64`.
 fn total_bits(pools: &[&Pool]) -> u64 {
     let log: f64 = pools
         .iter()
@@ -168,10 +167,13 @@ fn log2(value: &BigUint) -> f64 {
     top.log2() + (bits - 64) as f64
 }
 
-/// A bound on the total: the product of the totals of every die rolled, and at least
-/// `2^n` so that binomial coefficients fit too.
-fn count_type(pools: &[&Pool]) -> CountType {
-    CountType::for_bits(total_bits(pools) + 1)
+/// The evaluation's meter, priced per weight update ([`weight_steps`]), and its count
+/// type, both from one bound on the total: the product of the totals of every die
+/// rolled, and at least `2^n` so that binomial coefficients fit too.
+fn sized(pools: &[&Pool], control: &Control) -> (Meter, CountType) {
+    let bits = total_bits(pools) + 1;
+    let meter = control.meter().scaled(weight_steps(pools, bits));
+    (meter, CountType::for_bits(bits))
 }
 
 /// Steps an evaluation costs before its first outcome: the walk's tables and the
