@@ -6,7 +6,7 @@
 #                  benches/NAME.rs, runs first when it exists
 #   --no-warm      skip criterion (the warm table then shows the last results, if any)
 #   other options go to the runner: --runs N, --wall-runs N, --case NAME (repeatable),
-#                  --map-code, --help
+#                  --warm-runs N (icepool's in-process calls, 0: none), --map-code, --help
 # Needs Python 3.12 for icepool 2.2.2: $PYTHON312, else pyenv's 3.12.1, else python3.12.
 set -euo pipefail
 cd "$(dirname "$0")/.."

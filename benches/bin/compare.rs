@@ -8,7 +8,8 @@
 //! engine in turn), so a change in the machine's load falls on every engine alike.
 //!
 //! It then reads criterion's warm, in-process medians for the same cases (if `cargo bench
-//! --bench <family>` has run) and times whole processes: the `fairdice` command against a
+//! --bench <family>` has run), beside icepool's in one process with its caches emptied before
+//! each call, and times whole processes: the `fairdice` command against a
 //! Python process that imports icepool, evaluates and prints.
 
 use std::path::{Path, PathBuf};
@@ -49,6 +50,10 @@ struct Args {
     /// done for icepool (`cold --map-code`); off by default: the plain first call.
     #[arg(long)]
     map_code: bool,
+    /// icepool's in-process evaluations per case for the warm table, each after emptying
+    /// its caches (`icepool_dice.py --warm N`; 0: leave icepool out of the warm table).
+    #[arg(long, default_value_t = 5)]
+    warm_runs: usize,
     /// Where criterion keeps its results (default: `$CRITERION_HOME`, else the target
     /// directory's `criterion`).
     #[arg(long)]
@@ -159,7 +164,7 @@ fn run(args: &Args) -> Result<bool> {
     );
     cold_table(&table, &measured, |m| m.cpu);
 
-    warm_table(args, &cases, &family);
+    warm_table(args, &table, &cases, &family)?;
     if args.wall_runs > 0 {
         wall_table(args, &table, &cases, &bin_dir)?;
     }
@@ -261,8 +266,9 @@ fn cold(args: &Args, bin_dir: &Path, engine: &str, expression: &str) -> Result<S
     }
 }
 
-/// Criterion's warm medians, per call, of the Rust engines on these cases (if it has run).
-fn warm_table(args: &Args, cases: &[&Case], family: &str) {
+/// Criterion's warm medians, per call, of the Rust engines on these cases (if it has run),
+/// beside icepool's median in one process with its caches emptied before each call.
+fn warm_table(args: &Args, table: &CaseTable, cases: &[&Case], family: &str) -> Result<()> {
     let dir = args.criterion.clone().unwrap_or_else(|| {
         std::env::var_os("CRITERION_HOME").map_or_else(
             || {
@@ -285,14 +291,21 @@ fn warm_table(args: &Args, cases: &[&Case], family: &str) {
                 serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
             Some(json["median"]["point_estimate"].as_f64()? * 1e-9)
         };
-        let times: Vec<Option<f64>> = functions.iter().map(|f| estimate(f)).collect();
+        let mut times: Vec<Option<f64>> = functions.iter().map(|f| estimate(f)).collect();
         if times.iter().all(Option::is_none) {
             continue;
         }
+        let icepool = match case.expression(table, "icepool") {
+            Some(expression) if args.warm_runs > 0 => Some(icepool_warm(args, expression)?),
+            _ => None,
+        };
+        times.push(icepool);
         let mut row = vec![case.name.clone()];
         row.extend(times.iter().map(|t| t.map_or("–".into(), duration)));
-        let r = times[2].zip(times[0]).map(|(x, f)| x / f);
-        row.push(r.map_or("–".into(), ratio));
+        for peer in [times[3], times[2]] {
+            let r = peer.zip(times[0]).map(|(x, f)| x / f);
+            row.push(r.map_or("–".into(), ratio));
+        }
         rows.push(row);
     }
     if rows.is_empty() {
@@ -300,13 +313,44 @@ fn warm_table(args: &Args, cases: &[&Case], family: &str) {
             "Warm: no criterion results in {} (run `cargo bench -p fairdice-bench --bench {family}`)\n",
             dir.display()
         );
-        return;
+        return Ok(());
     }
     println!(
-        "Warm: criterion median per call, in process (icepool has no warm figure: it caches)\n"
+        "Warm: criterion median per call, in process; icepool: median of {} calls in one \
+         process after its first, each after emptying its caches\n",
+        args.warm_runs
     );
-    let headers = ["case", "fairdice", "fairdice core", "xdy", "xdy/fairdice"];
+    let headers = [
+        "case",
+        "fairdice",
+        "fairdice core",
+        "xdy",
+        "icepool",
+        "icepool/fairdice",
+        "xdy/fairdice",
+    ];
     println!("{}", markdown(&headers, &rows));
+    Ok(())
+}
+
+/// icepool's warm median on `expression`, in seconds (`icepool_dice.py --warm`).
+fn icepool_warm(args: &Args, expression: &str) -> Result<f64> {
+    let mut command = Command::new(&args.python);
+    command
+        .arg(&args.icepool_script)
+        .args(["--warm", &args.warm_runs.to_string(), expression]);
+    let output = command
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("starting {command:?}"))?;
+    let line = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        bail!("icepool --warm `{expression}` failed: {}", output.status);
+    }
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix("seconds="))
+        .and_then(|v| v.parse().ok())
+        .with_context(|| format!("icepool --warm `{expression}` printed `{}`", line.trim()))
 }
 
 /// Whole processes: `fairdice dist EXPR --json` against Python importing icepool, evaluating

@@ -1,6 +1,7 @@
 """Times the first exact evaluation of one icepool expression in a fresh process.
 
 Usage: python icepool_dice.py EXPRESSION          -> seconds=... cpu=... total=... sum=... sumsq=...
+       python icepool_dice.py --warm N EXPRESSION -> the same, medians of N evaluations after the first
        python icepool_dice.py --print EXPRESSION  -> the distribution, one `outcome count` a line
        python icepool_dice.py --version           -> icepool's version
 
@@ -11,12 +12,43 @@ text happen before the clocks start, and the fingerprint (exact total, sum of ou
 sum of outcome^2*count, the same three numbers the Rust engines print) is computed after they
 stop. icepool caches what it computes, so only the first evaluation in a process says what a
 user waits for; the runner starts one process per measurement.
+
+`--warm N` is icepool's in-process figure, the peer of criterion's warm medians: after the
+first evaluation, N more, each after emptying every cache icepool keeps between evaluations
+(memoized functions such as `d`, each evaluator's table of finished evaluations, the
+binomial rows), so each computes the whole answer again in a process whose code has run.
 """
 
+import functools
+import gc
+import statistics
 import sys
 import time
 
 import icepool
+import icepool.math
+from icepool.evaluator.multiset_evaluator_base import MultisetEvaluatorBase
+
+
+def forget_everything() -> None:
+    """Empties the caches icepool keeps from one evaluation to the next: its memoized
+    functions (`d(6)` then makes a new die, whose own tables start empty), each evaluator's
+    finished evaluations and the binomial rows."""
+    for thing in gc.get_objects():
+        if isinstance(thing, MultisetEvaluatorBase) and hasattr(thing, "_cache"):
+            thing._cache.clear()
+        elif isinstance(thing, functools._lru_cache_wrapper) and getattr(
+            thing, "__module__", ""
+        ).startswith("icepool"):
+            thing.cache_clear()
+    icepool.math.comb_row_cache.clear()
+
+
+def timed(code, scope) -> tuple[object, float, float]:
+    """The value of `code` with its wall-clock and CPU seconds."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    value = eval(code, scope)
+    return value, time.perf_counter() - start, time.process_time() - cpu_start
 
 
 def main(argv: list[str]) -> int:
@@ -26,15 +58,27 @@ def main(argv: list[str]) -> int:
     show = bool(argv) and argv[0] == "--print"
     if show:
         argv = argv[1:]
+    warm = 0
+    if len(argv) == 3 and argv[0] == "--warm" and argv[1].isdigit() and int(argv[1]) > 0:
+        warm, argv = int(argv[1]), argv[2:]
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     code = compile(argv[0], "<expression>", "eval")
     scope = {"icepool": icepool, "d": icepool.d}
 
-    start, cpu_start = time.perf_counter(), time.process_time()
-    die = eval(code, scope)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    die, seconds, cpu = timed(code, scope)
+    if warm:
+        walls, cpus = [], []
+        for _ in range(warm):
+            forget_everything()
+            again, wall, cpu = timed(code, scope)
+            if again != die:
+                print("a warm evaluation differed from the first", file=sys.stderr)
+                return 1
+            walls.append(wall)
+            cpus.append(cpu)
+        seconds, cpu = statistics.median(walls), statistics.median(cpus)
 
     if show:
         print("\n".join(f"{outcome} {count}" for outcome, count in die.items()))
