@@ -126,6 +126,18 @@ pub trait Evaluator {
         let _ = state;
         None
     }
+
+    /// For an evaluator whose step moves every numbered state by the same amount
+    /// (a sum adds the same value to every partial sum): how far the numbers move at
+    /// `outcome` when `counts` dice show it. `Some(d)` promises that for every state
+    /// `s` numbered `i` for which `i + d` is a number too, `next_state(s, outcome,
+    /// counts)` succeeds and is numbered `i + d`; the engine then merges such states
+    /// by their numbers and calls `next_state` only for states it has not met. `None`
+    /// (the default) makes no promise.
+    fn shift(&self, outcome: Outcome, counts: &[u32]) -> Option<isize> {
+        let _ = (outcome, counts);
+        None
+    }
 }
 
 /// An evaluator that can take the dice of several pools at one outcome one pool at a

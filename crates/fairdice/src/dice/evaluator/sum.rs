@@ -79,6 +79,15 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
     fn state_index(&self, sum: &Outcome) -> Option<usize> {
         usize::try_from(*sum).ok()
     }
+
+    /// Every partial sum gains the same value: the outcome's value times the dice.
+    fn shift(&self, outcome: Outcome, counts: &[u32]) -> Option<isize> {
+        let dice: i64 = counts.iter().map(|&c| i64::from(c)).sum();
+        if dice == 0 {
+            return Some(0);
+        }
+        isize::try_from((self.value)(outcome).checked_mul(dice)?).ok()
+    }
 }
 
 /// A sum does not care which pool a die belongs to, so pools can come one at a time.

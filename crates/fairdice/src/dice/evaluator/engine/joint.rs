@@ -11,11 +11,13 @@ use crate::dice::die::DieError;
 use crate::dice::evaluator::Evaluator;
 
 /// One joint branch of every pool from a bucket: the counted dice per pool, the
-/// bucket it leads to, and its weight (`None` for weight one).
+/// bucket it leads to, its weight (`None` for weight one), and how far it moves the
+/// states' numbers ([`Evaluator::shift`]).
 pub(super) struct Move<C> {
     counts: SmallVec<[u32; 4]>,
     target: usize,
     weight: Option<C>,
+    shift: Option<isize>,
 }
 
 /// Every state of `current` sees the outcome at `step` with all pools at once.
@@ -38,12 +40,35 @@ pub(super) fn step<C: Count, E: Evaluator>(
             &mut scratch.branches,
             meter,
         )?;
+        meter.charge((states.len() * scratch.moves.len()) as u64)?;
+        for m in &mut scratch.moves {
+            m.shift = evaluator.shift(outcome, &m.counts);
+        }
         states.drain_into(&mut scratch.states);
         for (state, weight) in scratch.states.drain(..) {
+            let index = evaluator
+                .state_index(&state)
+                .and_then(|i| isize::try_from(i).ok());
             for m in &scratch.moves {
-                meter.charge(1)?;
-                let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
-                next.states[m.target].add_product(evaluator, new_state, &weight, m.weight.as_ref());
+                let into = &mut next.states[m.target];
+                // A state whose number moves by the move's shift merges by its new
+                // number; it is made only if new there.
+                let shifted = index
+                    .zip(m.shift)
+                    .and_then(|(i, d)| usize::try_from(i.checked_add(d)?).ok());
+                match shifted {
+                    Some(to) => into.add_product_at(
+                        evaluator,
+                        to,
+                        || evaluator.next_state(&state, outcome, &m.counts),
+                        &weight,
+                        m.weight.as_ref(),
+                    )?,
+                    None => {
+                        let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
+                        into.add_product(evaluator, new_state, &weight, m.weight.as_ref());
+                    }
+                }
             }
         }
     }
@@ -64,6 +89,18 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
 ) -> Result<(), DieError> {
     moves.clear();
     branches.clear();
+    if walk.pools() == 1 {
+        // One pool: its branches are the moves, without the scratch copy.
+        for b in walk.branches(0, code, meter)? {
+            moves.push(Move {
+                counts: SmallVec::from_slice(&[b.counted]),
+                target: next.index((code - b.assigned, 0)),
+                weight: (!b.weight.is_one()).then(|| b.weight.clone()),
+                shift: None,
+            });
+        }
+        return Ok(());
+    }
     // Pool `p`'s branches are `branches[ends[p - 1]..ends[p]]` (from 0 for the first).
     let mut ends: SmallVec<[usize; 4]> = SmallVec::new();
     for p in 0..walk.pools() {
@@ -99,6 +136,7 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
             counts,
             target: next.index((target, 0)),
             weight,
+            shift: None,
         });
         let mut p = 0;
         loop {

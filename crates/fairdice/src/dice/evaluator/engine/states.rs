@@ -14,11 +14,12 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::dice::count::Count;
+use crate::dice::die::DieError;
 use crate::dice::evaluator::Evaluator;
 
 /// Numbers at or above this fall back to a map (a table that large would be mostly
 /// empty).
-const MAX_INDEX: usize = 1 << 12;
+pub(super) const MAX_INDEX: usize = 1 << 12;
 
 /// States a new set has room for.
 const FIRST_ROOM: usize = 16;
@@ -105,6 +106,40 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         factor: Option<&C>,
     ) {
         self.merge(evaluator, state, Weight::Product(weight, factor));
+    }
+
+    /// Adds `weight · factor` to the state numbered `index`, where the evaluator
+    /// numbers it so ([`Evaluator::shift`]); `make` makes the state when the set has
+    /// not met it, or when the set finds states by hashing.
+    ///
+    /// # Errors
+    /// Whatever `make` returns.
+    #[inline]
+    pub(super) fn add_product_at<E: Evaluator<State = S>>(
+        &mut self,
+        evaluator: &E,
+        index: usize,
+        make: impl FnOnce() -> Result<S, DieError>,
+        weight: &C,
+        factor: Option<&C>,
+    ) -> Result<(), DieError> {
+        let weight = Weight::Product(weight, factor);
+        match &mut self.find {
+            Find::Indexed { position, stamp } if index < MAX_INDEX => {
+                if index >= position.len() {
+                    position.resize((index + 1).next_power_of_two(), (0, 0));
+                }
+                match position[index] {
+                    (s, at) if s == *stamp => weight.add_to(&mut self.entries[at as usize].1),
+                    _ => {
+                        position[index] = (*stamp, self.entries.len() as u32);
+                        self.entries.push((make()?, weight.into_count()));
+                    }
+                }
+            }
+            _ => self.merge(evaluator, make()?, weight),
+        }
+        Ok(())
     }
 
     #[inline]

@@ -418,3 +418,58 @@ fn the_count_bound_holds_every_product_of_totals_and_every_binomial() {
         }
     }
 }
+
+/// A sum that makes no promise about how its numbers move: every state steps by
+/// `next_state`, one by one.
+struct StateByState<E>(E);
+impl<E: Evaluator> Evaluator for StateByState<E> {
+    type State = E::State;
+    type Output = E::Output;
+    fn initial_state(&self) -> E::State {
+        self.0.initial_state()
+    }
+    fn next_state(&self, s: &E::State, o: Outcome, c: &[u32]) -> Result<E::State, DieError> {
+        self.0.next_state(s, o, c)
+    }
+    fn final_outcome(&self, s: &E::State) -> Result<Final<E::Output>, DieError> {
+        self.0.final_outcome(s)
+    }
+    fn order(&self) -> Order {
+        self.0.order()
+    }
+    fn state_index(&self, s: &E::State) -> Option<usize> {
+        self.0.state_index(s)
+    }
+}
+
+#[test]
+fn states_merged_by_their_shifted_numbers_agree_with_steps_state_by_state() {
+    // Values that take partial sums below zero (no number) and past the numbered
+    // range, as well as through it, with one kind of die and with mixed kinds.
+    let values: [fn(Outcome) -> Outcome; 3] = [|o| o, |o| (o - 4) * 700, |o| o * o * 90];
+    let pools = [
+        Pool::new(&d(8), 6).unwrap().keep_highest(3),
+        Pool::mixed([(d(4), 3), (d(6), 2), (d(8), 3)])
+            .unwrap()
+            .keep_lowest(4),
+        Pool::new(&d(6), 5).unwrap(),
+    ];
+    for value in values {
+        for pool in &pools {
+            let shifted = evaluate_die(&SumOf::new(value), &[pool], &Control::new()).unwrap();
+            let one_by_one =
+                evaluate_die(&StateByState(SumOf::new(value)), &[pool], &Control::new()).unwrap();
+            assert_eq!(shifted, one_by_one);
+        }
+    }
+    let die = d(8);
+    let pool = Pool::new(&die, 4).unwrap().keep_highest(2);
+    let value = |o: Outcome| (o - 4) * 700;
+    let got = evaluate_die(&SumOf::new(value), &[&pool], &Control::new()).unwrap();
+    let mapped = Die::new(die.iter().map(|(o, w)| (value(o), w.clone()))).unwrap();
+    let oracle = keep_oracle(
+        &[&mapped, &mapped, &mapped, &mapped],
+        &[true, true, false, false],
+    );
+    assert_eq!(got, oracle);
+}
