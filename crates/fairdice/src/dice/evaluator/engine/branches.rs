@@ -28,6 +28,10 @@ impl PoolPlan {
         match active {
             [] => 1,
             [(_, r, _)] => u64::from(*r) + 1,
+            _ if Self::only_showing(groups, active, step).is_some() => {
+                // One group branches; each waiting group adds a power to the settled one.
+                active.iter().map(|a| u64::from(a.1) + 1).sum()
+            }
             _ => {
                 let left: u32 = active.iter().map(|a| a.1).sum();
                 let consumed = self.size - left;
@@ -70,10 +74,56 @@ impl PoolPlan {
             }),
             [(g, r, stride)] => {
                 let group = &mut groups[g];
-                self.single_group_branches(group, (stride, offset), step, consumed, r, out);
+                let one = (g, r, stride);
+                self.single_group_branches(group, one, offset, step, consumed, None, out);
             }
-            _ => self.mixed_branches(groups, active, offset, step, consumed, out),
+            _ => match Self::only_showing(groups, active, step) {
+                Some(one) => {
+                    let waiting = Some(Self::waiting(groups, active, one.0, step));
+                    let group = &mut groups[one.0];
+                    self.single_group_branches(group, one, offset, step, consumed, waiting, out);
+                }
+                None => self.mixed_branches(groups, active, offset, step, consumed, out),
+            },
         }
+    }
+
+    /// The one group of `active` that can show the outcome at `step`, when every
+    /// other can only show later ones: its dice alone branch, as in a pool of one
+    /// group (a pool of d4s, d6s and d8s above 4 and 6).
+    fn only_showing<C: Count>(
+        groups: &[Group<C>],
+        active: &[(usize, u32, Code)],
+        step: usize,
+    ) -> Option<(usize, u32, Code)> {
+        let mut showing = active
+            .iter()
+            .filter(|&&(g, _, _)| !groups[g].weights[step].is_zero());
+        let one = *showing.next()?;
+        let others_wait = active
+            .iter()
+            .all(|&(g, _, _)| g == one.0 || !groups[g].tails[step].is_zero());
+        (showing.next().is_none() && others_wait).then_some(one)
+    }
+
+    /// The dice of `active` other than group `showing`'s, as their part of a code,
+    /// and the weight of their all showing later outcomes: what a settled branch
+    /// adds to the showing group's.
+    fn waiting<C: Count>(
+        groups: &mut [Group<C>],
+        active: &[(usize, u32, Code)],
+        showing: usize,
+        step: usize,
+    ) -> (Code, C) {
+        let mut code: Code = 0;
+        let mut weight = C::one();
+        for &(g, r, stride) in active.iter().filter(|a| a.0 != showing) {
+            let group = &mut groups[g];
+            group.extend_powers(step, r);
+            code += Code::from(r) * stride;
+            weight = weight.times(&group.tail_powers[r as usize]);
+        }
+        (code, weight)
     }
 
     /// How many of the ranks after the first `consumed` count among the next `shown`.
@@ -223,19 +273,23 @@ fn settled_weight<C: Count>(
 }
 
 impl PoolPlan {
-    /// [`branches`](Self::branches) for one group with unassigned dice, the common
-    /// case, without intermediate vectors; `at` is the group's stride and its pool's
-    /// offset in a code.
+    /// [`branches`](Self::branches) for one group that can show the outcome (`one`:
+    /// group, dice, stride; `offset` is its pool's in a code), the common case,
+    /// without intermediate vectors. `waiting` holds the code and weight of the
+    /// pool's other dice, which can only show later outcomes: they join the settled
+    /// branch.
+    #[allow(clippy::too_many_arguments)]
     fn single_group_branches<C: Count>(
         &self,
         group: &mut Group<C>,
-        at: (Code, u32),
+        one: (usize, u32, Code),
+        offset: u32,
         step: usize,
         consumed: u32,
-        r: u32,
+        waiting: Option<(Code, C)>,
         out: &mut Vec<Branch<C>>,
     ) {
-        let (stride, offset) = at;
+        let (_, r, stride) = one;
         let can_show = r > 0 && !group.weights[step].is_zero();
         let last = if can_show { r } else { 0 };
         let more_to_come = !group.tails[step].is_zero();
@@ -311,7 +365,13 @@ impl PoolPlan {
                 });
             }
         }
-        out.extend(settled);
+        out.extend(settled.and_then(|mut branch| {
+            if let Some((code, weight)) = waiting {
+                branch.assigned += code << offset;
+                branch.weight = branch.weight.times(&weight);
+            }
+            (!branch.weight.is_zero()).then_some(branch)
+        }));
     }
 }
 
