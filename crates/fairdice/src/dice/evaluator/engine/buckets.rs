@@ -164,6 +164,8 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> Buckets<S, C> {
 pub(super) struct Scratch<S, C> {
     /// The states of the bucket being stepped.
     pub(super) states: Vec<(S, C)>,
+    /// Their numbers ([`Evaluator::state_index`]), where they have one.
+    pub(super) indices: Vec<Option<isize>>,
     /// The target bucket of each branch.
     pub(super) targets: Vec<usize>,
     /// Counted dice shown so far, per pool.
@@ -182,6 +184,7 @@ impl<S, C> Default for Scratch<S, C> {
     fn default() -> Self {
         Scratch {
             states: Vec::new(),
+            indices: Vec::new(),
             targets: Vec::new(),
             seen: Vec::new(),
             orders: Vec::new(),

@@ -45,12 +45,18 @@ pub(super) fn step<C: Count, E: Evaluator>(
             m.shift = evaluator.shift(outcome, &m.counts);
         }
         states.drain_into(&mut scratch.states);
-        for (state, weight) in scratch.states.drain(..) {
-            let index = evaluator
-                .state_index(&state)
-                .and_then(|i| isize::try_from(i).ok());
-            for m in &scratch.moves {
-                let into = &mut next.states[m.target];
+        scratch.indices.clear();
+        scratch.indices.extend(scratch.states.iter().map(|(state, _)| {
+            evaluator
+                .state_index(state)
+                .and_then(|i| isize::try_from(i).ok())
+        }));
+        // Move by move: a move's target set, weight and shift stay at hand while
+        // every state of the bucket takes it.
+        for m in &scratch.moves {
+            let into = &mut next.states[m.target];
+            let factor = m.weight.as_ref();
+            for ((state, weight), &index) in scratch.states.iter().zip(&scratch.indices) {
                 // A state whose number moves by the move's shift merges by its new
                 // number; it is made only if new there.
                 let shifted = index
@@ -60,17 +66,18 @@ pub(super) fn step<C: Count, E: Evaluator>(
                     Some(to) => into.add_product_at(
                         evaluator,
                         to,
-                        || evaluator.next_state(&state, outcome, &m.counts),
-                        &weight,
-                        m.weight.as_ref(),
+                        || evaluator.next_state(state, outcome, &m.counts),
+                        weight,
+                        factor,
                     )?,
                     None => {
-                        let new_state = evaluator.next_state(&state, outcome, &m.counts)?;
-                        into.add_product(evaluator, new_state, &weight, m.weight.as_ref());
+                        let new_state = evaluator.next_state(state, outcome, &m.counts)?;
+                        into.add_product(evaluator, new_state, weight, factor);
                     }
                 }
             }
         }
+        scratch.states.clear();
     }
     current.clear();
     std::mem::swap(current, next);
