@@ -423,7 +423,9 @@ impl<C: Count> Group<C> {
     /// 31 of a row (`{60d4+60d6+60d8}kh30` made rows of up to 181 wide counts, 6% of
     /// its time).
     fn binomials(&mut self, r: u32, upto: u32) -> &[C] {
-        let (r, len) = (r as usize, upto.min(r) as usize + 1);
+        // One coefficient more than asked: the bucket with one die fewer asks one
+        // fewer, and its row is then long enough to make the next by Pascal's rule.
+        let (r, len) = (r as usize, (upto as usize + 2).min(r as usize + 1));
         if self.binomial_rows.len() <= r {
             self.binomial_rows.resize(r + 1, Vec::new());
         }
