@@ -347,7 +347,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
         }
     }
     /// Multiplies into `self` row by row, without forming the product apart.
-    #[inline]
+    #[inline(always)]
     fn add_mul(&mut self, a: &Self, b: &Self) {
         let (a, b) = shorter_first(a.words(), b.words());
         if a.is_empty() {
