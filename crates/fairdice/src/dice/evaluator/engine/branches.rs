@@ -521,7 +521,11 @@ mod tests {
             for &r in &order {
                 for upto in lengths(r) {
                     let row = group.binomials(r, upto);
-                    assert!(row.len() > upto as usize, "C({r}, ..={upto}): {}", row.len());
+                    assert!(
+                        row.len() > upto as usize,
+                        "C({r}, ..={upto}): {}",
+                        row.len()
+                    );
                     let mut expected = BigUint::from(1u32);
                     for (c, got) in row.iter().enumerate() {
                         assert_eq!(got.to_big(), expected, "C({r}, {c}) after {order:?}");

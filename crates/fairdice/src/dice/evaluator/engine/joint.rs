@@ -46,11 +46,13 @@ pub(super) fn step<C: Count, E: Evaluator>(
         }
         states.drain_into(&mut scratch.states);
         scratch.indices.clear();
-        scratch.indices.extend(scratch.states.iter().map(|(state, _)| {
-            evaluator
-                .state_index(state)
-                .and_then(|i| isize::try_from(i).ok())
-        }));
+        scratch
+            .indices
+            .extend(scratch.states.iter().map(|(state, _)| {
+                evaluator
+                    .state_index(state)
+                    .and_then(|i| isize::try_from(i).ok())
+            }));
         // Move by move: a move's target set, weight and shift stay at hand while
         // every state of the bucket takes it.
         for m in &scratch.moves {
