@@ -375,6 +375,9 @@ const FULL_ADD_LIMBS: usize = 8;
 
 /// 256-bit counts.
 pub type U256 = Wide<256, 4>;
+/// 384-bit counts: six words, half way between [`U256`] and [`U512`], whose
+/// doubling would double the cost of every weight just past 256 bits.
+pub type U384 = Wide<384, 6>;
 /// 512-bit counts.
 pub type U512 = Wide<512, 8>;
 /// 960-bit counts: fifteen words, so that with their word count they take 128
@@ -601,6 +604,8 @@ pub enum CountType {
     U128,
     /// Totals below 2^256.
     U256,
+    /// Totals below 2^384.
+    U384,
     /// Totals below 2^512.
     U512,
     /// Totals below 2^960.
@@ -620,6 +625,8 @@ impl CountType {
             CountType::U128
         } else if bits <= 256 {
             CountType::U256
+        } else if bits <= 384 {
+            CountType::U384
         } else if bits <= 512 {
             CountType::U512
         } else if bits <= 960 {
@@ -657,6 +664,10 @@ macro_rules! with_count_type {
             }
             $crate::dice::count::CountType::U256 => {
                 type $C = $crate::dice::count::U256;
+                $body
+            }
+            $crate::dice::count::CountType::U384 => {
+                type $C = $crate::dice::count::U384;
                 $body
             }
             $crate::dice::count::CountType::U512 => {
@@ -771,6 +782,9 @@ mod tests {
         assert_eq!(CountType::for_bits(64), CountType::U64);
         assert_eq!(CountType::for_bits(65), CountType::U128);
         assert_eq!(CountType::for_bits(129), CountType::U256);
+        assert_eq!(CountType::for_bits(257), CountType::U384);
+        assert_eq!(CountType::for_bits(384), CountType::U384);
+        assert_eq!(CountType::for_bits(385), CountType::U512);
         assert_eq!(CountType::for_bits(960), CountType::U960);
         assert_eq!(CountType::for_bits(961), CountType::Long);
         assert_eq!(CountType::for_bits(4097), CountType::Big);
@@ -835,6 +849,7 @@ mod tests {
         let modulus_512 = BigUint::from(1u32) << 512u32;
         let modulus_256 = BigUint::from(1u32) << 256u32;
         let modulus_960 = BigUint::from(1u32) << 960u32;
+        let modulus_384 = BigUint::from(1u32) << 384u32;
         for a in &values {
             let wide = U512::from_big(a);
             converts_like(&wide, a);
@@ -866,6 +881,30 @@ mod tests {
                     narrow.times(&narrow_other),
                     U256::from_big(&((a * b) % &modulus_256)),
                     "{a} × {b} in 256 bits"
+                );
+                // Six words, wrapping included.
+                let (six, six_other) = (
+                    U384::from_big(&(a % &modulus_384)),
+                    U384::from_big(&(b % &modulus_384)),
+                );
+                assert_eq!(
+                    six.times(&six_other).to_big(),
+                    (a * b) % &modulus_384,
+                    "in 384 bits"
+                );
+                let mut acc = six_other;
+                acc.add_mul(&six, &six_other);
+                assert_eq!(
+                    acc.to_big(),
+                    (b + a * b) % &modulus_384,
+                    "{b} + {a} × {b} in 384 bits"
+                );
+                let mut sum = six;
+                Count::add_assign(&mut sum, &six_other);
+                assert_eq!(
+                    sum.to_big(),
+                    (a + b) % &modulus_384,
+                    "{a} + {b} in 384 bits"
                 );
                 // Fifteen words: products of two of these values pass 960 bits.
                 let (wide, other) = (U960::from_big(a), U960::from_big(b));
