@@ -164,8 +164,8 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> Buckets<S, C> {
 pub(super) struct Scratch<S, C> {
     /// The states of the bucket being stepped.
     pub(super) states: Vec<(S, C)>,
-    /// Their numbers ([`Evaluator::state_index`]), where they have one.
-    pub(super) indices: Vec<Option<isize>>,
+    /// Their numbers ([`Evaluator::state_index`]), while every one has one.
+    pub(super) indices: Vec<usize>,
     /// The target bucket of each branch.
     pub(super) targets: Vec<usize>,
     /// Counted dice shown so far, per pool.

@@ -45,38 +45,32 @@ pub(super) fn step<C: Count, E: Evaluator>(
             m.shift = evaluator.shift(outcome, &m.counts);
         }
         states.drain_into(&mut scratch.states);
+        // The states' numbers, and their least and greatest when every state has one.
         scratch.indices.clear();
-        scratch
-            .indices
-            .extend(scratch.states.iter().map(|(state, _)| {
-                evaluator
-                    .state_index(state)
-                    .and_then(|i| isize::try_from(i).ok())
-            }));
+        let mut span = Some((usize::MAX, 0));
+        for (state, _) in &scratch.states {
+            match evaluator.state_index(state) {
+                Some(i) => {
+                    scratch.indices.push(i);
+                    span = span.map(|(lo, hi)| (lo.min(i), hi.max(i)));
+                }
+                None => span = None,
+            }
+        }
         // Move by move: a move's target set, weight and shift stay at hand while
         // every state of the bucket takes it.
         for m in &scratch.moves {
             let into = &mut next.states[m.target];
             let factor = m.weight.as_ref();
-            for ((state, weight), &index) in scratch.states.iter().zip(&scratch.indices) {
-                // A state whose number moves by the move's shift merges by its new
-                // number; it is made only if new there.
-                let shifted = index
-                    .zip(m.shift)
-                    .and_then(|(i, d)| usize::try_from(i.checked_add(d)?).ok());
-                match shifted {
-                    Some(to) => into.add_product_at(
-                        evaluator,
-                        to,
-                        || evaluator.next_state(state, outcome, &m.counts),
-                        weight,
-                        factor,
-                    )?,
-                    None => {
-                        let new_state = evaluator.next_state(state, outcome, &m.counts)?;
-                        into.add_product(evaluator, new_state, weight, factor);
-                    }
+            let make = |state: &E::State| evaluator.next_state(state, outcome, &m.counts);
+            if let (Some(span), Some(shift)) = (span, m.shift) {
+                // States that move alike merge by their moved numbers, made only if new.
+                if into.add_shifted(&scratch.states, &scratch.indices, span, shift, factor, make)? {
+                    continue;
                 }
+            }
+            for (state, weight) in &scratch.states {
+                into.add_product(evaluator, make(state)?, weight, factor);
             }
         }
         scratch.states.clear();

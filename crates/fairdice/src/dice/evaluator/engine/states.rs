@@ -108,38 +108,47 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         self.merge(evaluator, state, Weight::Product(weight, factor));
     }
 
-    /// Adds `weight · factor` to the state numbered `index`, where the evaluator
-    /// numbers it so ([`Evaluator::shift`]); `make` makes the state when the set has
-    /// not met it, or when the set finds states by hashing.
+    /// Adds every state of `from` (numbered `indices`, from `span.0` to `span.1`)
+    /// times `factor` to the state numbered `shift` more ([`Evaluator::shift`]);
+    /// `make` makes the states the set has not met. `Ok(false)`, adding nothing, if
+    /// the set finds states by hashing or a moved number falls outside its table:
+    /// the caller then adds them one by one. One check for the whole bucket, so the
+    /// loop is only look-ups and fused multiply-adds.
     ///
     /// # Errors
     /// Whatever `make` returns.
-    #[inline]
-    pub(super) fn add_product_at<E: Evaluator<State = S>>(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn add_shifted(
         &mut self,
-        evaluator: &E,
-        index: usize,
-        make: impl FnOnce() -> Result<S, DieError>,
-        weight: &C,
+        from: &[(S, C)],
+        indices: &[usize],
+        span: (usize, usize),
+        shift: isize,
         factor: Option<&C>,
-    ) -> Result<(), DieError> {
-        let weight = Weight::Product(weight, factor);
-        match &mut self.find {
-            Find::Indexed { position, stamp } if index < MAX_INDEX => {
-                if index >= position.len() {
-                    position.resize((index + 1).next_power_of_two(), (0, 0));
-                }
-                match position[index] {
-                    (s, at) if s == *stamp => weight.add_to(&mut self.entries[at as usize].1),
-                    _ => {
-                        position[index] = (*stamp, self.entries.len() as u32);
-                        self.entries.push((make()?, weight.into_count()));
-                    }
+        make: impl Fn(&S) -> Result<S, DieError>,
+    ) -> Result<bool, DieError> {
+        let Find::Indexed { position, stamp } = &mut self.find else {
+            return Ok(false);
+        };
+        let moved = |i: usize| i.checked_add_signed(shift).filter(|&to| to < MAX_INDEX);
+        let (Some(_), Some(top)) = (moved(span.0), moved(span.1)) else {
+            return Ok(false);
+        };
+        if top >= position.len() {
+            position.resize((top + 1).next_power_of_two(), (0, 0));
+        }
+        for ((state, weight), &index) in from.iter().zip(indices) {
+            let to = index.wrapping_add_signed(shift);
+            let weight = Weight::Product(weight, factor);
+            match position[to] {
+                (s, at) if s == *stamp => weight.add_to(&mut self.entries[at as usize].1),
+                _ => {
+                    position[to] = (*stamp, self.entries.len() as u32);
+                    self.entries.push((make(state)?, weight.into_count()));
                 }
             }
-            _ => self.merge(evaluator, make()?, weight),
         }
-        Ok(())
+        Ok(true)
     }
 
     #[inline]
