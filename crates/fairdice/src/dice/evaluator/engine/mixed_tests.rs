@@ -5,8 +5,9 @@ use super::*;
 use crate::dice::evaluator::{Order, SumOf, next_state_by_pool};
 use crate::dice::testing::{brute_force, d};
 
-/// An evaluator made to walk in a given order.
-struct InOrder<'a, E>(&'a E, Order);
+/// An evaluator made to walk in a given order. It makes no promise of
+/// [`Evaluator::shift`], so the engine steps its states one by one.
+pub(super) struct InOrder<'a, E>(pub(super) &'a E, pub(super) Order);
 
 impl<E: Evaluator> Evaluator for InOrder<'_, E> {
     type State = E::State;
