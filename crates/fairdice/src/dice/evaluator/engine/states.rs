@@ -19,7 +19,7 @@ use crate::dice::evaluator::Evaluator;
 
 /// Numbers at or above this fall back to a map (a table that large would be mostly
 /// empty).
-pub(super) const MAX_INDEX: usize = 1 << 12;
+const MAX_INDEX: usize = 1 << 12;
 
 /// States a new set has room for.
 const FIRST_ROOM: usize = 16;
