@@ -45,6 +45,16 @@ impl<F: Fn(Outcome) -> Outcome> SumOf<F> {
     pub fn new(value: F) -> Self {
         SumOf { value }
     }
+
+    /// What `counts` dice showing `outcome` add to any sum: the outcome's value times
+    /// the dice (`None` past the `i64` range).
+    fn gain(&self, outcome: Outcome, counts: &[u32]) -> Option<Outcome> {
+        let dice: i64 = counts.iter().map(|&c| i64::from(c)).sum();
+        if dice == 0 {
+            return Some(0);
+        }
+        (self.value)(outcome).checked_mul(dice)
+    }
 }
 
 impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
@@ -61,12 +71,7 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
         outcome: Outcome,
         counts: &[u32],
     ) -> Result<Outcome, DieError> {
-        let dice: i64 = counts.iter().map(|&c| i64::from(c)).sum();
-        if dice == 0 {
-            return Ok(*sum);
-        }
-        (self.value)(outcome)
-            .checked_mul(dice)
+        self.gain(outcome, counts)
             .and_then(|add| sum.checked_add(add))
             .ok_or(DieError::Overflow)
     }
@@ -80,13 +85,9 @@ impl<F: Fn(Outcome) -> Outcome> Evaluator for SumOf<F> {
         usize::try_from(*sum).ok()
     }
 
-    /// Every partial sum gains the same value: the outcome's value times the dice.
+    /// Every partial sum gains the same value.
     fn shift(&self, outcome: Outcome, counts: &[u32]) -> Option<isize> {
-        let dice: i64 = counts.iter().map(|&c| i64::from(c)).sum();
-        if dice == 0 {
-            return Some(0);
-        }
-        isize::try_from((self.value)(outcome).checked_mul(dice)?).ok()
+        isize::try_from(self.gain(outcome, counts)?).ok()
     }
 }
 
