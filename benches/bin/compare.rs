@@ -241,21 +241,9 @@ fn cold(args: &Args, bin_dir: &Path, engine: &str, expression: &str) -> Result<S
     } else {
         bail!("no runner for engine `{engine}`");
     };
-    let output = command
-        .arg(expression)
-        .stderr(Stdio::inherit())
-        .output()
-        .with_context(|| format!("starting {command:?}"))?;
-    let line = String::from_utf8_lossy(&output.stdout);
-    if !output.status.success() {
-        bail!("{engine} `{expression}` failed: {}", output.status);
-    }
-    let field = |key: &str| -> Option<f64> {
-        line.split_whitespace()
-            .find_map(|t| t.strip_prefix(key)?.strip_prefix('='))?
-            .parse()
-            .ok()
-    };
+    command.arg(expression);
+    let line = stdout_of(&mut command, &format!("{engine} `{expression}`"))?;
+    let field = |key: &str| field(&line, key);
     match (field("seconds"), field("cpu"), Fingerprint::parse(&line)) {
         (Some(seconds), Some(cpu), Some(fingerprint)) => Ok(Sample {
             seconds,
@@ -339,18 +327,29 @@ fn icepool_warm(args: &Args, expression: &str) -> Result<f64> {
     command
         .arg(&args.icepool_script)
         .args(["--warm", &args.warm_runs.to_string(), expression]);
+    let what = format!("icepool --warm `{expression}`");
+    let line = stdout_of(&mut command, &what)?;
+    field(&line, "seconds").with_context(|| format!("{what} printed `{}`", line.trim()))
+}
+
+/// What `command` printed, its errors passed through; an error if it failed.
+fn stdout_of(command: &mut Command, what: &str) -> Result<String> {
     let output = command
         .stderr(Stdio::inherit())
         .output()
         .with_context(|| format!("starting {command:?}"))?;
-    let line = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
-        bail!("icepool --warm `{expression}` failed: {}", output.status);
+        bail!("{what} failed: {}", output.status);
     }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The number after `key=` in a line of `key=value` fields.
+fn field(line: &str, key: &str) -> Option<f64> {
     line.split_whitespace()
-        .find_map(|t| t.strip_prefix("seconds="))
-        .and_then(|v| v.parse().ok())
-        .with_context(|| format!("icepool --warm `{expression}` printed `{}`", line.trim()))
+        .find_map(|t| t.strip_prefix(key)?.strip_prefix('='))?
+        .parse()
+        .ok()
 }
 
 /// Whole processes: `fairdice dist EXPR --json` against Python importing icepool, evaluating
