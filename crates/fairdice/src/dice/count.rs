@@ -16,6 +16,10 @@ use std::hash::Hash;
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
+use smallvec::SmallVec;
+
+/// A count's 64-bit words, least significant first, inline up to the widest fixed type.
+pub type Words = SmallVec<[u64; 16]>;
 
 /// An exact non-negative integer weight used inside a computation.
 ///
@@ -45,6 +49,19 @@ pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 's
     fn add_mul(&mut self, a: &Self, b: &Self);
     /// `self * k` for a small factor.
     fn mul_u64(&self, k: u64) -> Self;
+    /// The value's 64-bit words, least significant first, none of them zero at the top.
+    fn to_words(&self) -> Words;
+    /// The value of `words` (least significant first), which the caller knows fits.
+    fn from_words(words: &[u64]) -> Self;
+    /// The same value in another count type, which the caller knows holds it (a
+    /// copy when the types are the same).
+    #[inline]
+    fn convert<D: Count>(&self) -> D {
+        match (self as &dyn std::any::Any).downcast_ref::<D>() {
+            Some(same) => same.clone(),
+            None => D::from_words(&self.to_words()),
+        }
+    }
     /// `self` raised to `exponent`.
     fn pow(&self, exponent: u32) -> Self {
         let mut result = Self::one();
@@ -111,6 +128,27 @@ macro_rules! impl_count_for_primitive {
             #[inline]
             fn mul_u64(&self, k: u64) -> Self {
                 *self * k as $t
+            }
+            #[inline]
+            fn to_words(&self) -> Words {
+                let mut words = Words::new();
+                let mut rest = *self;
+                while rest != 0 {
+                    words.push(rest as u64);
+                    rest = rest.checked_shr(64).unwrap_or(0);
+                }
+                words
+            }
+            #[inline]
+            fn from_words(words: &[u64]) -> Self {
+                debug_assert!(
+                    words.len() <= (<$t>::BITS / 64) as usize,
+                    "{words:?} does not fit"
+                );
+                words
+                    .iter()
+                    .rev()
+                    .fold(0, |acc: $t, &w| acc.checked_shl(64).unwrap_or(0) | w as $t)
             }
         }
     };
@@ -365,6 +403,18 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     fn mul_u64(&self, k: u64) -> Self {
         self.times(&Self::from_u64(k))
     }
+    #[inline]
+    fn to_words(&self) -> Words {
+        Words::from_slice(self.words())
+    }
+    #[inline]
+    fn from_words(words: &[u64]) -> Self {
+        debug_assert!(words.len() <= LIMBS, "{words:?} does not fit");
+        let n = words.len().min(LIMBS);
+        let mut limbs = [0u64; LIMBS];
+        limbs[..n].copy_from_slice(&words[..n]);
+        Self::new(limbs, n)
+    }
 }
 
 /// The widest totals computed in [`Long`].
@@ -552,6 +602,12 @@ impl Count for Long {
     fn mul_u64(&self, k: u64) -> Self {
         self.times(&Self::from_u64(k))
     }
+    fn to_words(&self) -> Words {
+        Words::from_slice(&self.limbs)
+    }
+    fn from_words(words: &[u64]) -> Self {
+        Long::trimmed(words.to_vec())
+    }
 }
 
 impl Count for BigUint {
@@ -589,6 +645,16 @@ impl Count for BigUint {
     }
     fn mul_u64(&self, k: u64) -> Self {
         self * k
+    }
+    fn to_words(&self) -> Words {
+        self.to_u64_digits().into()
+    }
+    fn from_words(words: &[u64]) -> Self {
+        let halves: Vec<u32> = words
+            .iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect();
+        BigUint::from_slice(&halves)
     }
     fn pow(&self, exponent: u32) -> Self {
         num_traits::Pow::pow(self, exponent)
@@ -912,6 +978,52 @@ mod tests {
                 let mut acc = other;
                 acc.add_mul(&wide, &other);
                 assert_eq!(acc.to_big(), (b + a * b) % &modulus_960, "in 960 bits");
+            }
+        }
+    }
+
+    /// `value` in count type `C` converts to every type that holds it, and back.
+    fn converts_between<C: Count>(value: &BigUint) {
+        let count = C::from_big(value);
+        let bits = value.bits();
+        let words = count.to_words();
+        assert_eq!(
+            words.as_slice(),
+            value.to_u64_digits().as_slice(),
+            "{value}"
+        );
+        if bits <= 64 {
+            assert_eq!(count.convert::<u64>().to_big(), *value);
+        }
+        if bits <= 128 {
+            assert_eq!(count.convert::<u128>().to_big(), *value);
+        }
+        if bits <= 256 {
+            let narrow: U256 = count.convert();
+            assert_eq!(narrow, U256::from_big(value), "{value}");
+            assert_eq!(narrow.convert::<C>(), count, "{value} and back");
+        }
+        if bits <= 384 {
+            assert_eq!(count.convert::<U384>(), U384::from_big(value));
+        }
+        assert_eq!(count.convert::<U512>(), U512::from_big(value));
+        assert_eq!(count.convert::<U960>(), U960::from_big(value));
+        assert_eq!(count.convert::<Long>(), Long::from_big(value));
+        assert_eq!(count.convert::<BigUint>(), *value);
+    }
+
+    #[test]
+    fn counts_convert_between_types_word_for_word() {
+        for value in sample_values() {
+            converts_between::<U512>(&value);
+            converts_between::<U960>(&value);
+            converts_between::<Long>(&value);
+            converts_between::<BigUint>(&value);
+            if value.bits() <= 128 {
+                converts_between::<u128>(&value);
+            }
+            if value.bits() <= 64 {
+                converts_between::<u64>(&value);
             }
         }
     }

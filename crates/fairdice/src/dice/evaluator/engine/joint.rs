@@ -4,33 +4,65 @@
 use smallvec::SmallVec;
 
 use super::plan::{Code, Walk};
+use super::states::StateSet;
 use super::{Buckets, Scratch};
 use crate::control::Meter;
 use crate::dice::count::Count;
 use crate::dice::die::DieError;
 use crate::dice::evaluator::Evaluator;
 
-/// One joint branch of every pool from a bucket: the counted dice per pool, the
-/// bucket it leads to, its weight (`None` for weight one), and how far it moves the
-/// states' numbers ([`Evaluator::shift`]).
-pub(super) struct Move<C> {
+/// One joint branch of every pool from a bucket: the counted dice per pool, where it
+/// leads, its weight, and how far it moves the states' numbers
+/// ([`Evaluator::shift`]).
+pub(super) struct Move<C, W> {
     counts: SmallVec<[u32; 4]>,
-    target: usize,
+    /// The bucket it leads to; `None` for the settled states, held apart.
+    target: Option<usize>,
+    /// The weight into a bucket, in the buckets' counts (`None` for one).
     weight: Option<C>,
+    /// The weight into the settled states, in theirs (`None` for one).
+    wide: Option<W>,
     shift: Option<isize>,
 }
 
+impl<C: Count, W: Count> Move<C, W> {
+    /// A move to `target` of weight `weight` (`None` for one), in the counts there.
+    fn new(counts: SmallVec<[u32; 4]>, target: Option<usize>, weight: Option<W>) -> Self {
+        let (weight, wide) = match target {
+            Some(_) => (weight.map(|w| w.convert::<C>()), None),
+            None => (None, weight),
+        };
+        Move {
+            counts,
+            target,
+            weight,
+            wide,
+            shift: None,
+        }
+    }
+}
+
 /// Every state of `current` sees the outcome at `step` with all pools at once.
-pub(super) fn step<C: Count, E: Evaluator>(
+pub(super) fn step<C: Count, W: Count, E: Evaluator>(
     evaluator: &E,
-    walk: &mut Walk<C>,
+    walk: &mut Walk<W>,
     step: usize,
-    current: &mut Buckets<E::State, C>,
-    next: &mut Buckets<E::State, C>,
-    scratch: &mut Scratch<E::State, C>,
+    current: &mut Buckets<E::State, C, W>,
+    next: &mut Buckets<E::State, C, W>,
+    scratch: &mut Scratch<E::State, C, W>,
     meter: &mut Meter,
 ) -> Result<(), DieError> {
     let outcome = walk.outcomes[step];
+    let pools = walk.pools();
+    step_settled(
+        evaluator,
+        outcome,
+        pools,
+        &mut current.settled,
+        &mut next.settled,
+        scratch,
+        meter,
+    )?;
     for (key, states) in current.keys.iter().zip(&mut current.states) {
         moves(
             walk,
@@ -60,9 +92,24 @@ pub(super) fn step<C: Count, E: Evaluator>(
         // Move by move: a move's target set, weight and shift stay at hand while
         // every state of the bucket takes it.
         for m in &scratch.moves {
-            let into = &mut next.states[m.target];
-            let factor = m.weight.as_ref();
             let make = |state: &E::State| evaluator.next_state(state, outcome, &m.counts);
+            let Some(target) = m.target else {
+                // Into the settled states, in their wider counts.
+                let into = &mut next.settled;
+                let factor = m.wide.as_ref();
+                if let (Some(span), Some(shift)) = (span, m.shift) {
+                    let states = &scratch.states;
+                    if into.add_shifted(states, &scratch.indices, span, shift, factor, make)? {
+                        continue;
+                    }
+                }
+                for (state, weight) in &scratch.states {
+                    into.add_product(evaluator, make(state)?, &weight.convert(), factor);
+                }
+                continue;
+            };
+            let into = &mut next.states[target];
+            let factor = m.weight.as_ref();
             if let (Some(span), Some(shift)) = (span, m.shift) {
                 // States that move alike merge by their moved numbers, made only if new.
                 if into.add_shifted(&scratch.states, &scratch.indices, span, shift, factor, make)? {
@@ -80,14 +127,49 @@ pub(super) fn step<C: Count, E: Evaluator>(
     Ok(())
 }
 
+/// The settled states see `outcome` with none of their dice (`pools` pools): into
+/// `next` (empty), merging as they go, or in place when the evaluator's numbers
+/// promise that none merge.
+fn step_settled<C, W: Count, E: Evaluator>(
+    evaluator: &E,
+    outcome: crate::dice::die::Outcome,
+    pools: usize,
+    current: &mut StateSet<E::State, W>,
+    next: &mut StateSet<E::State, W>,
+    scratch: &mut Scratch<E::State, C, W>,
+    meter: &mut Meter,
+) -> Result<(), DieError> {
+    if current.len() == 0 {
+        return Ok(());
+    }
+    meter.charge(current.len() as u64)?;
+    let none: SmallVec<[u32; 4]> = SmallVec::from_elem(0, pools);
+    // Numbers that stay put keep distinct states distinct: nothing merges.
+    debug_assert_eq!(next.len(), 0);
+    if evaluator.shift(outcome, &none) == Some(0) && current.is_indexed() {
+        current.map_in_place(|state| evaluator.next_state(state, outcome, &none))?;
+        std::mem::swap(current, next);
+        return Ok(());
+    }
+    current.drain_into(&mut scratch.settled);
+    for (state, weight) in scratch.settled.drain(..) {
+        next.add(
+            evaluator,
+            evaluator.next_state(&state, outcome, &none)?,
+            weight,
+        );
+    }
+    Ok(())
+}
+
 /// Every joint branch from the bucket `code` at the current step, into `moves`;
 /// `branches` is scratch space for the pools' branches, one pool after another.
-fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
-    walk: &mut Walk<C>,
+fn moves<S: Clone + Eq + std::hash::Hash, C: Count, W: Count>(
+    walk: &mut Walk<W>,
     code: Code,
-    next: &mut Buckets<S, C>,
-    moves: &mut Vec<Move<C>>,
-    branches: &mut Vec<(u32, Code, C)>,
+    next: &mut Buckets<S, C, W>,
+    moves: &mut Vec<Move<C, W>>,
+    branches: &mut Vec<(u32, Code, W)>,
     meter: &mut Meter,
 ) -> Result<(), DieError> {
     moves.clear();
@@ -95,12 +177,11 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
     if walk.pools() == 1 {
         // One pool: its branches are the moves, without the scratch copy.
         for b in walk.branches(0, code, meter)? {
-            moves.push(Move {
-                counts: SmallVec::from_slice(&[b.counted]),
-                target: next.index((code - b.assigned, 0)),
-                weight: (!b.weight.is_one()).then(|| b.weight.clone()),
-                shift: None,
-            });
+            moves.push(Move::new(
+                SmallVec::from_slice(&[b.counted]),
+                next.target(code - b.assigned),
+                (!b.weight.is_one()).then(|| b.weight.clone()),
+            ));
         }
         return Ok(());
     }
@@ -123,7 +204,7 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
     loop {
         let mut target = code;
         let mut counts = SmallVec::new();
-        let mut weight: Option<C> = None;
+        let mut weight: Option<W> = None;
         for &at in &choice {
             let (counted, assigned, w) = &branches[at];
             counts.push(*counted);
@@ -135,12 +216,7 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count>(
                 });
             }
         }
-        moves.push(Move {
-            counts,
-            target: next.index((target, 0)),
-            weight,
-            shift: None,
-        });
+        moves.push(Move::new(counts, next.target(target), weight));
         let mut p = 0;
         loop {
             if p == choice.len() {

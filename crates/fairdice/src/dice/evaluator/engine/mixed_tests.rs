@@ -2,6 +2,7 @@
 //! both walk orders, with dice that join from the top, from the bottom, or never.
 
 use super::*;
+use crate::dice::count::U256;
 use crate::dice::evaluator::{Order, SumOf, next_state_by_pool};
 use crate::dice::testing::{brute_force, d};
 
@@ -264,4 +265,114 @@ fn a_pool_without_dice_walks_no_steps() {
     let empty = Pool::mixed([(d(6), 0), (d(8), 0)]).unwrap().keep_highest(1);
     let got = evaluate_die(&SumOf::identity(), &[&empty], &Control::new()).unwrap();
     assert_eq!(got, Die::constant(0));
+}
+
+/// `evaluator` over `pool`, its unsettled buckets in `N` and its settled states in
+/// `W`, after checking that `N` has the `bits` that [`narrow_bits`] asks for.
+fn narrowed<N: Count, W: Count, E: Evaluator<Output = Outcome>>(
+    evaluator: &E,
+    pool: &Pool,
+    bits: u64,
+) -> Die {
+    let order = order::walk_order(evaluator.order(), &[pool]);
+    assert!(narrow_bits(pool, order) <= bits, "{pool:?} {order:?}");
+    let mut meter = Control::new().meter();
+    let step = joint::step::<N, W, E>;
+    let results = run::<N, W, E>(evaluator, &[pool], order, &mut meter, step, true);
+    Die::from_sorted_generic(results.unwrap()).unwrap()
+}
+
+/// `evaluator` over `pool` in big integers, every state in its bucket.
+fn in_one_type<E: Evaluator<Output = Outcome>>(evaluator: &E, pool: &Pool) -> Die {
+    let order = order::walk_order(evaluator.order(), &[pool]);
+    let mut meter = Control::new().meter();
+    let step = joint::step::<BigUint, BigUint, E>;
+    let results = run::<BigUint, BigUint, E>(evaluator, &[pool], order, &mut meter, step, false);
+    Die::from_sorted_generic(results.unwrap()).unwrap()
+}
+
+#[test]
+fn walks_in_narrow_counts_agree_with_walks_in_big_integers() {
+    // Pools whose totals pass 64 bits while their unsettled buckets fit: the keep
+    // patterns of the mixed sets (in a pool twice their size), keeps of weighted and
+    // rerolled dice, and keeps whose bound nearly fills the narrow type (30d20kh9:
+    // 59 bits), so a bound too small would overflow it.
+    let rerolled = d(6).reroll(|o| o == 1).unwrap();
+    let weighted = Die::new([(1, 5u32), (2, 1), (4, 3), (9, 7)]).unwrap();
+    let mut pools: Vec<Pool> = vec![
+        Pool::new(&d(20), 30).unwrap().keep_highest(9),
+        Pool::new(&d(20), 30).unwrap().keep_lowest(7),
+        Pool::new(&rerolled, 40).unwrap().keep_highest(5),
+        Pool::new(&weighted, 30).unwrap().drop_lowest(27),
+        Pool::mixed([(d(4), 15), (d(6), 15), (d(8), 15)])
+            .unwrap()
+            .keep_highest(6),
+        Pool::mixed([(d(4), 15), (d(6), 15), (d(8), 15)])
+            .unwrap()
+            .keep_lowest(6),
+        Pool::mixed([(weighted.clone(), 12), (rerolled.clone(), 12), (d(3), 12)])
+            .unwrap()
+            .keep_highest(4),
+    ];
+    for dice in mixed_sets() {
+        let doubled = dice.iter().chain(&dice).map(|d| (d.clone(), 4));
+        let pool = Pool::mixed(doubled).unwrap();
+        for k in [1, 3] {
+            pools.push(pool.clone().keep_highest(k));
+            pools.push(pool.clone().keep_lowest(k));
+        }
+    }
+    for pool in &pools {
+        let sum = SumOf::identity();
+        let successes = SumOf::new(|o| Outcome::from(o >= 4));
+        let mut narrowed_walks = 0;
+        for order in [Order::Ascending, Order::Descending] {
+            // With a promise of shift, and without (`InOrder`).
+            let expected = in_one_type(&InOrder(&sum, order), pool);
+            assert!(expected.total().bits() > 64, "{pool:?} fits 64 bits");
+            let bits = narrow_bits(pool, order);
+            if bits <= 64 {
+                assert_eq!(
+                    narrowed::<u64, U256, _>(&InOrder(&sum, order), pool, 64),
+                    expected
+                );
+                let counted = in_one_type(&InOrder(&successes, order), pool);
+                let got = narrowed::<u64, U256, _>(&InOrder(&successes, order), pool, 64);
+                assert_eq!(got, counted, "{pool:?} {order:?}");
+                narrowed_walks += 1;
+            }
+            if bits <= 128 {
+                let got = narrowed::<u128, U256, _>(&InOrder(&sum, order), pool, 128);
+                assert_eq!(got, expected, "{pool:?} {order:?}");
+            }
+        }
+        assert!(narrowed_walks > 0, "{pool:?} never narrows to 64 bits");
+        // The engine's own choice, shift and all.
+        let expected = in_one_type(&sum, pool);
+        assert_eq!(
+            evaluate_die(&sum, &[pool], &Control::new()).unwrap(),
+            expected
+        );
+        let order = order::walk_order(sum.order(), &[pool]);
+        if narrow_bits(pool, order) <= 64 {
+            assert_eq!(
+                narrowed::<u64, U256, _>(&sum, pool, 64),
+                expected,
+                "{pool:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_narrow_bound_is_the_greatest_weight_of_an_unsettled_bucket() {
+    // 30d20kh9 from the top: at most 8 of 30 dice assigned, C(30, 8)·20^8 < 2^57.
+    let pool = Pool::new(&d(20), 30).unwrap().keep_highest(9);
+    let bound = BigUint::from(5_852_925u32) * Count::pow(&BigUint::from(20u32), 8);
+    assert_eq!(narrow_bits(&pool, Order::Descending), bound.bits() + 2);
+    // From the bottom every rank but the last counts: no narrowing to speak of.
+    assert!(narrow_bits(&pool, Order::Ascending) > pool.sum().unwrap().total().bits());
+    // A pool that counts no die settles at once: nothing is unsettled.
+    let none = Pool::new(&d(20), 30).unwrap().keep_highest(0);
+    assert_eq!(narrow_bits(&none, Order::Descending), 2);
 }

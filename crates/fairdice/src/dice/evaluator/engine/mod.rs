@@ -31,7 +31,11 @@
 //! *sum* of their branches. That is what makes two opposed pools of twenty dice cheap.
 //!
 //! The count type (u64, u128 or big integers) is chosen once from a bound on the
-//! total: every path weight is at most the product of the pool totals.
+//! total: every path weight is at most the product of the pool totals. A walk of
+//! one pool holds the states whose dice are all assigned apart, in that type, and
+//! steps its other buckets in a narrower one, bounded by the dice that can be
+//! assigned before the pool settles (`narrow_bits`): `{60d4+60d6+60d8}kh30`
+//! steps them in 256 bits, not 512.
 
 mod branches;
 mod buckets;
@@ -48,6 +52,7 @@ use super::{Evaluator, Final, PoolByPool};
 use crate::control::{Control, Meter};
 use crate::dice::count::{Count, CountType};
 use crate::dice::die::{Die, DieError, Outcome};
+use crate::dice::evaluator::Order;
 use crate::dice::pool::Pool;
 use crate::with_count_type;
 use buckets::{Buckets, Scratch};
@@ -56,6 +61,46 @@ use plan::{Code, Walk};
 /// A bucket: the unassigned dice of every group (as a [`Code`]) and, between the
 /// pools of a pool-by-pool step, which pool order its states chose.
 type Key = (Code, u32);
+
+/// Runs `$body` with `$C` the buckets' count type and `$W` the settled states':
+/// the pair of the narrowest listed types that hold `$narrow` and `$wide` bits
+/// ([`CountType`]s), or both `$wide` where narrowing lists no pair.
+macro_rules! with_count_pair {
+    ($narrow:expr, $wide:expr, $C:ident, $W:ident => $body:expr) => {{
+        use $crate::dice::count::{CountType as T, Long, U256, U384, U512, U960};
+        match pair($narrow, $wide) {
+            (T::U64, T::U256) => {
+                type $C = u64;
+                type $W = U256;
+                $body
+            }
+            (T::U128, T::U256) => {
+                type $C = u128;
+                type $W = U256;
+                $body
+            }
+            (T::U256, T::U512) => {
+                type $C = U256;
+                type $W = U512;
+                $body
+            }
+            (T::U384, T::U960) => {
+                type $C = U384;
+                type $W = U960;
+                $body
+            }
+            (T::U960, T::Long) => {
+                type $C = U960;
+                type $W = Long;
+                $body
+            }
+            (_, wide) => with_count_type!(wide, $C => {
+                type $W = $C;
+                $body
+            }),
+        }
+    }};
+}
 
 /// Evaluates over every possible roll of the pools: each distinct result with its
 /// exact count, ascending. Rerolled rolls are left out, so the counts sum to the
@@ -69,9 +114,10 @@ pub fn evaluate<E: Evaluator>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    let order = order::walk_order(evaluator.order(), pools);
     let (mut meter, count_type) = sized(pools, control);
     with_count_type!(count_type, C => {
-        to_big(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
+        to_big(run::<C, C, E>(evaluator, pools, order, &mut meter, joint::step::<C, C, E>, true)?)
     })
 }
 
@@ -86,13 +132,18 @@ pub fn evaluate_by_pool<E: PoolByPool>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Vec<(E::Output, BigUint)>, DieError> {
+    let order = order::walk_order(evaluator.order(), pools);
     let (mut meter, count_type) = sized(pools, control);
     with_count_type!(count_type, C => {
-        to_big(run::<C, E>(evaluator, pools, &mut meter, by_pool::step::<C, E>)?)
+        to_big(run::<C, C, E>(evaluator, pools, order, &mut meter, by_pool::step::<C, E>, false)?)
     })
 }
 
 /// [`evaluate`] for evaluators whose results are outcomes: the result as a [`Die`].
+///
+/// A walk of one pool steps the buckets not yet settled in the narrowest counts
+/// that hold their weight (`narrow_bits`), and only its settled states in counts
+/// that hold the total.
 ///
 /// # Errors
 /// As [`evaluate`].
@@ -101,10 +152,73 @@ pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
     pools: &[&Pool],
     control: &Control,
 ) -> Result<Die, DieError> {
-    let (mut meter, count_type) = sized(pools, control);
-    with_count_type!(count_type, C => {
-        Die::from_sorted_generic(run::<C, E>(evaluator, pools, &mut meter, joint::step::<C, E>)?)
+    let order = order::walk_order(evaluator.order(), pools);
+    let (mut meter, wide) = sized(pools, control);
+    let narrow = match pools {
+        [pool] => CountType::for_bits(narrow_bits(pool, order)),
+        _ => wide,
+    };
+    with_count_pair!(narrow, wide, C, W => {
+        Die::from_sorted_generic(run::<C, W, E>(evaluator, pools, order, &mut meter, joint::step::<C, W, E>, true)?)
     })
+}
+
+/// The narrowing pair for buckets of `narrow` and settled states of `wide`: the
+/// narrowest type listed with `wide` (in [`with_count_pair!`]) that holds `narrow`,
+/// or `wide` for both.
+fn pair(narrow: CountType, wide: CountType) -> (CountType, CountType) {
+    use CountType as T;
+    // A pair for each step along the curve of mixed pools (3 kinds of 20, 30, 60,
+    // 100 and 200 dice, kept half): each pair is another copy of the walk.
+    let listed: &[CountType] = match wide {
+        T::U256 => &[T::U64, T::U128],
+        T::U512 => &[T::U256],
+        T::U960 => &[T::U384],
+        T::Long => &[T::U960],
+        _ => &[],
+    };
+    let fits = listed.iter().find(|&&t| bits_of(narrow) <= bits_of(t));
+    (fits.copied().unwrap_or(wide), wide)
+}
+
+/// The bits a count type holds (the widest for the unbounded).
+fn bits_of(count_type: CountType) -> u64 {
+    match count_type {
+        CountType::U64 => 64,
+        CountType::U128 => 128,
+        CountType::U256 => 256,
+        CountType::U384 => 384,
+        CountType::U512 => 512,
+        CountType::U960 => 960,
+        CountType::Long | CountType::Big => u64::MAX,
+    }
+}
+
+/// Bits that hold the weight of every bucket of a walk of `pool` in `order` that
+/// has not settled: such a bucket has assigned `a` dice, fewer than the ranks
+/// after which none counts, chosen among the `n` in at most `C(n, a)` ways, each
+/// showing an outcome of weight at most its die's total `T`; so every bucket weighs
+/// at most the greatest `C(n, a)·T^a`. (The settled states hold the rest: the
+/// remaining dice's `tail^r`, the widest weights of a walk.)
+pub(super) fn narrow_bits(pool: &Pool, order: Order) -> u64 {
+    let mut pattern = pool.keep_pattern();
+    if order == Order::Ascending {
+        pattern.reverse();
+    }
+    let settles_after = pattern.iter().rposition(|&k| k).map_or(0, |i| i + 1) as u64;
+    let n = u64::from(pool.size());
+    let most = settles_after.saturating_sub(1).min(n);
+    let total = pool
+        .groups()
+        .iter()
+        .map(|(die, _)| log2(&die.total()))
+        .fold(0.0, f64::max);
+    let (mut log, mut greatest) = (0.0f64, 0.0f64);
+    for a in 0..most {
+        log += ((n - a) as f64 / (a + 1) as f64).log2() + total;
+        greatest = greatest.max(log);
+    }
+    (greatest * (1.0 + 1e-9)).ceil() as u64 + 2
 }
 
 /// Results in big integers; an empty result means every roll was rerolled.
@@ -182,23 +296,28 @@ const SETUP: u64 = 256;
 
 /// One step of the walk: every state of `current` sees the outcome at `step`; the
 /// result is left in `current`, and `spare` is scratch space.
-type Step<C, E> = fn(
+type Step<C, W, E> = fn(
     &E,
-    &mut Walk<C>,
+    &mut Walk<W>,
     usize,
-    &mut Buckets<<E as Evaluator>::State, C>,
-    &mut Buckets<<E as Evaluator>::State, C>,
-    &mut Scratch<<E as Evaluator>::State, C>,
+    &mut Buckets<<E as Evaluator>::State, C, W>,
+    &mut Buckets<<E as Evaluator>::State, C, W>,
+    &mut Scratch<<E as Evaluator>::State, C, W>,
     &mut Meter,
 ) -> Result<(), DieError>;
 
-/// Walks every outcome; the results ascending, each with its total weight.
-fn run<C: Count, E: Evaluator>(
+/// Walks every outcome in `order`; the results ascending, each with its total
+/// weight. Buckets count in `C`; with `apart`, the states whose dice are all
+/// assigned are held apart and count in `W`, which `C` must then only hold the
+/// weight of unsettled buckets in ([`narrow_bits`]); without, `C` is `W`.
+fn run<C: Count, W: Count, E: Evaluator>(
     evaluator: &E,
     pools: &[&Pool],
+    order: Order,
     meter: &mut Meter,
-    step: Step<C, E>,
-) -> Result<Vec<(E::Output, C)>, DieError> {
+    step: Step<C, W, E>,
+    apart: bool,
+) -> Result<Vec<(E::Output, W)>, DieError> {
     // Every outcome of every kind of die is held with its count, in the walk's
     // plan and its scratch space: priced before any of it is built.
     let outcomes: u64 = pools
@@ -206,11 +325,11 @@ fn run<C: Count, E: Evaluator>(
         .flat_map(|p| p.groups())
         .map(|(die, _)| die.len() as u64)
         .sum();
-    let per_outcome = 2 * std::mem::size_of::<C>() as u64 + 32;
+    let per_outcome = 2 * std::mem::size_of::<W>() as u64 + 32;
     meter
         .control()
         .reserve(outcomes.saturating_mul(per_outcome))?;
-    let mut walk = Walk::<C>::new(pools, order::walk_order(evaluator.order(), pools))?;
+    let mut walk = Walk::<W>::new(pools, order)?;
     // Laying every kind's weights out over every outcome, and comparing the kinds
     // of a pool to find where they join: a mixture of exploding pools evaluates
     // thousands of small pools, for which this is most of the work.
@@ -223,11 +342,13 @@ fn run<C: Count, E: Evaluator>(
     let indexed = evaluator.state_index(&initial).is_some();
     let dice: u32 = pools.iter().map(|p| p.size()).sum();
     let table_codes = 64 * (Code::from(dice) + 1);
-    let mut buckets = Buckets::<E::State, C>::new(indexed, table_codes);
-    let mut spare = Buckets::<E::State, C>::new(indexed, table_codes);
+    let mut buckets = Buckets::<E::State, C, W>::new(indexed, table_codes, apart);
+    let mut spare = Buckets::<E::State, C, W>::new(indexed, table_codes, apart);
     let mut scratch = Scratch::default();
-    let first = buckets.index((start, 0));
-    buckets.add(evaluator, first, initial, weight);
+    match buckets.target(start) {
+        Some(first) => buckets.add(evaluator, first, initial, weight.convert()),
+        None => buckets.settled.add(evaluator, initial, weight),
+    }
     for s in 0..walk.outcomes.len() {
         // A step also starts every kind's powers and branch tables afresh.
         meter.charge(buckets.len() + 4 * kinds)?;
@@ -246,14 +367,20 @@ fn run<C: Count, E: Evaluator>(
         )?;
     }
 
-    let mut results: Vec<(E::Output, C)> = Vec::new();
+    let mut results: Vec<(E::Output, W)> = Vec::new();
     for (key, mut states) in buckets.keys.iter().zip(buckets.states) {
         debug_assert_eq!(key.0, 0, "every die is assigned at the end");
         states.drain_into(&mut scratch.states);
         for (state, weight) in scratch.states.drain(..) {
             if let Final::Value(value) = evaluator.final_outcome(&state)? {
-                results.push((value, weight));
+                results.push((value, weight.convert()));
             }
+        }
+    }
+    buckets.settled.drain_into(&mut scratch.settled);
+    for (state, weight) in scratch.settled.drain(..) {
+        if let Final::Value(value) = evaluator.final_outcome(&state)? {
+            results.push((value, weight));
         }
     }
     Ok(merge_sorted(results))
@@ -261,13 +388,13 @@ fn run<C: Count, E: Evaluator>(
 
 /// Moves every bucket to its code after the groups that join at `step` have joined,
 /// merging the buckets that differed only in how those groups split their dice.
-fn rekey<C: Count, E: Evaluator>(
+fn rekey<C: Count, W: Count, E: Evaluator>(
     evaluator: &E,
-    walk: &Walk<C>,
+    walk: &Walk<W>,
     step: usize,
-    buckets: &mut Buckets<E::State, C>,
-    spare: &mut Buckets<E::State, C>,
-    scratch: &mut Scratch<E::State, C>,
+    buckets: &mut Buckets<E::State, C, W>,
+    spare: &mut Buckets<E::State, C, W>,
+    scratch: &mut Scratch<E::State, C, W>,
 ) {
     for (key, states) in buckets.keys.iter().zip(&mut buckets.states) {
         let target = spare.index((walk.join(step, key.0), key.1));
@@ -280,6 +407,8 @@ fn rekey<C: Count, E: Evaluator>(
             }
         }
     }
+    // The settled states have no dice to join.
+    std::mem::swap(&mut buckets.settled, &mut spare.settled);
     buckets.clear();
     std::mem::swap(buckets, spare);
 }

@@ -108,8 +108,8 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         self.merge(evaluator, state, Weight::Product(weight, factor));
     }
 
-    /// Adds every state of `from` (numbered `indices`, from `span.0` to `span.1`)
-    /// times `factor` to the state numbered `shift` more ([`Evaluator::shift`]);
+    /// Adds every state of `from` (numbered `indices`, from `span.0` to `span.1`,
+    /// their weights in `D`) times `factor` to the state numbered `shift` more ([`Evaluator::shift`]);
     /// `make` makes the states the set has not met. `Ok(false)`, adding nothing, if
     /// the set finds states by hashing or a moved number falls outside its table:
     /// the caller then adds them one by one. One check for the whole bucket, so the
@@ -118,9 +118,9 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     /// # Errors
     /// Whatever `make` returns.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn add_shifted(
+    pub(super) fn add_shifted<D: Count>(
         &mut self,
-        from: &[(S, C)],
+        from: &[(S, D)],
         indices: &[usize],
         span: (usize, usize),
         shift: isize,
@@ -139,6 +139,16 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         }
         for ((state, weight), &index) in from.iter().zip(indices) {
             let to = index.wrapping_add_signed(shift);
+            // Weights of another count type are converted first (settled states
+            // count wider than the buckets they leave).
+            let converted: C;
+            let weight = match (weight as &dyn std::any::Any).downcast_ref::<C>() {
+                Some(same) => same,
+                None => {
+                    converted = weight.convert();
+                    &converted
+                }
+            };
             let weight = Weight::Product(weight, factor);
             match position[to] {
                 (s, at) if s == *stamp => weight.add_to(&mut self.entries[at as usize].1),
@@ -187,6 +197,33 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
                 }
             },
         }
+    }
+
+    /// Whether states are found by the evaluator's numbers (every state has one).
+    pub(super) fn is_indexed(&self) -> bool {
+        matches!(self.find, Find::Indexed { .. })
+    }
+
+    /// Replaces every state by `step(state)`, keeping its weight and position: for a
+    /// step that keeps every state's number ([`Evaluator::shift`] of zero), so no two
+    /// states merge.
+    ///
+    /// # Errors
+    /// Whatever `step` returns; the set is then left empty.
+    pub(super) fn map_in_place(
+        &mut self,
+        step: impl Fn(&S) -> Result<S, DieError>,
+    ) -> Result<(), DieError> {
+        for (state, _) in &mut self.entries {
+            match step(state) {
+                Ok(next) => *state = next,
+                Err(e) => {
+                    self.clear();
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The number of states.
