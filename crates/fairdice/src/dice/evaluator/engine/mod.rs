@@ -66,34 +66,23 @@ type Key = (Code, u32);
 /// the pair of the narrowest listed types that hold `$narrow` and `$wide` bits
 /// ([`CountType`]s), or both `$wide` where narrowing lists no pair.
 macro_rules! with_count_pair {
-    ($narrow:expr, $wide:expr, $C:ident, $W:ident => $body:expr) => {{
+    ($narrow:expr, $wide:expr, $C:ident, $W:ident => $body:expr) => {
+        with_count_pair!(@pairs pair($narrow, $wide), $C, $W, $body;
+            U64 u64, U256 U256;
+            U128 u128, U256 U256;
+            U256 U256, U512 U512;
+            U384 U384, U960 U960;
+            U960 U960, Long Long)
+    };
+    (@pairs $pair:expr, $C:ident, $W:ident, $body:expr;
+        $($narrow:ident $narrow_type:ty, $wide:ident $wide_type:ty);*) => {{
         use $crate::dice::count::{CountType as T, Long, U256, U384, U512, U960};
-        match pair($narrow, $wide) {
-            (T::U64, T::U256) => {
-                type $C = u64;
-                type $W = U256;
+        match $pair {
+            $((T::$narrow, T::$wide) => {
+                type $C = $narrow_type;
+                type $W = $wide_type;
                 $body
-            }
-            (T::U128, T::U256) => {
-                type $C = u128;
-                type $W = U256;
-                $body
-            }
-            (T::U256, T::U512) => {
-                type $C = U256;
-                type $W = U512;
-                $body
-            }
-            (T::U384, T::U960) => {
-                type $C = U384;
-                type $W = U960;
-                $body
-            }
-            (T::U960, T::Long) => {
-                type $C = U960;
-                type $W = Long;
-                $body
-            }
+            })*
             (_, wide) => with_count_type!(wide, $C => {
                 type $W = $C;
                 $body
