@@ -53,13 +53,17 @@ pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 's
     fn to_words(&self) -> Words;
     /// The value of `words` (least significant first), which the caller knows fits.
     fn from_words(words: &[u64]) -> Self;
-    /// The same value in another count type, which the caller knows holds it (a
-    /// copy when the types are the same).
+    /// The same value in another count type, which the caller knows holds it.
     #[inline]
     fn convert<D: Count>(&self) -> D {
+        self.converted::<D>().into_owned()
+    }
+    /// [`convert`](Self::convert), borrowing `self` when the types are the same.
+    #[inline]
+    fn converted<D: Count>(&self) -> std::borrow::Cow<'_, D> {
         match (self as &dyn std::any::Any).downcast_ref::<D>() {
-            Some(same) => same.clone(),
-            None => D::from_words(&self.to_words()),
+            Some(same) => std::borrow::Cow::Borrowed(same),
+            None => std::borrow::Cow::Owned(D::from_words(&self.to_words())),
         }
     }
     /// `self` raised to `exponent`.
@@ -661,8 +665,9 @@ impl Count for BigUint {
     }
 }
 
-/// The integer type a computation runs in, chosen from a bound on its total.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The integer type a computation runs in, chosen from a bound on its total;
+/// ordered from the narrowest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CountType {
     /// Totals below 2^64.
     U64,

@@ -8,7 +8,7 @@ use super::states::StateSet;
 use super::{Buckets, Scratch};
 use crate::control::Meter;
 use crate::dice::count::Count;
-use crate::dice::die::DieError;
+use crate::dice::die::{DieError, Outcome};
 use crate::dice::evaluator::Evaluator;
 
 /// One joint branch of every pool from a bucket: the counted dice per pool, where it
@@ -91,33 +91,25 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
         }
         // Move by move: a move's target set, weight and shift stay at hand while
         // every state of the bucket takes it.
+        let numbers = span.map(|span| (&scratch.indices[..], span));
         for m in &scratch.moves {
             let make = |state: &E::State| evaluator.next_state(state, outcome, &m.counts);
-            let Some(target) = m.target else {
+            let states = &scratch.states;
+            match m.target {
+                Some(target) => next.states[target].add_moved(
+                    evaluator,
+                    states,
+                    numbers,
+                    m.shift,
+                    m.weight.as_ref(),
+                    make,
+                )?,
                 // Into the settled states, in their wider counts.
-                let into = &mut next.settled;
-                let factor = m.wide.as_ref();
-                if let (Some(span), Some(shift)) = (span, m.shift) {
-                    let states = &scratch.states;
-                    if into.add_shifted(states, &scratch.indices, span, shift, factor, make)? {
-                        continue;
-                    }
+                None => {
+                    let wide = m.wide.as_ref();
+                    next.settled
+                        .add_moved(evaluator, states, numbers, m.shift, wide, make)?;
                 }
-                for (state, weight) in &scratch.states {
-                    into.add_product(evaluator, make(state)?, &weight.convert(), factor);
-                }
-                continue;
-            };
-            let into = &mut next.states[target];
-            let factor = m.weight.as_ref();
-            if let (Some(span), Some(shift)) = (span, m.shift) {
-                // States that move alike merge by their moved numbers, made only if new.
-                if into.add_shifted(&scratch.states, &scratch.indices, span, shift, factor, make)? {
-                    continue;
-                }
-            }
-            for (state, weight) in &scratch.states {
-                into.add_product(evaluator, make(state)?, weight, factor);
             }
         }
         scratch.states.clear();
@@ -132,7 +124,7 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
 /// promise that none merge.
 fn step_settled<C, W: Count, E: Evaluator>(
     evaluator: &E,
-    outcome: crate::dice::die::Outcome,
+    outcome: Outcome,
     pools: usize,
     current: &mut StateSet<E::State, W>,
     next: &mut StateSet<E::State, W>,

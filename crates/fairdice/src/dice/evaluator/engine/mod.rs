@@ -56,18 +56,18 @@ use crate::dice::evaluator::Order;
 use crate::dice::pool::Pool;
 use crate::with_count_type;
 use buckets::{Buckets, Scratch};
-use plan::{Code, Walk};
+use plan::{Code, PoolPlan, Walk};
 
 /// A bucket: the unassigned dice of every group (as a [`Code`]) and, between the
 /// pools of a pool-by-pool step, which pool order its states chose.
 type Key = (Code, u32);
 
-/// Runs `$body` with `$C` the buckets' count type and `$W` the settled states':
-/// the pair of the narrowest listed types that hold `$narrow` and `$wide` bits
-/// ([`CountType`]s), or both `$wide` where narrowing lists no pair.
+/// Runs `$body` with `$C` the buckets' count type and `$W` the settled states',
+/// for the pair of [`CountType`]s `$pair`: each pair listed here, else both the
+/// second.
 macro_rules! with_count_pair {
-    ($narrow:expr, $wide:expr, $C:ident, $W:ident => $body:expr) => {
-        with_count_pair!(@pairs pair($narrow, $wide), $C, $W, $body;
+    ($pair:expr, $C:ident, $W:ident => $body:expr) => {
+        with_count_pair!(@pairs $pair, $C, $W, $body;
             U64 u64, U256 U256;
             U128 u128, U256 U256;
             U256 U256, U512 U512;
@@ -143,19 +143,19 @@ pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
 ) -> Result<Die, DieError> {
     let order = order::walk_order(evaluator.order(), pools);
     let (mut meter, wide) = sized(pools, control);
-    let narrow = match pools {
+    let narrow = || match pools {
         [pool] => CountType::for_bits(narrow_bits(pool, order)),
         _ => wide,
     };
-    with_count_pair!(narrow, wide, C, W => {
+    with_count_pair!(pair(narrow, wide), C, W => {
         Die::from_sorted_generic(run::<C, W, E>(evaluator, pools, order, &mut meter, joint::step::<C, W, E>, true)?)
     })
 }
 
-/// The narrowing pair for buckets of `narrow` and settled states of `wide`: the
-/// narrowest type listed with `wide` (in [`with_count_pair!`]) that holds `narrow`,
-/// or `wide` for both.
-fn pair(narrow: CountType, wide: CountType) -> (CountType, CountType) {
+/// The narrowing pair for settled states of `wide`: the narrowest type listed with
+/// `wide` (in [`with_count_pair!`]) that holds `narrow()`, the buckets' bound,
+/// worked out only if some type is listed; or `wide` for both.
+fn pair(narrow: impl FnOnce() -> CountType, wide: CountType) -> (CountType, CountType) {
     use CountType as T;
     // A pair for each step along the curve of mixed pools (3 kinds of 20, 30, 60,
     // 100 and 200 dice, kept half): each pair is another copy of the walk.
@@ -164,23 +164,11 @@ fn pair(narrow: CountType, wide: CountType) -> (CountType, CountType) {
         T::U512 => &[T::U256],
         T::U960 => &[T::U384],
         T::Long => &[T::U960],
-        _ => &[],
+        _ => return (wide, wide),
     };
-    let fits = listed.iter().find(|&&t| bits_of(narrow) <= bits_of(t));
+    let narrow = narrow();
+    let fits = listed.iter().find(|&&t| narrow <= t);
     (fits.copied().unwrap_or(wide), wide)
-}
-
-/// The bits a count type holds (the widest for the unbounded).
-fn bits_of(count_type: CountType) -> u64 {
-    match count_type {
-        CountType::U64 => 64,
-        CountType::U128 => 128,
-        CountType::U256 => 256,
-        CountType::U384 => 384,
-        CountType::U512 => 512,
-        CountType::U960 => 960,
-        CountType::Long | CountType::Big => u64::MAX,
-    }
 }
 
 /// Bits that hold the weight of every bucket of a walk of `pool` in `order` that
@@ -190,11 +178,7 @@ fn bits_of(count_type: CountType) -> u64 {
 /// at most the greatest `C(n, a)·T^a`. (The settled states hold the rest: the
 /// remaining dice's `tail^r`, the widest weights of a walk.)
 pub(super) fn narrow_bits(pool: &Pool, order: Order) -> u64 {
-    let mut pattern = pool.keep_pattern();
-    if order == Order::Ascending {
-        pattern.reverse();
-    }
-    let settles_after = pattern.iter().rposition(|&k| k).map_or(0, |i| i + 1) as u64;
+    let settles_after = u64::from(PoolPlan::new(pool, order, 0..0).settles_after);
     let n = u64::from(pool.size());
     let most = settles_after.saturating_sub(1).min(n);
     let total = pool

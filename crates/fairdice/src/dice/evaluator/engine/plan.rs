@@ -382,7 +382,7 @@ impl<C: Count> Group<C> {
 }
 
 impl PoolPlan {
-    fn new(pool: &Pool, order: Order, groups: std::ops::Range<usize>) -> Self {
+    pub(super) fn new(pool: &Pool, order: Order, groups: std::ops::Range<usize>) -> Self {
         let mut pattern = pool.keep_pattern();
         if order == Order::Ascending {
             pattern.reverse();

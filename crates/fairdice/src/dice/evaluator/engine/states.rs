@@ -108,6 +108,34 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         self.merge(evaluator, state, Weight::Product(weight, factor));
     }
 
+    /// Adds every state of `from` (weights in `D`), moved by `make`, times `factor`:
+    /// merged by their numbers moved `shift` when `numbers` gives them (the states'
+    /// numbers, and their least and greatest) and the evaluator promises a shift;
+    /// one by one otherwise.
+    ///
+    /// # Errors
+    /// Whatever `make` returns.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn add_moved<E: Evaluator<State = S>, D: Count>(
+        &mut self,
+        evaluator: &E,
+        from: &[(S, D)],
+        numbers: Option<(&[usize], (usize, usize))>,
+        shift: Option<isize>,
+        factor: Option<&C>,
+        make: impl Fn(&S) -> Result<S, DieError>,
+    ) -> Result<(), DieError> {
+        if let (Some((indices, span)), Some(shift)) = (numbers, shift)
+            && self.add_shifted(from, indices, span, shift, factor, &make)?
+        {
+            return Ok(());
+        }
+        for (state, weight) in from {
+            self.add_product(evaluator, make(state)?, &weight.converted::<C>(), factor);
+        }
+        Ok(())
+    }
+
     /// Adds every state of `from` (numbered `indices`, from `span.0` to `span.1`,
     /// their weights in `D`) times `factor` to the state numbered `shift` more ([`Evaluator::shift`]);
     /// `make` makes the states the set has not met. `Ok(false)`, adding nothing, if
@@ -117,8 +145,7 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
     ///
     /// # Errors
     /// Whatever `make` returns.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn add_shifted<D: Count>(
+    fn add_shifted<D: Count>(
         &mut self,
         from: &[(S, D)],
         indices: &[usize],
@@ -139,17 +166,9 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         }
         for ((state, weight), &index) in from.iter().zip(indices) {
             let to = index.wrapping_add_signed(shift);
-            // Weights of another count type are converted first (settled states
-            // count wider than the buckets they leave).
-            let converted: C;
-            let weight = match (weight as &dyn std::any::Any).downcast_ref::<C>() {
-                Some(same) => same,
-                None => {
-                    converted = weight.convert();
-                    &converted
-                }
-            };
-            let weight = Weight::Product(weight, factor);
+            // Settled states count wider than the buckets they leave.
+            let weight = weight.converted::<C>();
+            let weight = Weight::Product(&*weight, factor);
             match position[to] {
                 (s, at) if s == *stamp => weight.add_to(&mut self.entries[at as usize].1),
                 _ => {
