@@ -181,6 +181,18 @@ fn mac_row(acc: &mut [u64], at: usize, x: u64, b: &[u64]) {
     }
 }
 
+/// `acc = x · b` (`acc` as long as `b`), returning the word carried out of it.
+#[inline]
+fn mul_row(acc: &mut [u64], x: u64, b: &[u64]) -> u64 {
+    let mut carry = 0u64;
+    for (slot, &y) in acc.iter_mut().zip(b) {
+        let t = u128::from(x) * u128::from(y) + u128::from(carry);
+        *slot = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    carry
+}
+
 /// `acc += b` over the first `b.len()` words of `acc`, returning the carry out of them.
 #[inline]
 fn add_words(acc: &mut [u64], b: &[u64]) -> bool {
@@ -369,8 +381,26 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     #[inline]
     fn times(&self, other: &Self) -> Self {
         let (a, b) = shorter_first(self.words(), other.words());
-        if a.is_empty() {
-            return Self::zero();
+        match a {
+            [] => return Self::zero(),
+            // One word (a binomial, a die's weight or total): one row.
+            &[x] => {
+                let mut out = [0u64; LIMBS];
+                let n = b.len();
+                let carry = mul_row(&mut out[..n], x, b);
+                if n < LIMBS {
+                    out[n] = carry;
+                    // `x` and `b`'s top word are nonzero: `n` words, or one more.
+                    let used = n + usize::from(carry != 0);
+                    return Wide {
+                        limbs: out,
+                        used: used as u32,
+                    };
+                }
+                // Past the type's width the product wraps; the caller rules that out.
+                return Self::new(out, LIMBS);
+            }
+            _ => {}
         }
         let mut out = [0u64; LIMBS];
         for (i, &x) in a.iter().enumerate() {
@@ -392,8 +422,24 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     #[inline(always)]
     fn add_mul(&mut self, a: &Self, b: &Self) {
         let (a, b) = shorter_first(a.words(), b.words());
-        if a.is_empty() {
-            return;
+        match a {
+            [] => return,
+            // One word, as most factors of a walk are: one row, and the sum's length
+            // from the longer term's, without a scan.
+            &[x] => {
+                mac_row(&mut self.limbs, 0, x, b);
+                // The sum is at least either term and, as `x·b` is below
+                // `2^(64·(b.len() + 1))`, at most one word longer than the longer.
+                let n = (self.used as usize).max(b.len());
+                self.used = if n < LIMBS {
+                    (n + usize::from(self.limbs[n] != 0)) as u32
+                } else {
+                    // Past the type's width the sum wraps; the caller rules that out.
+                    used_words(&self.limbs, LIMBS)
+                };
+                return;
+            }
+            _ => {}
         }
         // Past the type's width the sum wraps; the caller rules that out.
         for (i, &x) in a.iter().enumerate().take(LIMBS) {
@@ -932,12 +978,18 @@ mod tests {
                     (a * b) % &modulus_512,
                     "{a} × {b}"
                 );
+                // Equal values are equal structurally, however they were made.
+                assert_eq!(
+                    wide.times(&other),
+                    U512::from_big(&((a * b) % &modulus_512))
+                );
                 let mut sum = wide;
                 Count::add_assign(&mut sum, &other);
                 assert_eq!(sum.to_big(), (a + b) % &modulus_512, "{a} + {b}");
                 let mut acc = wide;
                 acc.add_mul(&other, &wide);
                 assert_eq!(acc.to_big(), (a + b * a) % &modulus_512, "{a} + {b} × {a}");
+                assert_eq!(acc, U512::from_big(&((a + b * a) % &modulus_512)));
                 assert_eq!(wide.cmp(&other), a.cmp(b), "{a} against {b}");
                 if a >= b {
                     let mut difference = wide;
@@ -969,6 +1021,11 @@ mod tests {
                     acc.to_big(),
                     (b + a * b) % &modulus_384,
                     "{b} + {a} × {b} in 384 bits"
+                );
+                assert_eq!(acc, U384::from_big(&((b + a * b) % &modulus_384)));
+                assert_eq!(
+                    six.times(&six_other),
+                    U384::from_big(&((a * b) % &modulus_384))
                 );
                 let mut sum = six;
                 Count::add_assign(&mut sum, &six_other);

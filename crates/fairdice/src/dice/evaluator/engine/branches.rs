@@ -399,9 +399,12 @@ impl<C: Count> Group<C> {
         extend_powers_of(&mut self.open_powers, &base, r);
     }
 
-    /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`.
+    /// Makes `w^c` and `tail^c` available for `c = 0..=r` at `step`; `w^c` only for a
+    /// weight other than one, as [`shown`](Self::shown) reads no powers of one.
     fn extend_powers(&mut self, step: usize, r: u32) {
-        extend_powers_of(&mut self.shown_powers, &self.weights[step], r);
+        if !self.weights[step].is_one() {
+            extend_powers_of(&mut self.shown_powers, &self.weights[step], r);
+        }
         extend_powers_of(&mut self.tail_powers, &self.tails[step], r);
     }
 

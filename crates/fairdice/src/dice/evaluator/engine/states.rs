@@ -31,7 +31,7 @@ enum Weight<'a, C> {
 }
 
 impl<C: Count> Weight<'_, C> {
-    #[inline]
+    #[inline(always)]
     fn add_to(self, into: &mut C) {
         match self {
             Weight::Owned(w) => into.add_assign(&w),
