@@ -12,31 +12,32 @@ use crate::dice::die::{DieError, Outcome};
 use crate::dice::evaluator::Evaluator;
 
 /// One joint branch of every pool from a bucket: the counted dice per pool, where it
-/// leads, its weight, and how far it moves the states' numbers
+/// leads with what weight, and how far it moves the states' numbers
 /// ([`Evaluator::shift`]).
 pub(super) struct Move<C, W> {
     counts: SmallVec<[u32; 4]>,
-    /// The bucket it leads to; `None` for the settled states, held apart.
-    target: Option<usize>,
-    /// The weight into a bucket, in the buckets' counts (`None` for one).
-    weight: Option<C>,
-    /// The weight into the settled states, in theirs (`None` for one).
-    wide: Option<W>,
+    to: Target<C, W>,
     shift: Option<isize>,
 }
 
+/// Where a move leads, with its weight there in the counts there (`None` for one).
+enum Target<C, W> {
+    Bucket(usize, Option<C>),
+    /// The settled states, held apart in wider counts.
+    Settled(Option<W>),
+}
+
 impl<C: Count, W: Count> Move<C, W> {
-    /// A move to `target` of weight `weight` (`None` for one), in the counts there.
+    /// A move to `target` (`None` for the settled states) of weight `weight` (`None`
+    /// for one).
     fn new(counts: SmallVec<[u32; 4]>, target: Option<usize>, weight: Option<W>) -> Self {
-        let (weight, wide) = match target {
-            Some(_) => (weight.map(|w| w.convert::<C>()), None),
-            None => (None, weight),
+        let to = match target {
+            Some(bucket) => Target::Bucket(bucket, weight.map(|w| w.convert::<C>())),
+            None => Target::Settled(weight),
         };
         Move {
             counts,
-            target,
-            weight,
-            wide,
+            to,
             shift: None,
         }
     }
@@ -95,20 +96,14 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
         for m in &scratch.moves {
             let make = |state: &E::State| evaluator.next_state(state, outcome, &m.counts);
             let states = &scratch.states;
-            match m.target {
-                Some(target) => next.states[target].add_moved(
-                    evaluator,
-                    states,
-                    numbers,
-                    m.shift,
-                    m.weight.as_ref(),
-                    make,
-                )?,
-                // Into the settled states, in their wider counts.
-                None => {
-                    let wide = m.wide.as_ref();
-                    next.settled
-                        .add_moved(evaluator, states, numbers, m.shift, wide, make)?;
+            match &m.to {
+                Target::Bucket(target, weight) => {
+                    let into = &mut next.states[*target];
+                    into.add_moved(evaluator, states, numbers, m.shift, weight.as_ref(), make)?;
+                }
+                Target::Settled(weight) => {
+                    let into = &mut next.settled;
+                    into.add_moved(evaluator, states, numbers, m.shift, weight.as_ref(), make)?;
                 }
             }
         }

@@ -63,27 +63,32 @@ use plan::{Code, PoolPlan, Walk};
 type Key = (Code, u32);
 
 /// Runs `$body` with `$C` the buckets' count type and `$W` the settled states',
-/// for the pair of [`CountType`]s `$pair`: each pair listed here, else both the
-/// second.
+/// for settled states in `$wide`: the first pair listed here for `$wide` whose
+/// narrow type holds the buckets' bound `$narrow()` (worked out once, and only if
+/// `$wide` has a pair), else `$wide` for both. Each pair is another copy of the
+/// walk: one for each step along the curve of mixed pools (3 kinds of 20, 30, 60,
+/// 100 and 200 dice, kept half).
 macro_rules! with_count_pair {
-    ($pair:expr, $C:ident, $W:ident => $body:expr) => {
-        with_count_pair!(@pairs $pair, $C, $W, $body;
+    ($wide:expr, $narrow:expr, $C:ident, $W:ident => $body:expr) => {
+        with_count_pair!(@pairs $wide, $narrow, $C, $W, $body;
             U64 u64, U256 U256;
             U128 u128, U256 U256;
             U256 U256, U512 U512;
             U384 U384, U960 U960;
             U960 U960, Long Long)
     };
-    (@pairs $pair:expr, $C:ident, $W:ident, $body:expr;
-        $($narrow:ident $narrow_type:ty, $wide:ident $wide_type:ty);*) => {{
+    (@pairs $wide:expr, $narrow:expr, $C:ident, $W:ident, $body:expr;
+        $($narrow_name:ident $narrow_type:ty, $wide_name:ident $wide_type:ty);*) => {{
         use $crate::dice::count::{CountType as T, Long, U256, U384, U512, U960};
-        match $pair {
-            $((T::$narrow, T::$wide) => {
+        let bound = std::cell::OnceCell::new();
+        let fits = |t: T| *bound.get_or_init($narrow) <= t;
+        match $wide {
+            $(T::$wide_name if fits(T::$narrow_name) => {
                 type $C = $narrow_type;
                 type $W = $wide_type;
                 $body
             })*
-            (_, wide) => with_count_type!(wide, $C => {
+            wide => with_count_type!(wide, $C => {
                 type $W = $C;
                 $body
             }),
@@ -147,28 +152,9 @@ pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
         [pool] => CountType::for_bits(narrow_bits(pool, order)),
         _ => wide,
     };
-    with_count_pair!(pair(narrow, wide), C, W => {
+    with_count_pair!(wide, narrow, C, W => {
         Die::from_sorted_generic(run::<C, W, E>(evaluator, pools, order, &mut meter, joint::step::<C, W, E>, true)?)
     })
-}
-
-/// The narrowing pair for settled states of `wide`: the narrowest type listed with
-/// `wide` (in [`with_count_pair!`]) that holds `narrow()`, the buckets' bound,
-/// worked out only if some type is listed; or `wide` for both.
-fn pair(narrow: impl FnOnce() -> CountType, wide: CountType) -> (CountType, CountType) {
-    use CountType as T;
-    // A pair for each step along the curve of mixed pools (3 kinds of 20, 30, 60,
-    // 100 and 200 dice, kept half): each pair is another copy of the walk.
-    let listed: &[CountType] = match wide {
-        T::U256 => &[T::U64, T::U128],
-        T::U512 => &[T::U256],
-        T::U960 => &[T::U384],
-        T::Long => &[T::U960],
-        _ => return (wide, wide),
-    };
-    let narrow = narrow();
-    let fits = listed.iter().find(|&&t| narrow <= t);
-    (fits.copied().unwrap_or(wide), wide)
 }
 
 /// Bits that hold the weight of every bucket of a walk of `pool` in `order` that
