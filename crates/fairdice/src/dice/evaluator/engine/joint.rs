@@ -18,6 +18,9 @@ pub(super) struct Move<C, W> {
     counts: SmallVec<[u32; 4]>,
     to: Target<C, W>,
     shift: Option<isize>,
+    /// Whether the move assigns none of the bucket's dice, so it leads to the
+    /// bucket's own code.
+    stays: bool,
 }
 
 /// Where a move leads, with its weight there in the counts there (`None` for one).
@@ -29,8 +32,13 @@ enum Target<C, W> {
 
 impl<C: Count, W: Count> Move<C, W> {
     /// A move to `target` (`None` for the settled states) of weight `weight` (`None`
-    /// for one).
-    fn new(counts: SmallVec<[u32; 4]>, target: Option<usize>, weight: Option<W>) -> Self {
+    /// for one), assigning no dice when `stays`.
+    fn new(
+        counts: SmallVec<[u32; 4]>,
+        target: Option<usize>,
+        weight: Option<W>,
+        stays: bool,
+    ) -> Self {
         let to = match target {
             Some(bucket) => Target::Bucket(bucket, weight.map(|w| w.convert::<C>())),
             None => Target::Settled(weight),
@@ -39,6 +47,17 @@ impl<C: Count, W: Count> Move<C, W> {
             counts,
             to,
             shift: None,
+            stays,
+        }
+    }
+
+    /// Whether every state of a bucket takes this move unchanged in number and
+    /// weight, into its own code: the bucket's states can then become the target's
+    /// whole, when nothing has reached the target yet.
+    fn hands_over(&self) -> Option<usize> {
+        match self.to {
+            Target::Bucket(target, None) if self.stays && self.shift == Some(0) => Some(target),
+            _ => None,
         }
     }
 }
@@ -64,10 +83,28 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
         scratch,
         meter,
     )?;
-    for (key, states) in current.keys.iter().zip(&mut current.states) {
+    // Buckets in order of their codes, fewest unassigned dice first. A move only
+    // lowers the code, so when a bucket is visited nothing has reached its own code
+    // in `next` yet, and the move that assigns none of its dice hands its states
+    // over whole instead of copying them: one layer of storage, not two.
+    scratch.visit.clear();
+    scratch.visit.extend(0..current.keys.len());
+    let keys = &current.keys;
+    scratch.visit.sort_unstable_by_key(|&b| keys[b].0);
+    // The branches are worked out first, in the other order: each binomial row is
+    // then made from its neighbour's, one die more and already long enough
+    // (`Group::binomials`), not in big integers.
+    for &bucket in scratch.visit.iter().rev() {
+        for pool in 0..walk.pools() {
+            walk.branches(pool, keys[bucket].0, meter)?;
+        }
+    }
+    for &bucket in &scratch.visit {
+        let code = current.keys[bucket].0;
+        let states = &mut current.states[bucket];
         moves(
             walk,
-            key.0,
+            code,
             next,
             &mut scratch.moves,
             &mut scratch.branches,
@@ -77,11 +114,11 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
         for m in &mut scratch.moves {
             m.shift = evaluator.shift(outcome, &m.counts);
         }
-        states.drain_into(&mut scratch.states);
+        let entries = states.entries();
         // The states' numbers, and their least and greatest when every state has one.
         scratch.indices.clear();
         let mut span = Some((usize::MAX, 0));
-        for (state, _) in &scratch.states {
+        for (state, _) in entries {
             match evaluator.state_index(state) {
                 Some(i) => {
                     scratch.indices.push(i);
@@ -90,24 +127,44 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
                 None => span = None,
             }
         }
+        // Handing over renumbers nothing, so the set's look-up by number stays right;
+        // a set that hashes its states would have to hash them again.
+        let handed = states.is_indexed().then(|| {
+            scratch.moves.iter().enumerate().find_map(|(i, m)| {
+                m.hands_over()
+                    .filter(|&target| next.states[target].len() == 0)
+                    .map(|target| (i, target))
+            })
+        });
+        let handed = handed.flatten();
         // Move by move: a move's target set, weight and shift stay at hand while
         // every state of the bucket takes it.
         let numbers = span.map(|span| (&scratch.indices[..], span));
-        for m in &scratch.moves {
+        for (i, m) in scratch.moves.iter().enumerate() {
+            if handed.is_some_and(|(h, _)| h == i) {
+                continue;
+            }
             let make = |state: &E::State| evaluator.next_state(state, outcome, &m.counts);
-            let states = &scratch.states;
             match &m.to {
                 Target::Bucket(target, weight) => {
                     let into = &mut next.states[*target];
-                    into.add_moved(evaluator, states, numbers, m.shift, weight.as_ref(), make)?;
+                    into.add_moved(evaluator, entries, numbers, m.shift, weight.as_ref(), make)?;
                 }
                 Target::Settled(weight) => {
                     let into = &mut next.settled;
-                    into.add_moved(evaluator, states, numbers, m.shift, weight.as_ref(), make)?;
+                    into.add_moved(evaluator, entries, numbers, m.shift, weight.as_ref(), make)?;
                 }
             }
         }
-        scratch.states.clear();
+        match handed {
+            Some((i, target)) => {
+                let counts = &scratch.moves[i].counts;
+                std::mem::swap(states, &mut next.states[target]);
+                next.states[target]
+                    .map_in_place(|state| evaluator.next_state(state, outcome, counts))?;
+            }
+            None => states.clear(),
+        }
     }
     current.clear();
     std::mem::swap(current, next);
@@ -168,6 +225,7 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count, W: Count>(
                 SmallVec::from_slice(&[b.counted]),
                 next.target(code - b.assigned),
                 (!b.weight.is_one()).then(|| b.weight.clone()),
+                b.assigned == 0,
             ));
         }
         return Ok(());
@@ -203,7 +261,12 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count, W: Count>(
                 });
             }
         }
-        moves.push(Move::new(counts, next.target(target), weight));
+        moves.push(Move::new(
+            counts,
+            next.target(target),
+            weight,
+            target == code,
+        ));
         let mut p = 0;
         loop {
             if p == choice.len() {

@@ -376,3 +376,105 @@ fn the_narrow_bound_is_the_greatest_weight_of_an_unsettled_bucket() {
     let none = Pool::new(&d(20), 30).unwrap().keep_highest(0);
     assert_eq!(narrow_bits(&none, Order::Descending), 2);
 }
+
+/// A weighted sum of the counted dice of every pool that also counts the outcomes it
+/// has seen: its states change at every outcome while their numbers move by a
+/// promised shift (zero when no die counts), so a bucket whose states all take the
+/// move that assigns none of its dice hands them over whole and must still step
+/// each one.
+struct Stepped;
+impl Evaluator for Stepped {
+    type State = (i64, u32);
+    type Output = Outcome;
+    fn initial_state(&self) -> Self::State {
+        (0, 0)
+    }
+    fn next_state(&self, s: &Self::State, o: Outcome, c: &[u32]) -> Result<Self::State, DieError> {
+        Ok((s.0 + self.gain(o, c), s.1 + 1))
+    }
+    fn final_outcome(&self, s: &Self::State) -> Result<Final<Outcome>, DieError> {
+        Ok(Final::Value(s.0 * 100 + i64::from(s.1)))
+    }
+    fn state_index(&self, s: &Self::State) -> Option<usize> {
+        usize::try_from(s.0).ok()
+    }
+    fn shift(&self, o: Outcome, c: &[u32]) -> Option<isize> {
+        isize::try_from(self.gain(o, c)).ok()
+    }
+}
+impl Stepped {
+    fn gain(&self, o: Outcome, counts: &[u32]) -> i64 {
+        counts
+            .iter()
+            .enumerate()
+            .map(|(pool, &c)| (pool as i64 + 1) * o * i64::from(c))
+            .sum()
+    }
+}
+
+#[test]
+fn states_handed_over_whole_still_see_every_outcome() {
+    let sets = mixed_sets();
+    for dice in &sets {
+        let pool = Pool::mixed(dice.iter().map(|d| (d.clone(), 1))).unwrap();
+        for k in 0..=dice.len() as u64 {
+            for selected in [pool.clone().keep_highest(k), pool.clone().keep_lowest(k)] {
+                let spec = [Spec {
+                    dice: dice.clone(),
+                    keep: selected.keep_pattern(),
+                }];
+                for order in [Order::Ascending, Order::Descending] {
+                    let expected = oracle(&Stepped, &spec, order);
+                    let got = evaluate_die(&InOrderShifted(order), &[&selected], &Control::new());
+                    assert_eq!(got.unwrap(), expected, "{selected:?} {order:?}");
+                }
+            }
+        }
+    }
+    // Two pools at once: the joint step hands over the move in which neither shows a die.
+    for dice in &sets {
+        let a = Pool::mixed(dice[..3].iter().map(|d| (d.clone(), 1))).unwrap();
+        let b = Pool::mixed(dice[3..].iter().map(|d| (d.clone(), 1))).unwrap();
+        let (a, b) = (a.keep_highest(2), b.keep_lowest(1));
+        let specs = [
+            Spec {
+                dice: dice[..3].to_vec(),
+                keep: a.keep_pattern(),
+            },
+            Spec {
+                dice: dice[3..].to_vec(),
+                keep: b.keep_pattern(),
+            },
+        ];
+        for order in [Order::Ascending, Order::Descending] {
+            let expected = oracle(&Stepped, &specs, order);
+            let got = evaluate(&InOrderShifted(order), &[&a, &b], &Control::new()).unwrap();
+            assert_eq!(Die::new(got).unwrap(), expected, "{a:?} {b:?} {order:?}");
+        }
+    }
+}
+
+/// [`Stepped`] walked in a given order, with its promise of [`Evaluator::shift`].
+struct InOrderShifted(Order);
+impl Evaluator for InOrderShifted {
+    type State = (i64, u32);
+    type Output = Outcome;
+    fn initial_state(&self) -> Self::State {
+        Stepped.initial_state()
+    }
+    fn next_state(&self, s: &Self::State, o: Outcome, c: &[u32]) -> Result<Self::State, DieError> {
+        Stepped.next_state(s, o, c)
+    }
+    fn final_outcome(&self, s: &Self::State) -> Result<Final<Outcome>, DieError> {
+        Stepped.final_outcome(s)
+    }
+    fn order(&self) -> Order {
+        self.0
+    }
+    fn state_index(&self, s: &Self::State) -> Option<usize> {
+        Stepped.state_index(s)
+    }
+    fn shift(&self, o: Outcome, c: &[u32]) -> Option<isize> {
+        Stepped.shift(o, c)
+    }
+}
