@@ -31,7 +31,7 @@ pub enum PairResult {
 
 /// What a sorted contest keeps count of. Keep it as small as the question allows:
 /// states that compare equal merge.
-pub trait PairScore: Clone + Eq + Hash + Ord + Default + Debug {
+pub trait PairScore: Clone + Eq + Hash + Ord + Default + Debug + 'static {
     /// Records `pairs` pairs that ended in `result`.
     fn record(&mut self, result: PairResult, pairs: u32);
 

@@ -86,8 +86,10 @@ pub trait Evaluator {
     /// a part of the state that follows from those — such as how many dice each pool
     /// has shown — may be left out of equality and hashing. (Within a pool, states
     /// whose rolls split the shown dice differently among kinds of dice meet once
-    /// those kinds behave alike for the rest of the walk.)
-    type State: Clone + Eq + Hash;
+    /// those kinds behave alike for the rest of the walk.) States are owned values
+    /// (`'static`): the engine keeps its emptied tables of states on the thread
+    /// between evaluations, to spare the next one allocating them again.
+    type State: Clone + Eq + Hash + 'static;
     /// The result of one roll.
     type Output: Clone + Ord;
 

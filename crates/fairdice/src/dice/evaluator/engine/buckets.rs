@@ -99,6 +99,13 @@ impl KeyIndex {
         }
     }
 
+    /// Storage held, in bytes, estimated from capacities.
+    fn bytes(&self) -> usize {
+        let tables: usize = self.tables.iter().map(Vec::capacity).sum();
+        tables * std::mem::size_of::<(u32, u32)>()
+            + self.map.capacity() * (std::mem::size_of::<(Key, usize)>() + 1)
+    }
+
     fn clear(&mut self) {
         self.map.clear();
         self.stamp = self.stamp.wrapping_add(1);
@@ -163,6 +170,43 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count, W: Count> Buckets<S, C, W> {
         self.states[bucket].add(evaluator, state, weight);
     }
 
+    /// Sets up emptied buckets ([`forget_all`](Self::forget_all)) for another walk,
+    /// as [`new`](Self::new) would, keeping their storage: spare sets that find
+    /// their states otherwise than the new walk's are dropped.
+    pub(super) fn reset(&mut self, indexed: bool, table_codes: Code, apart: bool) {
+        self.apart = apart;
+        self.index.table_codes = table_codes.min(TABLE_CODES);
+        self.indexed = indexed;
+        self.spare.retain(|set| set.is_indexed() == indexed);
+        if self.settled.is_indexed() != indexed {
+            self.settled = StateSet::new(indexed);
+        }
+    }
+
+    /// Forgets every bucket and every state, keeping the storage.
+    pub(super) fn forget_all(&mut self) {
+        for set in &mut self.states {
+            set.clear();
+        }
+        self.settled.clear();
+        self.clear();
+    }
+
+    /// Storage held, in bytes, estimated from capacities.
+    pub(super) fn bytes(&self) -> usize {
+        let sets: usize = self
+            .states
+            .iter()
+            .chain(&self.spare)
+            .map(StateSet::bytes)
+            .sum();
+        sets + self.settled.bytes()
+            + self.keys.capacity() * std::mem::size_of::<Key>()
+            + (self.states.capacity() + self.spare.capacity())
+                * std::mem::size_of::<StateSet<S, C>>()
+            + self.index.bytes()
+    }
+
     /// The number of states held.
     pub(super) fn len(&self) -> u64 {
         self.states.iter().map(|b| b.len() as u64).sum::<u64>() + self.settled.len() as u64
@@ -201,6 +245,34 @@ pub(super) struct Scratch<S, C, W = C> {
     pub(super) moves: Vec<Move<C, W>>,
     /// Every pool's branches from that bucket, as `(counted, assigned, weight)`.
     pub(super) branches: Vec<(u32, Code, W)>,
+}
+
+impl<S, C, W> Scratch<S, C, W> {
+    /// Empties every part, keeping the storage.
+    pub(super) fn clear(&mut self) {
+        self.states.clear();
+        self.settled.clear();
+        self.indices.clear();
+        self.targets.clear();
+        self.seen.clear();
+        self.orders.clear();
+        self.visit.clear();
+        self.moves.clear();
+        self.branches.clear();
+    }
+
+    /// Storage held, in bytes, estimated from capacities.
+    pub(super) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.states.capacity() * size_of::<(S, C)>()
+            + self.settled.capacity() * size_of::<(S, W)>()
+            + (self.indices.capacity() + self.targets.capacity() + self.visit.capacity())
+                * size_of::<usize>()
+            + self.seen.capacity() * size_of::<u32>()
+            + self.orders.capacity() * size_of::<SmallVec<[usize; 4]>>()
+            + self.moves.capacity() * size_of::<Move<C, W>>()
+            + self.branches.capacity() * size_of::<(u32, Code, W)>()
+    }
 }
 
 impl<S, C, W> Default for Scratch<S, C, W> {

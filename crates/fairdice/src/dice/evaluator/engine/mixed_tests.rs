@@ -478,3 +478,66 @@ impl Evaluator for InOrderShifted {
         Stepped.shift(o, c)
     }
 }
+
+/// [`SumOf`] without its numbering: the same states, found by hashing.
+struct Unnumbered;
+impl Evaluator for Unnumbered {
+    type State = Outcome;
+    type Output = Outcome;
+    fn initial_state(&self) -> Outcome {
+        SumOf::identity().initial_state()
+    }
+    fn next_state(&self, s: &Outcome, o: Outcome, c: &[u32]) -> Result<Outcome, DieError> {
+        SumOf::identity().next_state(s, o, c)
+    }
+    fn final_outcome(&self, s: &Outcome) -> Result<Final<Outcome>, DieError> {
+        SumOf::identity().final_outcome(s)
+    }
+}
+
+#[test]
+fn walks_that_reuse_a_kept_workspace_agree_with_walks_on_a_fresh_thread() {
+    // One thread evaluates these in turn, each walk taking the emptied layers the
+    // one before kept: numbered and hashed states of one type, narrow and wide
+    // counts, and a walk stopped half-way by its budget, whose states must not
+    // leak into the next.
+    let pools: Vec<Pool> = vec![
+        Pool::mixed([(d(4), 6), (d(6), 6), (d(8), 6)])
+            .unwrap()
+            .keep_highest(3),
+        Pool::new(&d(10), 12).unwrap().keep_lowest(4),
+        Pool::mixed([(d(6), 3), (d(8), 3)]).unwrap().keep_highest(2),
+        Pool::mixed([(d(4), 40), (d(6), 40), (d(8), 40)])
+            .unwrap()
+            .keep_highest(20),
+    ];
+    let sum = SumOf::identity();
+    let on_a_fresh_thread = |pool: &Pool, numbered: bool| {
+        let pool = pool.clone();
+        std::thread::spawn(move || {
+            let control = Control::new();
+            if numbered {
+                evaluate_die(&SumOf::identity(), &[&pool], &control)
+            } else {
+                evaluate_die(&Unnumbered, &[&pool], &control)
+            }
+        })
+        .join()
+        .unwrap()
+        .unwrap()
+    };
+    for round in 0..2 {
+        for (i, pool) in pools.iter().enumerate() {
+            let stopped = evaluate_die(&sum, &[&pools[3]], &Control::new().with_max_steps(2000));
+            assert!(stopped.is_err(), "the budget stops the widest pool");
+            let numbered = (i + round) % 2 == 0;
+            let got = if numbered {
+                evaluate_die(&sum, &[pool], &Control::new())
+            } else {
+                evaluate_die(&Unnumbered, &[pool], &Control::new())
+            };
+            let fresh = on_a_fresh_thread(pool, numbered);
+            assert_eq!(got.unwrap(), fresh, "{pool:?} numbered: {numbered}");
+        }
+    }
+}

@@ -45,6 +45,7 @@ mod joint;
 mod order;
 mod plan;
 mod states;
+mod workspace;
 
 use num_bigint::BigUint;
 
@@ -57,6 +58,7 @@ use crate::dice::pool::Pool;
 use crate::with_count_type;
 use buckets::{Buckets, Scratch};
 use plan::{Code, PoolPlan, Walk};
+use workspace::Workspace;
 
 /// A bucket: the unassigned dice of every group (as a [`Code`]) and, between the
 /// pools of a pool-by-pool step, which pool order its states chose.
@@ -301,9 +303,30 @@ fn run<C: Count, W: Count, E: Evaluator>(
     let indexed = evaluator.state_index(&initial).is_some();
     let dice: u32 = pools.iter().map(|p| p.size()).sum();
     let table_codes = 64 * (Code::from(dice) + 1);
-    let mut buckets = Buckets::<E::State, C, W>::new(indexed, table_codes, apart);
-    let mut spare = Buckets::<E::State, C, W>::new(indexed, table_codes, apart);
-    let mut scratch = Scratch::default();
+    let mut space = Workspace::<E::State, C, W>::take(indexed, table_codes, apart);
+    let start = (start, weight, initial);
+    let results = walk_all(evaluator, &mut walk, &mut space, meter, step, kinds, start);
+    space.keep();
+    results
+}
+
+/// [`run`]'s walk over every outcome of `walk` (of `kinds` kinds of dice) in
+/// `space`, from the bucket `start` (every die unassigned) holding `initial` with
+/// weight `weight`.
+fn walk_all<C: Count, W: Count, E: Evaluator>(
+    evaluator: &E,
+    walk: &mut Walk<W>,
+    space: &mut Workspace<E::State, C, W>,
+    meter: &mut Meter,
+    step: Step<C, W, E>,
+    kinds: u64,
+    (start, weight, initial): (Code, W, E::State),
+) -> Result<Vec<(E::Output, W)>, DieError> {
+    let Workspace {
+        buckets,
+        spare,
+        scratch,
+    } = space;
     match buckets.target(start) {
         Some(first) => buckets.add(evaluator, first, initial, weight.convert()),
         None => buckets.settled.add(evaluator, initial, weight),
@@ -313,21 +336,13 @@ fn run<C: Count, W: Count, E: Evaluator>(
         meter.charge(buckets.len() + 4 * kinds)?;
         walk.start_step(s);
         if walk.joins_at(s) {
-            rekey(evaluator, &walk, s, &mut buckets, &mut spare, &mut scratch);
+            rekey(evaluator, walk, s, buckets, spare, scratch);
         }
-        step(
-            evaluator,
-            &mut walk,
-            s,
-            &mut buckets,
-            &mut spare,
-            &mut scratch,
-            meter,
-        )?;
+        step(evaluator, walk, s, buckets, spare, scratch, meter)?;
     }
 
     let mut results: Vec<(E::Output, W)> = Vec::new();
-    for (key, mut states) in buckets.keys.iter().zip(buckets.states) {
+    for (key, states) in buckets.keys.iter().zip(&mut buckets.states) {
         debug_assert_eq!(key.0, 0, "every die is assigned at the end");
         states.drain_into(&mut scratch.states);
         for (state, weight) in scratch.states.drain(..) {

@@ -245,6 +245,16 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         Ok(())
     }
 
+    /// Storage held, in bytes, estimated from capacities.
+    pub(super) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        let find = match &self.find {
+            Find::Hashed(map) => map.capacity() * (size_of::<(S, u32)>() + 1),
+            Find::Indexed { position, .. } => position.capacity() * size_of::<(u32, u32)>(),
+        };
+        self.entries.capacity() * size_of::<(S, C)>() + find
+    }
+
     /// The number of states.
     pub(super) fn len(&self) -> usize {
         self.entries.len()
