@@ -49,6 +49,12 @@ pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 's
     fn add_mul(&mut self, a: &Self, b: &Self);
     /// `self * k` for a small factor.
     fn mul_u64(&self, k: u64) -> Self;
+    /// `self += a · k` for a factor of one word, the commonest product of a walk
+    /// (a binomial coefficient), without building `k` as a count.
+    #[inline]
+    fn add_mul_u64(&mut self, a: &Self, k: u64) {
+        self.add_mul(a, &Self::from_u64(k));
+    }
     /// The value's 64-bit words, least significant first, none of them zero at the top.
     fn to_words(&self) -> Words;
     /// The value of `words` (least significant first), which the caller knows fits.
@@ -132,6 +138,10 @@ macro_rules! impl_count_for_primitive {
             #[inline]
             fn mul_u64(&self, k: u64) -> Self {
                 *self * k as $t
+            }
+            #[inline]
+            fn add_mul_u64(&mut self, a: &Self, k: u64) {
+                *self += *a * k as $t;
             }
             #[inline]
             fn to_words(&self) -> Words {
@@ -258,6 +268,22 @@ impl<const BITS: usize, const LIMBS: usize> Wide<BITS, LIMBS> {
     #[inline]
     fn words(&self) -> &[u64] {
         &self.limbs[..self.used as usize]
+    }
+
+    /// `self += x · b` for a nonzero word `x`: one row, and the sum's length from
+    /// the longer term's, without a scan.
+    #[inline(always)]
+    fn add_mul_words(&mut self, x: u64, b: &[u64]) {
+        mac_row(&mut self.limbs, 0, x, b);
+        // The sum is at least either term and, as `x·b` is below
+        // `2^(64·(b.len() + 1))`, at most one word longer than the longer.
+        let n = (self.used as usize).max(b.len());
+        self.used = if n < LIMBS {
+            (n + usize::from(self.limbs[n] != 0)) as u32
+        } else {
+            // Past the type's width the sum wraps; the caller rules that out.
+            used_words(&self.limbs, LIMBS)
+        };
     }
 }
 
@@ -424,21 +450,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
         let (a, b) = shorter_first(a.words(), b.words());
         match a {
             [] => return,
-            // One word, as most factors of a walk are: one row, and the sum's length
-            // from the longer term's, without a scan.
-            &[x] => {
-                mac_row(&mut self.limbs, 0, x, b);
-                // The sum is at least either term and, as `x·b` is below
-                // `2^(64·(b.len() + 1))`, at most one word longer than the longer.
-                let n = (self.used as usize).max(b.len());
-                self.used = if n < LIMBS {
-                    (n + usize::from(self.limbs[n] != 0)) as u32
-                } else {
-                    // Past the type's width the sum wraps; the caller rules that out.
-                    used_words(&self.limbs, LIMBS)
-                };
-                return;
-            }
+            &[x] => return self.add_mul_words(x, b),
             _ => {}
         }
         // Past the type's width the sum wraps; the caller rules that out.
@@ -452,6 +464,12 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     #[inline]
     fn mul_u64(&self, k: u64) -> Self {
         self.times(&Self::from_u64(k))
+    }
+    #[inline(always)]
+    fn add_mul_u64(&mut self, a: &Self, k: u64) {
+        if k != 0 {
+            self.add_mul_words(k, a.words());
+        }
     }
     #[inline]
     fn to_words(&self) -> Words {
@@ -990,6 +1008,23 @@ mod tests {
                 acc.add_mul(&other, &wide);
                 assert_eq!(acc.to_big(), (a + b * a) % &modulus_512, "{a} + {b} × {a}");
                 assert_eq!(acc, U512::from_big(&((a + b * a) % &modulus_512)));
+                // A factor of one word, by its own path, in every type.
+                let word = b.to_u64_digits().first().copied().unwrap_or(0);
+                let mut acc = wide;
+                acc.add_mul_u64(&wide, word);
+                let expected = (a + a * word) % &modulus_512;
+                assert_eq!(acc, U512::from_big(&expected), "{a} + {a} × {word}");
+                let mut acc = U256::from_big(&(b % &modulus_256));
+                acc.add_mul_u64(&U256::from_big(&(a % &modulus_256)), word);
+                let expected = (b + a * word) % &modulus_256;
+                assert_eq!(acc, U256::from_big(&expected), "in 256 bits");
+                let mut acc = a.clone();
+                acc.add_mul_u64(b, word);
+                assert_eq!(acc, a + b * word, "in big integers");
+                let small = a.to_u64_digits().first().map_or(0, |&v| u128::from(v));
+                let mut acc = small;
+                acc.add_mul_u64(&small, word & 0xffff_ffff);
+                assert_eq!(acc, small + small * u128::from(word & 0xffff_ffff));
                 assert_eq!(wide.cmp(&other), a.cmp(b), "{a} against {b}");
                 if a >= b {
                     let mut difference = wide;

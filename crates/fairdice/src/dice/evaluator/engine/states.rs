@@ -164,17 +164,17 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
         if top >= position.len() {
             position.resize((top + 1).next_power_of_two(), (0, 0));
         }
-        for ((state, weight), &index) in from.iter().zip(indices) {
-            let to = index.wrapping_add_signed(shift);
-            // Settled states count wider than the buckets they leave.
-            let weight = weight.converted::<C>();
-            let weight = Weight::Product(&*weight, factor);
-            match position[to] {
-                (s, at) if s == *stamp => weight.add_to(&mut self.entries[at as usize].1),
-                _ => {
-                    position[to] = (*stamp, self.entries.len() as u32);
-                    self.entries.push((make(state)?, weight.into_count()));
-                }
+        let (entries, stamp) = (&mut self.entries, *stamp);
+        let at = (&mut position[..], stamp, indices, shift, factor);
+        // The factor's shape is the same for every state: one word (a binomial, as
+        // most moves carry) takes one row of multiply-adds without a test.
+        match factor.map(|f| (f, f.try_u64())) {
+            None => merge_shifted(entries, from, at, &make, |into, w| into.add_assign(w))?,
+            Some((_, Some(word))) => merge_shifted(entries, from, at, &make, |into, w| {
+                into.add_mul_u64(w, word)
+            })?,
+            Some((f, None)) => {
+                merge_shifted(entries, from, at, &make, |into, w| into.add_mul(w, f))?
             }
         }
         Ok(true)
@@ -300,4 +300,36 @@ impl<S: Clone + Eq + std::hash::Hash, C: Count> StateSet<S, C> {
             .collect();
         self.find = Find::Hashed(map);
     }
+}
+
+/// Where [`merge_shifted`] moves states: the set's `position` table (current with
+/// `stamp`), the states' numbers, the shift, and the factor of a state not held.
+type Shifted<'a, C> = (&'a mut [(u32, u32)], u32, &'a [usize], isize, Option<&'a C>);
+
+/// [`StateSet::add_shifted`]'s loop, made once per shape of the factor: every state
+/// of `from` (weights in `D`) to the state numbered `shift` more, where `add`
+/// merges its weight into a state held, and a state not held is made by `make`
+/// with its weight times the factor.
+#[inline(always)]
+fn merge_shifted<S, C: Count, D: Count>(
+    entries: &mut Vec<(S, C)>,
+    from: &[(S, D)],
+    (position, stamp, indices, shift, factor): Shifted<'_, C>,
+    make: &impl Fn(&S) -> Result<S, DieError>,
+    add: impl Fn(&mut C, &C),
+) -> Result<(), DieError> {
+    for ((state, weight), &index) in from.iter().zip(indices) {
+        let to = index.wrapping_add_signed(shift);
+        // Settled states count wider than the buckets they leave.
+        let weight = weight.converted::<C>();
+        match position[to] {
+            (s, at) if s == stamp => add(&mut entries[at as usize].1, &weight),
+            _ => {
+                position[to] = (stamp, entries.len() as u32);
+                let weight = Weight::Product(&*weight, factor).into_count();
+                entries.push((make(state)?, weight));
+            }
+        }
+    }
+    Ok(())
 }
