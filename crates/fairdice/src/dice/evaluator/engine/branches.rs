@@ -305,13 +305,17 @@ impl PoolPlan {
         if by_complement {
             group.extend_open_powers(step, r);
         }
-        if can_show {
+        // At the group's last outcome every unassigned die shows it: only the branch
+        // of all `r` dice has weight, `C(r, r)·w^r`, and no row is read (the last
+        // step of `{60d4+60d6+60d8}kh30` made 30 rows of 181 wide counts for it).
+        let first = if can_show && !more_to_come { last } else { 0 };
+        if can_show && more_to_come {
             // By complement, no branch shows more than `first_settled` dice.
             group.binomials(r, if by_complement { first_settled } else { r });
         }
         let mut below = C::zero();
         let mut settled: Option<Branch<C>> = None;
-        for c in 0..=last {
+        for c in first..=last {
             let after = consumed + c;
             let counted = self.kept_before[after as usize] - self.kept_before[consumed as usize];
             if by_complement && after >= self.settles_after {
@@ -412,6 +416,14 @@ impl<C: Count> Group<C> {
     /// once [`binomials`](Self::binomials) and [`extend_powers`](Self::extend_powers)
     /// have made both. Faces of weight one, every plain die's, skip the product.
     fn shown(&self, step: usize, r: u32, c: u32) -> C {
+        if c == r {
+            // `C(r, r) = 1`, whether or not the row was made.
+            return if self.weights[step].is_one() {
+                C::one()
+            } else {
+                self.shown_powers[c as usize].clone()
+            };
+        }
         let binomial = &self.binomial_rows[r as usize][c as usize];
         if self.weights[step].is_one() {
             binomial.clone()
