@@ -6,7 +6,7 @@
 //! (`{60d4+60d6+60d8}kh30`: about 400 KiB of states). Freed at its end, they leave
 //! the top of the heap empty, the allocator hands it back to the system, and the next
 //! evaluation faults every page in again and regrows every table: 146 page faults a
-//! call of that pool, about a tenth of its time in a loop of evaluations. So a walk
+//! call of that pool (12 with the layers kept). So a walk
 //! takes its emptied layers from the thread and gives them back when it ends. Only
 //! storage is kept, never a state or a weight: every set is emptied and every look-up
 //! table forgotten before a workspace is put away. One workspace is kept per kind of
