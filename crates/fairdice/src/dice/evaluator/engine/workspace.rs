@@ -10,8 +10,9 @@
 //! takes its emptied layers from the thread and gives them back when it ends. Only
 //! storage is kept, never a state or a weight: every set is emptied and every look-up
 //! table forgotten before a workspace is put away. One workspace is kept per kind of
-//! walk (its state and count types), a few kinds at most, each only while it holds
-//! no more than [`KEPT_BYTES`].
+//! walk (its state and count types), a few kinds at most, and a thread keeps no more
+//! than [`KEPT_BYTES`] in all: a server's threads keep a bounded amount whatever
+//! they were asked.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -20,14 +21,16 @@ use super::buckets::{Buckets, Scratch};
 use super::plan::Code;
 use crate::dice::count::Count;
 
-/// The most storage a kept workspace may hold, estimated from its capacities.
+/// The most storage a thread keeps in all its workspaces, estimated from their
+/// capacities.
 const KEPT_BYTES: usize = 32 << 20;
 
 /// The most kinds of walk whose workspaces a thread keeps; the oldest goes first.
 const KEPT_KINDS: usize = 8;
 
 thread_local! {
-    static KEPT: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+    /// The kept workspaces with the bytes each holds, oldest first.
+    static KEPT: RefCell<Vec<(usize, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The two layers of a walk (the current one and the next) and its scratch space.
@@ -45,8 +48,8 @@ impl<S: Clone + Eq + std::hash::Hash + 'static, C: Count, W: Count> Workspace<S,
         let kept = KEPT
             .try_with(|kept| {
                 let mut kept = kept.try_borrow_mut().ok()?;
-                let at = kept.iter().position(|w| w.as_ref().is::<Self>())?;
-                kept.swap_remove(at).downcast::<Self>().ok()
+                let at = kept.iter().position(|(_, w)| w.as_ref().is::<Self>())?;
+                kept.remove(at).1.downcast::<Self>().ok()
             })
             .ok()
             .flatten();
@@ -65,7 +68,9 @@ impl<S: Clone + Eq + std::hash::Hash + 'static, C: Count, W: Count> Workspace<S,
     }
 
     /// Empties the workspace and keeps it on the thread for the next walk of its
-    /// kind, unless it holds more than [`KEPT_BYTES`].
+    /// kind, dropping the oldest kept ones until the thread holds at most
+    /// [`KEPT_KINDS`] workspaces and [`KEPT_BYTES`]; a workspace larger than that
+    /// alone is dropped.
     pub(super) fn keep(mut self) {
         self.buckets.forget_all();
         self.spare.forget_all();
@@ -76,11 +81,65 @@ impl<S: Clone + Eq + std::hash::Hash + 'static, C: Count, W: Count> Workspace<S,
         }
         let _ = KEPT.try_with(|kept| {
             if let Ok(mut kept) = kept.try_borrow_mut() {
-                if kept.len() >= KEPT_KINDS {
-                    kept.remove(0);
+                let mut held: usize = kept.iter().map(|(b, _)| b).sum();
+                while !kept.is_empty() && (kept.len() >= KEPT_KINDS || held + bytes > KEPT_BYTES) {
+                    held -= kept.remove(0).0;
                 }
-                kept.push(Box::new(self));
+                kept.push((bytes, Box::new(self)));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept workspaces of this thread: how many, and the bytes they hold.
+    fn kept() -> (usize, usize) {
+        KEPT.with(|kept| {
+            let kept = kept.borrow();
+            (kept.len(), kept.iter().map(|(b, _)| b).sum())
+        })
+    }
+
+    /// A workspace of states `S` whose scratch space has room for `states` states.
+    fn kept_with<S: Clone + Eq + std::hash::Hash + 'static>(states: usize) {
+        let mut space = Workspace::<S, u64, u64>::take(true, 64, true);
+        space.scratch.states.reserve(states);
+        space.keep();
+    }
+
+    #[test]
+    fn a_thread_keeps_a_bounded_number_of_workspaces_and_bytes() {
+        // A fresh thread, so the walks of other tests do not count.
+        std::thread::spawn(|| {
+            kept_with::<u8>(10);
+            kept_with::<u16>(10);
+            kept_with::<u8>(10);
+            assert_eq!(kept().0, 2, "one workspace a kind");
+            kept_with::<u32>(0);
+            kept_with::<u64>(0);
+            kept_with::<i8>(0);
+            kept_with::<i16>(0);
+            kept_with::<i32>(0);
+            kept_with::<i64>(0);
+            kept_with::<(u8, u8)>(0);
+            assert_eq!(kept().0, KEPT_KINDS, "the oldest kinds go first");
+            // Two workspaces of 20 MiB each: the second pushes out everything before it.
+            let states = (20 << 20) / std::mem::size_of::<(u8, u64)>();
+            kept_with::<u8>(states);
+            let (_, bytes) = kept();
+            assert!(bytes > 20 << 20 && bytes <= KEPT_BYTES, "{bytes}");
+            kept_with::<u16>(states);
+            let (count, bytes) = kept();
+            assert_eq!(count, 1);
+            assert!(bytes > 20 << 20 && bytes <= KEPT_BYTES, "{bytes}");
+            // One larger than the whole allowance is not kept at all.
+            kept_with::<u32>(2 * states);
+            assert_eq!(kept().0, 1);
+        })
+        .join()
+        .unwrap();
     }
 }
