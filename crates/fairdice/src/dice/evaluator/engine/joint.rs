@@ -129,14 +129,16 @@ pub(super) fn step<C: Count, W: Count, E: Evaluator>(
         }
         // Handing over renumbers nothing, so the set's look-up by number stays right;
         // a set that hashes its states would have to hash them again.
-        let handed = states.is_indexed().then(|| {
-            scratch.moves.iter().enumerate().find_map(|(i, m)| {
-                m.hands_over()
-                    .filter(|&target| next.states[target].len() == 0)
-                    .map(|target| (i, target))
+        let handed = states
+            .is_indexed()
+            .then(|| {
+                scratch.moves.iter().enumerate().find_map(|(i, m)| {
+                    m.hands_over()
+                        .filter(|&target| next.states[target].len() == 0)
+                        .map(|target| (i, target))
+                })
             })
-        });
-        let handed = handed.flatten();
+            .flatten();
         // Move by move: a move's target set, weight and shift stay at hand while
         // every state of the bucket takes it.
         let numbers = span.map(|span| (&scratch.indices[..], span));
@@ -221,11 +223,12 @@ fn moves<S: Clone + Eq + std::hash::Hash, C: Count, W: Count>(
     if walk.pools() == 1 {
         // One pool: its branches are the moves, without the scratch copy.
         for b in walk.branches(0, code, meter)? {
+            let to = code - b.assigned;
             moves.push(Move::new(
                 SmallVec::from_slice(&[b.counted]),
-                next.target(code - b.assigned),
+                next.target(to),
                 (!b.weight.is_one()).then(|| b.weight.clone()),
-                b.assigned == 0,
+                to == code,
             ));
         }
         return Ok(());
