@@ -271,13 +271,24 @@ impl<const BITS: usize, const LIMBS: usize> Wide<BITS, LIMBS> {
     }
 
     /// `self += x · b` for a nonzero word `x`: one row, and the sum's length from
-    /// the longer term's, without a scan.
+    /// the longer term's, without a scan. Up to [`FULL_ROW_LIMBS`] words the row runs
+    /// over every word, unrolled and without branches: multiplying a few zero words
+    /// costs less than a loop that stops at the last one in use.
     #[inline(always)]
-    fn add_mul_words(&mut self, x: u64, b: &[u64]) {
-        mac_row(&mut self.limbs, 0, x, b);
+    fn add_mul_words(&mut self, x: u64, b: &Self) {
+        if LIMBS <= FULL_ROW_LIMBS {
+            let mut carry = 0u64;
+            for (slot, &y) in self.limbs.iter_mut().zip(&b.limbs) {
+                let t = u128::from(x) * u128::from(y) + u128::from(*slot) + u128::from(carry);
+                *slot = t as u64;
+                carry = (t >> 64) as u64;
+            }
+        } else {
+            mac_row(&mut self.limbs, 0, x, b.words());
+        }
         // The sum is at least either term and, as `x·b` is below
-        // `2^(64·(b.len() + 1))`, at most one word longer than the longer.
-        let n = (self.used as usize).max(b.len());
+        // `2^(64·(b.used + 1))`, at most one word longer than the longer.
+        let n = self.used.max(b.used) as usize;
         self.used = if n < LIMBS {
             (n + usize::from(self.limbs[n] != 0)) as u32
         } else {
@@ -447,12 +458,13 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     /// Multiplies into `self` row by row, without forming the product apart.
     #[inline(always)]
     fn add_mul(&mut self, a: &Self, b: &Self) {
-        let (a, b) = shorter_first(a.words(), b.words());
-        match a {
-            [] => return,
-            &[x] => return self.add_mul_words(x, b),
+        let (a, b) = if a.used <= b.used { (a, b) } else { (b, a) };
+        match a.used {
+            0 => return,
+            1 => return self.add_mul_words(a.limbs[0], b),
             _ => {}
         }
+        let (a, b) = (a.words(), b.words());
         // Past the type's width the sum wraps; the caller rules that out.
         for (i, &x) in a.iter().enumerate().take(LIMBS) {
             mac_row(&mut self.limbs, i, x, &b[..b.len().min(LIMBS - i)]);
@@ -468,7 +480,7 @@ impl<const BITS: usize, const LIMBS: usize> Count for Wide<BITS, LIMBS> {
     #[inline(always)]
     fn add_mul_u64(&mut self, a: &Self, k: u64) {
         if k != 0 {
-            self.add_mul_words(k, a.words());
+            self.add_mul_words(k, a);
         }
     }
     #[inline]
@@ -490,6 +502,10 @@ const LONG_BITS: u64 = 4096;
 
 /// The widest type whose sums add every word (see [`Wide::add_assign`]).
 const FULL_ADD_LIMBS: usize = 8;
+
+/// The widest type whose one-word multiply-adds run over every word (see
+/// [`Wide::add_mul_words`]).
+const FULL_ROW_LIMBS: usize = 4;
 
 /// 256-bit counts.
 pub type U256 = Wide<256, 4>;
@@ -1018,6 +1034,19 @@ mod tests {
                 acc.add_mul_u64(&U256::from_big(&(a % &modulus_256)), word);
                 let expected = (b + a * word) % &modulus_256;
                 assert_eq!(acc, U256::from_big(&expected), "in 256 bits");
+                // The same through the general product, the word either side.
+                let (narrow_a, narrow_b) = (
+                    U256::from_big(&(a % &modulus_256)),
+                    U256::from_big(&(b % &modulus_256)),
+                );
+                for (x, y) in [
+                    (U256::from_u64(word), narrow_a),
+                    (narrow_a, U256::from_u64(word)),
+                ] {
+                    let mut acc = narrow_b;
+                    acc.add_mul(&x, &y);
+                    assert_eq!(acc, U256::from_big(&expected), "add_mul in 256 bits");
+                }
                 let mut acc = a.clone();
                 acc.add_mul_u64(b, word);
                 assert_eq!(acc, a + b * word, "in big integers");
