@@ -24,15 +24,7 @@ done
 cases="benches/cases/$family.tsv"
 [[ -f "$cases" ]] || { echo "no case table $cases" >&2; exit 2; }
 
-venv=benches/.venv
-icepool_version=2.2.2
-if ! "$venv/bin/python" -c "import icepool, sys; sys.exit(icepool.__version__ != '$icepool_version')" 2>/dev/null; then
-  python312="${PYTHON312:-$HOME/.pyenv/versions/3.12.1/bin/python}"
-  [[ -x "$python312" ]] || python312="$(command -v python3.12)"
-  echo "setting up $venv with icepool $icepool_version ($python312)" >&2
-  "$python312" -m venv "$venv"
-  "$venv/bin/pip" install --quiet "icepool==$icepool_version"
-fi
+source benches/icepool_venv.sh
 
 cargo build --release --quiet -p fairdice-cli -p fairdice-bench --bins
 # The engines must agree outcome by outcome before they are timed (the benchmark

@@ -12,7 +12,11 @@
 //! process; it shows how much of a first call is the first touch of the code and data, and
 //! prints the minor page faults each phase took.
 //!
-//! `--map-code` first (either form) maps the executable's code into the process before any
+//! `cold --calls N EXPRESSION` makes N whole calls of fairdice in one process, untimed, and
+//! prints the fingerprint: for counting instructions under a tool, where the count of two
+//! calls less that of one is a warm call (`benches/instructions.sh`).
+//!
+//! `--map-code` first (any form) maps the executable's code into the process before any
 //! clock starts, by reading it through `/proc/self/mem`. Without it, Linux maps each page of
 //! code when it first runs, so a first call pays page faults for the code it runs; Python has
 //! loaded icepool's code during `import`, which the peer script does not time. The option shows
@@ -26,7 +30,7 @@ use std::time::{Duration, Instant};
 use cpu_time::ProcessTime;
 use fairdice::Control;
 use fairdice::dice::notation::{Options, evaluate, evaluate_expr, parse};
-use fairdice_bench::engines::{self, EngineError, RUST_ENGINES};
+use fairdice_bench::engines::{self, EngineError, Evaluated, RUST_ENGINES};
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,11 +43,16 @@ fn main() -> ExitCode {
     }
     let result = match args.as_slice() {
         [flag, expression] if flag == "--phases" => phases(expression),
+        [flag, calls, expression] if flag == "--calls" => match calls.parse() {
+            Ok(calls) if calls > 0 => repeated(calls, expression),
+            _ => Err(format!("--calls takes a count of calls, not {calls:?}").into()),
+        },
         [engine, expression] => first_call(engine, expression),
         _ => {
             eprintln!(
                 "usage: cold [--map-code] ENGINE EXPRESSION   (ENGINE: one of {RUST_ENGINES:?})\n       \
-                 cold [--map-code] --phases EXPRESSION"
+                 cold [--map-code] --phases EXPRESSION\n       \
+                 cold [--map-code] --calls N EXPRESSION"
             );
             return ExitCode::from(2);
         }
@@ -98,6 +107,19 @@ fn phases(expression: &str) -> Result<String, EngineError> {
         first_evaluation.as_secs_f64(),
         second_call.as_secs_f64(),
     ))
+}
+
+/// `calls` whole calls of fairdice on `expression`, untimed: the fingerprint of the first, once
+/// every later call has given the same distribution. Besides the calls, a later call costs one
+/// comparison of two distributions.
+fn repeated(calls: u32, expression: &str) -> Result<String, EngineError> {
+    let first = engines::fairdice(expression)?;
+    for _ in 1..calls {
+        if engines::fairdice(expression)? != first {
+            return Err("a later call computed another distribution".into());
+        }
+    }
+    Ok(Evaluated::Fairdice(first).fingerprint().to_string())
 }
 
 /// The minor page faults of this process so far (0 where `/proc` cannot tell).

@@ -3,6 +3,7 @@
 Usage: python icepool_dice.py EXPRESSION          -> seconds=... cpu=... total=... sum=... sumsq=...
        python icepool_dice.py --warm N EXPRESSION -> the same, medians of N evaluations after the first
        python icepool_dice.py --print EXPRESSION  -> the distribution, one `outcome count` a line
+       python icepool_dice.py --calls N EXPRESSION -> total=... sum=... sumsq=..., untimed
        python icepool_dice.py --version           -> icepool's version
 
 EXPRESSION is Python evaluated with `icepool` and `d = icepool.d` in scope, e.g. `100 @ d(6)`
@@ -17,6 +18,12 @@ user waits for; the runner starts one process per measurement.
 first evaluation, N more, each after emptying every cache icepool keeps between evaluations
 (memoized functions such as `d`, each evaluator's table of finished evaluations, the
 binomial rows), so each computes the whole answer again in a process whose code has run.
+
+`--calls N` is for counting instructions under a tool (`benches/instructions.sh`): the first
+evaluation, every cache emptied, then N - 1 more evaluations with the caches emptied between
+them, and no clocks. Emptying the caches walks every object in the process, far more work than
+a small evaluation, so it is done once after the first evaluation whatever N is: the count of
+`--calls 2` less that of `--calls 1` is one warm evaluation and one comparison of results.
 """
 
 import functools
@@ -58,14 +65,28 @@ def main(argv: list[str]) -> int:
     show = bool(argv) and argv[0] == "--print"
     if show:
         argv = argv[1:]
-    warm = 0
+    warm = calls = 0
     if len(argv) == 3 and argv[0] == "--warm" and argv[1].isdigit() and int(argv[1]) > 0:
         warm, argv = int(argv[1]), argv[2:]
+    if len(argv) == 3 and argv[0] == "--calls" and argv[1].isdigit() and int(argv[1]) > 0:
+        calls, argv = int(argv[1]), argv[2:]
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     code = compile(argv[0], "<expression>", "eval")
     scope = {"icepool": icepool, "d": icepool.d}
+
+    if calls:
+        die = eval(code, scope)
+        forget_everything()
+        for later in range(1, calls):
+            if later > 1:
+                forget_everything()
+            if eval(code, scope) != die:
+                print("a later evaluation differed from the first", file=sys.stderr)
+                return 1
+        print(fingerprint(die))
+        return 0
 
     die, seconds, cpu = timed(code, scope)
     if warm:
@@ -83,13 +104,19 @@ def main(argv: list[str]) -> int:
     if show:
         print("\n".join(f"{outcome} {count}" for outcome, count in die.items()))
         return 0
+    print(f"seconds={seconds:e} cpu={cpu:e} {fingerprint(die)}")
+    return 0
+
+
+def fingerprint(die) -> str:
+    """The exact total, sum of outcome*count and sum of outcome^2*count, as the Rust engines
+    print them."""
     total = sum_ = sum_squares = 0
     for outcome, count in die.items():
         total += count
         sum_ += outcome * count
         sum_squares += outcome * outcome * count
-    print(f"seconds={seconds:e} cpu={cpu:e} total={total} sum={sum_} sumsq={sum_squares}")
-    return 0
+    return f"total={total} sum={sum_} sumsq={sum_squares}"
 
 
 if __name__ == "__main__":

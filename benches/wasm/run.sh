@@ -2,21 +2,13 @@
 # The WebAssembly build against the native build and icepool 2.2.2 on the dice
 # benchmark cases (not part of the test command): builds the native timer
 # (benches/bin/use_case.rs) and the wasm module, sets up benches/.venv with icepool
-# as benches/compare.sh does, and prints the table (benches/wasm/compare.mjs).
+# (benches/icepool_venv.sh), and prints the table (benches/wasm/compare.mjs).
 #
 # Usage: benches/wasm/run.sh [--runs N] [--case NAME]...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-venv=benches/.venv
-icepool_version=2.2.2
-if ! "$venv/bin/python" -c "import icepool, sys; sys.exit(icepool.__version__ != '$icepool_version')" 2>/dev/null; then
-  python312="${PYTHON312:-$HOME/.pyenv/versions/3.12.1/bin/python}"
-  [[ -x "$python312" ]] || python312="$(command -v python3.12)"
-  echo "setting up $venv with icepool $icepool_version ($python312)" >&2
-  "$python312" -m venv "$venv"
-  "$venv/bin/pip" install --quiet "icepool==$icepool_version"
-fi
+source benches/icepool_venv.sh
 cargo build --release --quiet -p fairdice-bench --bin use_case
 ./scripts/build-wasm.sh >&2
 
