@@ -47,7 +47,7 @@ cargo build --release --quiet -p fairdice-bench --bin cold
 
 # instructions COMMAND...: the instructions callgrind counted in COMMAND; its output in $out.
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.log"' EXIT
 instructions() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$out.log" "$@" >"$out"
   sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out.log"
@@ -72,7 +72,6 @@ while IFS=$'\t' read -r name ours theirs _; do
   fi
   rows+=("$name $((fd2 - fd1)) $((ip2 - ip1))")
 done <"$cases"
-rm -f "$out.log"
 ((${#rows[@]})) || { echo "no rows selected" >&2; exit 2; }
 
 # The table, and with --fit the least-squares slopes of log(instructions) against log(n), n
