@@ -112,10 +112,19 @@ impl ContestRequest {
     /// A pool that is empty or not dice joined by `+` (with its caret rendering
     /// and side), or a contest the rules cannot score.
     pub fn contest(&self, control: &Control) -> Result<Contest, Error> {
-        let (a, b) = (
-            pool(Side::A, &self.a, control)?,
-            pool(Side::B, &self.b, control)?,
-        );
+        let sides =
+            pool(Side::A, &self.a, control).and_then(|a| Ok((a, pool(Side::B, &self.b, control)?)));
+        let (a, b) = sides.map_err(|error| {
+            if error.code != "not_a_pool" {
+                return error;
+            }
+            // Totals with constants are a question for `dist`, not a pairing of dice.
+            let totals = crate::dist::DistRequest::new(format!("{} > {}", self.a, self.b));
+            error.with_hint(format!(
+                "a contest pairs dice one by one; to compare the totals, ask for `{}`",
+                totals.command()
+            ))
+        })?;
         Ok(Contest::from_dice(a, b)
             .map_err(|e| contest_error(&e))?
             .pairing(self.pairing)

@@ -14,6 +14,9 @@
 use std::fmt;
 use std::process::ExitCode;
 
+/// What every error message starts with.
+const PREFIX: &str = "error: ";
+
 /// An error the user caused and can fix; carries its exit status.
 #[derive(Debug)]
 pub struct UserError {
@@ -36,9 +39,25 @@ impl UserError {
 impl UserError {
     /// A use case's error: its full text (caret rendering, suggested command and
     /// hint) and its exit status.
+    ///
+    /// The message is printed after `error: `, so a caret rendering (an expression
+    /// with a caret line under the fault) has its later lines indented by that
+    /// prefix's width, which keeps the caret under the character it points at.
     pub fn from_api(error: fairdice_api::Error) -> anyhow::Error {
+        let full = error.full_text();
+        let message = match (
+            &error.expression,
+            full.strip_prefix(error.rendered.as_str()),
+        ) {
+            (Some(_), Some(rest)) => {
+                let indent = " ".repeat(PREFIX.len());
+                let rendered = error.rendered.replace('\n', &format!("\n{indent}"));
+                format!("{rendered}{rest}")
+            }
+            _ => full,
+        };
         anyhow::Error::new(UserError {
-            message: error.full_text(),
+            message,
             status: error.exit_status(),
         })
     }
@@ -64,7 +83,7 @@ pub fn report(error: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(user) = error.downcast_ref::<UserError>() {
-        eprintln!("error: {}", user.message);
+        eprintln!("{PREFIX}{}", user.message);
         return ExitCode::from(user.status);
     }
     eprintln!("error: {error:#}");

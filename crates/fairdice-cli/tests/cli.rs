@@ -79,7 +79,18 @@ fn parse_errors_point_at_the_mistake_and_exit_2() {
     let output = fairdice(&["dist", "4d6kh3y"]);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
-    assert!(err.contains("4d6kh3y\n      ^ unexpected `y`"), "{err}");
+    // On the terminal the caret stands under the `y`, below `error: 4d6kh3y`.
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "error: 4d6kh3y", "{err}");
+    assert_eq!(lines[1].find('^'), lines[0].find('y'), "{err}");
+    assert!(
+        lines[1].ends_with("^ unexpected `y`; expected a modifier, an operator or end of input")
+    );
+    // A contest names the side, and its pool's caret is aligned the same way.
+    let err = stderr(&fairdice(&["contest", "5d6", "4d6+2q"]));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[1].trim_start(), "4d6+2q", "{err}");
+    assert_eq!(lines[2].find('^'), lines[1].find('q'), "{err}");
     let output = fairdice(&["roll", "d6r<7"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("rerolled forever"));
