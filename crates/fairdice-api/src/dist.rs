@@ -235,6 +235,25 @@ impl DistRequest {
     }
 }
 
+impl DistRequest {
+    /// A report of `size` (its rows and digits) refused for `stop`, with an
+    /// estimate that finishes.
+    fn report_refusal(
+        &self,
+        stop: &fairdice::Stop,
+        size: &str,
+        expr: &Expr,
+        control: &Control,
+    ) -> Error {
+        let mut refusal = Error::from_failure(stop)
+            .in_context(&format!("the report of {} ({size})", self.expression));
+        if let Some(suggestion) = self.suggestion(expr, control) {
+            refusal = refusal.with_suggestion(suggestion);
+        }
+        refusal
+    }
+}
+
 impl UseCase for DistRequest {
     const NAME: &'static str = "dist";
     type Report = DistributionReport;
@@ -244,19 +263,26 @@ impl UseCase for DistRequest {
         if let Some(runs) = self.runs {
             return self.estimate(&expr, runs, control);
         }
+        // The report is priced before the distribution is computed, from the
+        // estimate of its rows and digits, and again once they are known.
+        let cost = notation::estimate(&expr, &self.options());
+        let digits = (cost.bits * std::f64::consts::LOG10_2).floor() + 1.0;
+        if let Err(stop) = price_rows(cost.support, cost.bits, control) {
+            let size = format!(
+                "about {:.0} outcomes, counts of up to about {digits:.0} digits",
+                cost.support
+            );
+            return Err(self.report_refusal(&stop, &size, &expr, control));
+        }
         match notation::evaluate_expr(&expr, &self.options(), control) {
             Ok(die) => {
                 if let Err(stop) = price_report(&die, control) {
-                    let mut refusal = Error::from_failure(&stop).in_context(&format!(
-                        "the report of {} ({} outcomes, counts of up to {} digits)",
-                        self.expression,
+                    let size = format!(
+                        "{} outcomes, counts of up to {} digits",
                         die.len(),
                         decimal_digits(&die.total())
-                    ));
-                    if let Some(suggestion) = self.suggestion(&expr, control) {
-                        refusal = refusal.with_suggestion(suggestion);
-                    }
-                    return Err(refusal);
+                    );
+                    return Err(self.report_refusal(&stop, &size, &expr, control));
                 }
                 Ok(DistributionReport::exact(&self.expression, &die))
             }
@@ -322,13 +348,20 @@ pub const BYTES_PER_REPORT_ROW: u64 = 96;
 /// # Errors
 /// [`fairdice::Stop`] past the budget's steps or memory.
 pub fn price_report(die: &fairdice::Die, control: &Control) -> Result<(), fairdice::Stop> {
-    let rows = die.len() as u64;
-    let total = die.total();
-    let words = total.bits() / 64 + 1;
-    let per_row_steps = words.saturating_mul(words).saturating_add(64);
-    control.afford(rows as f64 * per_row_steps as f64)?;
-    let per_row_bytes = BYTES_PER_REPORT_ROW + 8 * words + 2 * decimal_digits(&total);
-    control.reserve(rows.saturating_mul(per_row_bytes))
+    price_rows(die.len() as f64, die.total().bits() as f64, control)
+}
+
+/// Prices a report of `rows` rows whose total has `bits` bits, as
+/// [`price_report`] does once the distribution is known.
+///
+/// # Errors
+/// [`fairdice::Stop`] past the budget's steps or memory.
+pub fn price_rows(rows: f64, bits: f64, control: &Control) -> Result<(), fairdice::Stop> {
+    let words = (bits / 64.0).floor() + 1.0;
+    let digits = (bits * std::f64::consts::LOG10_2).floor() + 1.0;
+    control.afford(rows * (words * words + 64.0))?;
+    let per_row_bytes = BYTES_PER_REPORT_ROW as f64 + 8.0 * words + 2.0 * digits;
+    control.reserve((rows * per_row_bytes).min(u64::MAX as f64) as u64)
 }
 
 /// About how many bytes a die takes while a roll holds it (its value, its
@@ -437,6 +470,24 @@ mod tests {
         );
         let refused = check_document(&wide, written / 2).unwrap_err();
         assert_eq!(refused.exit_status(), 3);
+    }
+
+    #[test]
+    fn a_report_too_large_is_refused_before_its_distribution_is_computed() {
+        // 10255d10!cs>=8 once took 13.8 s and 5.3 GB before its report was
+        // refused; its rows and digits are now priced from the estimate.
+        for expression in ["10255d10!cs>=8", "65563d6even"] {
+            let control = Control::new();
+            let error = DistRequest::new(expression).run(&control).unwrap_err();
+            assert_eq!(error.code, "too_big", "{expression}");
+            assert!(
+                error.full_text().contains("(about "),
+                "{}",
+                error.full_text()
+            );
+            assert!(error.suggestion.is_some());
+            assert_eq!(control.steps_used(), 0, "{expression} was computed");
+        }
     }
 
     #[test]

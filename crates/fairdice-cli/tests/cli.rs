@@ -393,3 +393,56 @@ fn every_command_with_a_table_prints_it_as_csv_under_the_json_names() {
         "{endings}"
     );
 }
+
+/// Runs the command under a 3 GiB address-space cap (`ulimit -v`), as a machine
+/// with little memory would: an allocation past it aborts the process.
+fn capped(args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 3145728; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_fairdice"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("sh runs")
+}
+
+#[test]
+fn requests_that_once_ran_away_are_refused_or_answered_under_a_memory_cap() {
+    // Each of these once held gigabytes (5.3 GB, 2.4 GB, 2.35 GB) before it was
+    // refused; now each is priced first and refused at once, with an estimate
+    // that finishes.
+    for expression in ["10255d10!cs>=8", "65563d6even", "65536d20df>2kh"] {
+        let output = capped(&["dist", expression]);
+        assert_eq!(
+            output.status.code(),
+            Some(3),
+            "{expression}: {}",
+            stderr(&output)
+        );
+        assert!(stderr(&output).contains("--runs"), "{}", stderr(&output));
+    }
+    // A seat sweep over a deck of a thousand values made one 4.2 GB allocation;
+    // one over a d65536 ran for minutes. Both now fall back to Monte Carlo.
+    for randomizer in ["deck(values=1000)", "dice(base=d65536)"] {
+        let samples = if randomizer.starts_with("deck") {
+            "30"
+        } else {
+            "1"
+        };
+        let output = capped(&[
+            "seats",
+            "docs/games/catan-beginner.json",
+            "--randomizer",
+            randomizer,
+            "--samples",
+            samples,
+        ]);
+        assert!(output.status.success(), "{randomizer}: {}", stderr(&output));
+        assert!(
+            stdout(&output).contains("method: Monte Carlo"),
+            "{}",
+            stdout(&output)
+        );
+    }
+}

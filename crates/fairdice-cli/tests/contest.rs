@@ -150,7 +150,18 @@ fn pools_that_are_not_dice_are_refused_with_a_caret() {
     }
     let output = fairdice(&["contest", "5d6", "4d6kh3"]);
     let message = stderr(&output);
-    assert!(message.contains("in pool B:\n4d6kh3\n   ^^^"), "{message}");
+    // The pool and its caret are indented under `error: `, so the caret stands
+    // under `kh3`.
+    assert!(
+        message.contains("in pool B:\n       4d6kh3\n          ^^^"),
+        "{message}"
+    );
+    // A constant in a pool points to the distribution that compares the totals.
+    let message = stderr(&fairdice(&["contest", "5d6", "4d6+2"]));
+    assert!(
+        message.contains("`fairdice dist '5d6 > 4d6+2'`"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -42,6 +42,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(use_cases::run, module)?)?;
     module.add_function(wrap_pyfunction!(use_cases::use_cases, module)?)?;
     module.add_function(wrap_pyfunction!(die_convert::_restore_die, module)?)?;
+    module.add_function(wrap_pyfunction!(die_convert::_standard, module)?)?;
     module.add("DEFAULT_SEED", fairdice_api::DEFAULT_SEED)?;
     module.add(
         "DEFAULT_EXPLODE_DEPTH",

@@ -282,10 +282,11 @@ impl Control {
     /// Refuses an estimate of `steps` past [`max_steps`](Self::max_steps).
     ///
     /// # Errors
-    /// [`Stop::OverBudget`].
+    /// [`Stop::OverEstimate`], with the estimate.
     pub fn afford(&self, steps: f64) -> Result<(), Stop> {
         if steps > self.shared.max_steps as f64 {
-            return Err(Stop::OverBudget {
+            return Err(Stop::OverEstimate {
+                estimate: steps as u64,
                 limit: self.shared.max_steps,
             });
         }
@@ -414,6 +415,18 @@ pub enum Stop {
         /// The budget in steps.
         limit: u64,
     },
+    /// Its estimate, made before it started, is past the budget.
+    #[error(
+        "too large to compute exactly: it would take about {:.1e} steps (the limit is {:.1e})",
+        *estimate as f64,
+        *limit as f64
+    )]
+    OverEstimate {
+        /// The estimated steps (saturated at `u64::MAX`).
+        estimate: u64,
+        /// The budget in steps.
+        limit: u64,
+    },
     /// It would need more memory than it may hold.
     #[error(
         "too large to compute exactly: it would hold about {} of memory (the limit is {})",
@@ -433,7 +446,7 @@ pub enum Stop {
 
 /// `1.5 GiB` style.
 pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut value = n as f64;
     let mut unit = 0;
     while value >= 1024.0 && unit + 1 < UNITS.len() {
@@ -474,7 +487,9 @@ pub trait Failure: std::error::Error {
 impl Failure for Stop {
     fn kind(&self) -> FailureKind {
         match self {
-            Stop::OverBudget { .. } | Stop::OverMemory { .. } => FailureKind::TooLarge,
+            Stop::OverBudget { .. } | Stop::OverEstimate { .. } | Stop::OverMemory { .. } => {
+                FailureKind::TooLarge
+            }
             Stop::Cancelled => FailureKind::Cancelled,
         }
     }

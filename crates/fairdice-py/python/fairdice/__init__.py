@@ -20,7 +20,7 @@ suggestion.
 
 from collections.abc import Mapping as _Mapping
 
-from ._native import DEFAULT_EXPLODE_DEPTH, DEFAULT_SEED, Die, Randomizer, dist
+from ._native import DEFAULT_EXPLODE_DEPTH, DEFAULT_SEED, Die, Randomizer, _standard, dist
 from .errors import (
     CancelledError,
     FairdiceError,
@@ -77,7 +77,7 @@ def d(sides: int) -> Die:
         raise InvalidInputError(
             f"a die needs at least 1 side, got {sides}", category="invalid", code="invalid", exit_status=2
         )
-    return Die(range(1, sides + 1))
+    return _standard(sides)
 
 
 __all__ = [

@@ -14,6 +14,7 @@ __all__ = [
     "run",
     "use_cases",
     "_restore_die",
+    "_standard",
 ]
 
 DEFAULT_SEED: int
@@ -203,3 +204,6 @@ def use_cases() -> list[str]:
 def _restore_die(
     counts: Mapping[int, int], name: str | None, estimate: tuple[int, int, float] | None
 ) -> Die: ...
+
+def _standard(sides: int) -> Die:
+    """A fair die with faces ``1..sides`` (``sides >= 1``), refused past the memory limit."""

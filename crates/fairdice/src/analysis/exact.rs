@@ -319,6 +319,7 @@ pub fn curves(
     let mut peak = 1;
     let mut work = Work::new(control);
     let per_state = curve_steps_per_state(n, raw.len());
+    let memory_limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
     for step in 1..=samples {
         control.check()?;
         work.before_step(step, layer.len(), per_state)?;
@@ -326,7 +327,7 @@ pub fn curves(
             if k % CANCEL_CHECK_STATES == CANCEL_CHECK_STATES - 1 {
                 control.check()?;
             }
-            graph.expand(layer.nodes[k])?;
+            graph.expand(layer.nodes[k], step, memory_limit)?;
             if k % 64 == 0 {
                 check_memory(step, graph.bytes() + layer.bytes(), control)?;
             }

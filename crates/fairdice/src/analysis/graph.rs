@@ -30,6 +30,8 @@ pub(crate) struct Edge {
 /// probability along stored edges.
 pub(crate) struct Graph {
     scratch: AnyRandomizer,
+    /// The randomizer's outcomes: the most transitions a node may have.
+    scratch_outcomes: usize,
     canonical: Canonical,
     spec: String,
     pub(crate) key: Key,
@@ -67,6 +69,7 @@ impl Graph {
     pub(crate) fn new(scratch: AnyRandomizer, canonical: Canonical) -> Graph {
         Graph {
             spec: scratch.spec(),
+            scratch_outcomes: scratch.outcomes().len(),
             scratch,
             canonical,
             key: Key::new(),
@@ -116,11 +119,22 @@ impl Graph {
         }
     }
 
-    /// Computes node `v`'s entropy and transitions, if not done yet.
-    pub(crate) fn expand(&mut self, v: u32) -> Result<(), ExactError> {
+    /// Computes node `v`'s entropy and transitions, if not done yet, at `step`
+    /// of a sweep whose memory may not pass `limit` bytes.
+    ///
+    /// # Errors
+    /// [`ExactError::OutOfMemory`] before an expansion whose new states could
+    /// grow the graph past `limit`: its tables grow by doubling, and with
+    /// randomizers of many outcomes (a deck of a thousand values) one doubling is
+    /// gigabytes, so the check comes before the allocation, not after it.
+    pub(crate) fn expand(&mut self, v: u32, step: usize, limit: usize) -> Result<(), ExactError> {
         let v = v as usize;
         if self.start[v] != u32::MAX {
             return Ok(());
+        }
+        let bytes = self.bytes_after_expanding(self.ends.len());
+        if bytes > limit {
+            return Err(ExactError::OutOfMemory { step, bytes, limit });
         }
         let mut state = std::mem::take(&mut self.state);
         state.clear();
@@ -220,6 +234,45 @@ impl Graph {
 
 impl Graph {
     /// About how many bytes the graph holds.
+    /// What the graph could hold after one more expansion, if every outcome
+    /// reached a new state: each table that would grow past its capacity takes a
+    /// new buffer of twice its size (the old one is counted in [`bytes`](Self::bytes)).
+    fn bytes_after_expanding(&self, nodes: usize) -> usize {
+        let n = self.scratch_outcomes;
+        let key_len = if nodes == 0 {
+            0
+        } else {
+            self.arena.len() / nodes
+        };
+        let grown = |capacity: usize, len: usize, added: usize, size: usize| {
+            if len.saturating_add(added) <= capacity {
+                0
+            } else {
+                capacity
+                    .saturating_mul(2)
+                    .max(len.saturating_add(added))
+                    .saturating_mul(size)
+            }
+        };
+        let orders = if self.canonical.merges() { n * n } else { 0 };
+        self.bytes()
+            .saturating_add(grown(
+                self.arena.capacity(),
+                self.arena.len(),
+                n * key_len,
+                8,
+            ))
+            .saturating_add(grown(self.ends.capacity(), self.ends.len(), n, 8 + 16))
+            .saturating_add(grown(
+                self.edges.capacity(),
+                self.edges.len(),
+                n,
+                std::mem::size_of::<Edge>(),
+            ))
+            .saturating_add(grown(self.orders.capacity(), self.orders.len(), orders, 4))
+            .saturating_add(grown(self.index.capacity(), self.index.len(), n, 5))
+    }
+
     pub(crate) fn bytes(&self) -> usize {
         self.arena.capacity() * 8
             + self.ends.capacity() * 8

@@ -63,6 +63,8 @@ pub(super) fn estimate(contest: &Contest, joint: bool) -> Cost {
     Cost {
         steps: cost.steps * per_step,
         outcomes: cost.outcomes,
+        support: cost.support,
+        bits,
     }
 }
 
@@ -116,6 +118,8 @@ fn sorted(a: &[(Die, u32)], b: &[(Die, u32)], joint: bool) -> Cost {
     Cost {
         steps: buckets_a + buckets_b + between * states * per_state + 2.0 * states,
         outcomes: states,
+        support: 2.0 * pairs + 1.0,
+        bits: 0.0,
     }
 }
 
@@ -154,5 +158,7 @@ fn unsorted(contest: &Contest, joint: bool, pairs: f64) -> Cost {
     Cost {
         steps: compare + steps,
         outcomes,
+        support: 2.0 * pairs + 1.0,
+        bits: 0.0,
     }
 }

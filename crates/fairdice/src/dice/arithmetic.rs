@@ -299,6 +299,12 @@ impl Die {
         let (Some(low), Some(_)) = (low, high) else {
             return Some(Err(DieError::Overflow));
         };
+        let bits = self.total_bits() + other.total_bits();
+        // Both arrays, the result and the die made from it.
+        let entries = 2 * (span_a + span_b);
+        if let Err(refused) = plan::<C>(pairs, entries, bits, meter.control()) {
+            return Some(Err(refused));
+        }
         let a = dense::<C>(self, span_a);
         let b = dense::<C>(other, span_b);
         Some(convolve(&a, &b, meter).and_then(|counts| Die::from_dense(low, counts)))
@@ -374,6 +380,11 @@ impl Die {
     ) -> Result<Die, DieError> {
         let a: Vec<C> = self.generic_counts();
         let b: Vec<C> = other.generic_counts();
+        let (pairs, bits) = (
+            (self.len() as u64).saturating_mul(other.len() as u64),
+            self.total_bits() + other.total_bits(),
+        );
+        plan::<C>(pairs, pairs, bits, meter.control())?;
         let mut pairs = Vec::with_capacity(self.len() * other.len());
         for (x, cx) in self.outcomes().iter().zip(&a) {
             meter.charge(b.len() as u64)?;
@@ -466,6 +477,20 @@ impl Die {
 /// operations, against `m` multiplications a count for unequal weights.
 pub(crate) const UNIFORM_STEP_CHARGE: u64 = 6;
 
+/// Prices an operation before it allocates: `steps` against the budget and the
+/// memory of `entries` outcomes with counts of up to `bits` bits against the
+/// memory limit, so a product of large dice is refused with its size instead of
+/// failing to allocate.
+///
+/// # Errors
+/// [`DieError::Stopped`] with the budget or the memory it would pass.
+fn plan<C: Count>(steps: u64, entries: u64, bits: u64, control: &Control) -> Result<(), DieError> {
+    control.afford(steps as f64)?;
+    let per_entry = std::mem::size_of::<(Outcome, C)>() as u64 + C::heap_bytes(bits);
+    control.reserve(entries.saturating_mul(per_entry))?;
+    Ok(())
+}
+
 /// The number of integer slots from the smallest to the largest outcome, if small.
 fn span(die: &Die) -> Option<u64> {
     let width = die.max_outcome() as i128 - die.min_outcome() as i128 + 1;
@@ -504,6 +529,7 @@ fn convolve<C: Count>(a: &[C], b: &[C], meter: &mut Meter) -> Result<Vec<C>, Die
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Stop;
     use crate::dice::testing::{brute_force, d};
 
     #[test]
@@ -651,6 +677,30 @@ mod tests {
             d(6).repeat_sum(MAX_DICE + 1, &Control::new()),
             Err(DieError::TooManyDice { .. })
         ));
+    }
+
+    #[test]
+    fn products_are_priced_before_their_pairs_are_made() {
+        // d1000·d1000 has a million pairs: 16 MiB of pairs in one word each.
+        let d1000 = d(1000);
+        let small = Control::new().with_max_memory(1 << 20);
+        assert!(matches!(
+            d1000.combine(&d1000, BinaryOp::Mul, &small),
+            Err(DieError::Stopped(Stop::OverMemory { needed, .. })) if needed >= 16_000_000
+        ));
+        let few_steps = Control::new().with_max_steps(100_000);
+        assert!(matches!(
+            d1000.combine(&d1000, BinaryOp::Mul, &few_steps),
+            Err(DieError::Stopped(Stop::OverEstimate {
+                estimate: 1_000_000,
+                limit: 100_000
+            }))
+        ));
+        // Nothing was metered: the refusal came before the work.
+        assert_eq!(few_steps.steps_used(), 0);
+        // What fits is computed as before.
+        let product = d1000.combine(&d(10), BinaryOp::Mul, &few_steps).unwrap();
+        assert_eq!(product.total(), BigUint::from(10_000u32));
     }
 
     #[test]

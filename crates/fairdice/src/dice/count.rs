@@ -27,6 +27,12 @@ pub type Words = SmallVec<[u64; 16]>;
 /// the narrowest type whose range holds the computation's total, so the
 /// operations here never overflow.
 pub trait Count: Clone + Eq + Ord + Hash + Debug + Send + Sync + Zero + One + 'static {
+    /// Bytes a count of up to `bits` bits holds beyond its own value (the words
+    /// of a heap-allocated integer); fixed-width counts hold none.
+    fn heap_bytes(bits: u64) -> u64 {
+        let _ = bits;
+        0
+    }
     /// Converts from a primitive.
     fn from_u64(value: u64) -> Self;
     /// Converts from a big integer that the caller knows fits.
@@ -598,6 +604,10 @@ impl std::ops::Mul for Long {
 }
 
 impl Count for Long {
+    fn heap_bytes(bits: u64) -> u64 {
+        bits.div_ceil(64) * 8
+    }
+
     fn from_u64(value: u64) -> Self {
         Long::trimmed(vec![value])
     }
@@ -695,6 +705,10 @@ impl Count for Long {
 }
 
 impl Count for BigUint {
+    fn heap_bytes(bits: u64) -> u64 {
+        bits.div_ceil(64) * 8
+    }
+
     fn from_u64(value: u64) -> Self {
         BigUint::from(value)
     }

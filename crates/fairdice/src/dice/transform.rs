@@ -19,6 +19,11 @@ use crate::control::Control;
 /// the truncated mass of a d6 is 6⁻¹⁰ ≈ 1.7·10⁻⁸.
 pub const DEFAULT_EXPLODE_DEPTH: u32 = 9;
 
+/// What one level of an explosion costs beyond its multiply-adds (the parts and
+/// the mixture it allocates), in steps; it also bounds how many levels a budget
+/// may price.
+const EXPLODE_LEVEL_STEPS: u64 = 200;
+
 impl Die {
     /// The distribution of `f(X)`; outcomes that map to the same value merge.
     pub fn map(&self, f: impl Fn(Outcome) -> Outcome) -> Die {
@@ -86,10 +91,13 @@ impl Die {
         depth: u32,
         control: &Control,
     ) -> Result<Die, DieError> {
+        let matched = self.outcomes().iter().filter(|&&o| condition(o)).count();
+        control.afford(self.explode_steps(matched, depth, control.max_steps() as f64))?;
         let meter = &mut control.meter();
         let mut current = self.clone();
         for _ in 0..depth {
-            meter.charge((self.len() * current.len()) as u64)?;
+            let words = current.total_bits().div_ceil(64).max(1);
+            meter.charge(EXPLODE_LEVEL_STEPS + (self.len() * current.len()) as u64 * words)?;
             let parts = self
                 .iter()
                 .map(|(o, c)| {
@@ -104,6 +112,30 @@ impl Die {
             current = Die::mixture(&parts)?;
         }
         Ok(current)
+    }
+
+    /// An upper estimate of the steps of [`explode`](Self::explode) with `matched`
+    /// exploding outcomes, up to `depth` levels; past `enough`, the levels left
+    /// are counted at the cost of the last one summed. Level `k` mixes this die's outcomes over a die of at most
+    /// `len_k` outcomes, where `len_k` grows by the exploding outcomes' copies of
+    /// the last level but never past the span of `k + 1` rolls, with counts of
+    /// `(k + 1)` times this die's bits.
+    fn explode_steps(&self, matched: usize, depth: u32, enough: f64) -> f64 {
+        let (faces, matched) = (self.len() as f64, matched as f64);
+        let width = (self.max_outcome() as f64 - self.min_outcome() as f64) + 1.0;
+        let bits = self.total_bits() as f64;
+        let (mut len, mut steps) = (faces, 0.0);
+        for level in 1..=depth {
+            let words = (f64::from(level) * bits / 64.0).ceil().max(1.0);
+            let this_level = EXPLODE_LEVEL_STEPS as f64 + faces * len * words;
+            steps += this_level;
+            if steps > enough {
+                // Every later level costs at least as much as this one.
+                return steps + f64::from(depth - level) * this_level;
+            }
+            len = (faces - matched + matched * len).min(f64::from(level + 1) * width);
+        }
+        steps
     }
 
     /// The sum of a random number of dice: roll `count` to learn how many copies of
@@ -140,6 +172,7 @@ impl Die {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Stop;
     use crate::dice::testing::{big, brute_force, d};
     use num_rational::BigRational;
 
@@ -181,6 +214,30 @@ mod tests {
             expected
         );
         assert_eq!(d4.explode(|o| o == 4, 0, &Control::new()).unwrap(), d4);
+    }
+
+    #[test]
+    fn a_deep_explosion_is_priced_before_it_starts() {
+        // A million levels of a d6 would run for days; it is refused at once,
+        // with an estimate far past the budget, and nothing metered.
+        let control = Control::new();
+        let refused = d(6).explode(|o| o == 6, 1_000_000, &control);
+        assert!(matches!(
+            refused,
+            Err(DieError::Stopped(Stop::OverEstimate { estimate, .. })) if estimate > 1_000_000_000_000
+        ));
+        assert_eq!(control.steps_used(), 0);
+        // The estimate bounds the work: a hundred levels fit and are metered
+        // below it.
+        let d6 = d(6);
+        let estimate = d6.explode_steps(1, 100, f64::INFINITY);
+        let hundred = d6.explode(|o| o == 6, 100, &control).unwrap();
+        assert_eq!(hundred.max_outcome(), 606);
+        assert!(
+            (control.steps_used() as f64) <= estimate,
+            "{} > {estimate}",
+            control.steps_used()
+        );
     }
 
     #[test]

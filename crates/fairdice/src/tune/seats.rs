@@ -268,9 +268,10 @@ pub(super) fn plain_dice(
     match spread(dice, game, &exact, &Control::new()) {
         Ok(measured) => Ok(measured),
         // Too many totals to sweep: plain dice are estimated like a candidate.
-        Err(TuneError::Seats { .. } | TuneError::Stopped(Stop::OverBudget { .. })) => {
-            spread(dice, game, tuning, &Control::new())
-        }
+        Err(
+            TuneError::Seats { .. }
+            | TuneError::Stopped(Stop::OverBudget { .. } | Stop::OverEstimate { .. }),
+        ) => spread(dice, game, tuning, &Control::new()),
         Err(other) => Err(other),
     }
 }

@@ -65,6 +65,7 @@ pub(crate) fn sweep(
     let mut scratch = randomizer.clone();
     scratch.reset();
     let n = scratch.outcomes().len();
+    let key_len = scratch.state_key().len() as u64;
     let mut canonical = Canonical::new(n, false);
     let mut key = Key::new();
     canonical.apply(&scratch.state_key(), None, &[], &mut key);
@@ -77,6 +78,12 @@ pub(crate) fn sweep(
     let mut index: FxHashMap<(u32, u64), u32> = FxHashMap::default();
     let mut work = Work::new(control);
     let per_state = STEPS_PER_EDGE * n as u64 + 8;
+    let memory_limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
+    // A state met for the first time is expanded: each outcome restores,
+    // observes and relabels a key. Most states recur, but the first expansion
+    // alone can pass the budget (a randomizer of 65,536 outcomes has keys as
+    // long: 4·10⁹ entries), and is priced before it starts.
+    work.before_step(1, 1, n as u64 * 3 * key_len)?;
     let mut previous = 1usize;
     let mut peak = 1usize;
     for step in 0..samples {
@@ -90,7 +97,7 @@ pub(crate) fn sweep(
                 let bytes = graph.bytes() + (layer.len() + next.len()) * PAIR_BYTES;
                 check_memory(step + 1, bytes, control)?;
             }
-            graph.expand(node)?;
+            graph.expand(node, step + 1, memory_limit)?;
             let begin = graph.start[node as usize] as usize;
             for e in begin..begin + graph.count[node as usize] as usize {
                 let Edge {

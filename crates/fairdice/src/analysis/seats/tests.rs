@@ -485,3 +485,50 @@ fn totals_too_wide_to_hold_are_refused_before_any_work() {
     let error = analyze(&r, &game, &SeatOptions::new(100_000), &control).expect_err("too wide");
     assert_eq!(error.kind(), FailureKind::TooLarge, "{error}");
 }
+
+#[test]
+fn a_graph_of_large_states_stops_before_it_outgrows_the_memory_limit() {
+    // A deck of 400 values has states of 400 entries: its graph grew by doubling
+    // to gigabytes (deck(values=1000): one 4.2 GB allocation) before the limit
+    // was looked at. The growth is now priced before each expansion.
+    let game = game(
+        vec![(1, vec![1, 0]), (2, vec![0, 1])],
+        false,
+        Columns::Players,
+    );
+    let r = Spec::build("deck(values=400)").expect("valid");
+    let limit = 32 << 20;
+    let control = Control::new().with_max_memory(limit);
+    let options = SeatOptions {
+        method: MethodChoice::Exact { cap: 10_000_000 },
+        ..SeatOptions::new(3)
+    };
+    let error = analyze(&r, &game, &options, &control).expect_err("too large");
+    assert!(
+        matches!(error, SeatError::Exact(ExactError::OutOfMemory { bytes, .. }) if bytes > limit as usize),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_first_expansion_past_the_budget_is_refused_before_it_starts() {
+    // One state of dice(base=d65536) has 65,536 edges of keys as long: an exact
+    // sweep of one roll ran for minutes; it is refused at once.
+    let game = game(
+        vec![(1, vec![1, 0]), (2, vec![0, 1])],
+        false,
+        Columns::Players,
+    );
+    let r = Spec::build("dice(base=d65536)").expect("valid");
+    let control = Control::new();
+    let options = SeatOptions {
+        method: MethodChoice::Exact { cap: 10_000_000 },
+        ..SeatOptions::new(1)
+    };
+    let error = analyze(&r, &game, &options, &control).expect_err("too slow");
+    assert!(
+        matches!(error, SeatError::Exact(ExactError::TooSlow { step: 1, .. })),
+        "{error}"
+    );
+    assert_eq!(control.steps_used(), 0);
+}

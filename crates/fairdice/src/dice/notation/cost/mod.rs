@@ -33,6 +33,24 @@ pub struct Cost {
     pub steps: f64,
     /// The most distinct outcomes any intermediate distribution holds.
     pub outcomes: f64,
+    /// The distinct outcomes of the result.
+    pub support: f64,
+    /// Bits of the result's total count, which bounds every count it holds.
+    pub bits: f64,
+}
+
+impl Cost {
+    /// Bytes one outcome of a distribution with counts of this cost's bits
+    /// takes: a word for the outcome and the count's words (on the heap, with a
+    /// header, once they pass the two words counts hold inline).
+    pub fn bytes_per_outcome(&self) -> f64 {
+        let words = (self.bits / 64.0).ceil().max(1.0);
+        if words <= 2.0 {
+            8.0 + 8.0 * words
+        } else {
+            8.0 + 24.0 + 8.0 * words
+        }
+    }
 }
 
 /// What the estimate knows about a node's distribution.
@@ -109,6 +127,8 @@ pub fn estimate(expr: &Expr, options: &Options) -> Cost {
     Cost {
         steps: shape.steps,
         outcomes: shape.peak,
+        support: shape.support,
+        bits: shape.bits,
     }
 }
 

@@ -37,8 +37,9 @@ use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
 
-/// Memory an exact evaluation plans for each outcome of its widest distribution:
-/// the outcome and its count, twice (a step builds a distribution from another).
+/// Memory an exact evaluation plans at least for each outcome of its widest
+/// distribution: the outcome and its count, twice (a step builds a distribution
+/// from another); wider counts plan their words ([`Cost::bytes_per_outcome`](super::cost::Cost::bytes_per_outcome)).
 /// Measured: `d1000000` holds about 30 MB while it is evaluated.
 pub const BYTES_PER_OUTCOME: u64 = 32;
 
@@ -63,9 +64,11 @@ pub fn evaluate_expr(
             max_outcomes: options.max_outcomes,
         }));
     }
-    // The widest distribution it builds, with the one it is built from.
+    // The widest distribution it builds, with the one it is built from, each
+    // with counts as wide as the result's total.
+    let per_outcome = (BYTES_PER_OUTCOME as f64).max(2.0 * cost.bytes_per_outcome());
     control
-        .reserve((cost.outcomes * BYTES_PER_OUTCOME as f64) as u64)
+        .reserve((cost.outcomes * per_outcome) as u64)
         .map_err(NotationError::Stopped)?;
     let mut evaluator = Exact {
         options,
