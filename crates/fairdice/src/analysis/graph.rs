@@ -239,11 +239,7 @@ impl Graph {
     /// new buffer of twice its size (the old one is counted in [`bytes`](Self::bytes)).
     fn bytes_after_expanding(&self, nodes: usize) -> usize {
         let n = self.scratch_outcomes;
-        let key_len = if nodes == 0 {
-            0
-        } else {
-            self.arena.len() / nodes
-        };
+        let key_len = self.arena.len().checked_div(nodes).unwrap_or(0);
         let grown = |capacity: usize, len: usize, added: usize, size: usize| {
             if len.saturating_add(added) <= capacity {
                 0
