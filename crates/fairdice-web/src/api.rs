@@ -67,6 +67,7 @@ impl ApiError {
                 ),
             ),
             Stopped::Busy(_) => (503, FailureKind::Cancelled, "busy", None),
+            Stopped::ShuttingDown => (503, FailureKind::Cancelled, "shutting_down", None),
             Stopped::OutOfMemory(_) => (503, FailureKind::TooLarge, "out_of_memory", None),
             Stopped::Failed => (500, FailureKind::Internal, "failed", None),
         };

@@ -26,7 +26,7 @@
 //!   because freed memory is not always returned to the system at once). The
 //!   guard reads `/proc/self/statm`, so it runs on Linux only.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -48,6 +48,8 @@ pub(crate) enum Stopped {
     Busy(Duration),
     /// The server's memory passed its limit while it ran.
     OutOfMemory(u64),
+    /// The server is shutting down.
+    ShuttingDown,
     /// The computation failed unexpectedly (a bug: it panicked).
     Failed,
 }
@@ -65,6 +67,7 @@ impl std::fmt::Display for Stopped {
                 "the server was busy with other computations for {} s; try again",
                 limit.as_secs_f64()
             ),
+            Stopped::ShuttingDown => write!(f, "stopped: the server is shutting down"),
             Stopped::OutOfMemory(limit) => write!(
                 f,
                 "stopped: the server's memory passed its limit of {} while this ran; try a smaller computation",
@@ -83,6 +86,7 @@ enum Reason {
     Slice = 1,
     Deadline = 2,
     Memory = 3,
+    Shutdown = 4,
 }
 
 impl Reason {
@@ -91,6 +95,7 @@ impl Reason {
             1 => Reason::Slice,
             2 => Reason::Deadline,
             3 => Reason::Memory,
+            4 => Reason::Shutdown,
             _ => Reason::None,
         }
     }
@@ -131,13 +136,18 @@ impl Registry {
 
     /// Cancels every running attempt for the memory limit.
     fn cancel_all(&self) -> usize {
+        self.cancel_all_for(Reason::Memory)
+    }
+
+    /// Cancels every running attempt, saying `why`.
+    fn cancel_all_for(&self, why: Reason) -> usize {
         let Ok(running) = self.running.lock() else {
             return 0;
         };
         for r in running.iter() {
             let _ = r.reason.compare_exchange(
                 Reason::None as u8,
-                Reason::Memory as u8,
+                why as u8,
                 Ordering::Relaxed,
                 Ordering::Relaxed,
             );
@@ -157,6 +167,8 @@ pub(crate) struct Computer {
     job_memory: u64,
     max_memory: u64,
     registry: Arc<Registry>,
+    /// Set once the server stops: nothing more starts.
+    closing: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Computer {
@@ -207,9 +219,18 @@ impl Computer {
             job_memory: limits.job_memory,
             max_memory: limits.max_memory,
             registry: Arc::new(Registry::default()),
+            closing: Arc::new(AtomicBool::new(false)),
         };
         start_memory_guard(Arc::downgrade(&computer.registry), limits.max_memory);
         computer
+    }
+
+    /// Stops every computation running now and refuses those that start later
+    /// (their requests answer "shutting down"), so a stopping server does not
+    /// wait on work nobody will read.
+    pub fn shut_down(&self) {
+        self.closing.store(true, Ordering::Relaxed);
+        self.registry.cancel_all_for(Reason::Shutdown);
     }
 
     /// Applies `work` to each item in order on a blocking thread, in the quick
@@ -223,6 +244,9 @@ impl Computer {
         F: Fn(&I, &Control) -> T + Send + Sync + 'static,
     {
         let n = items.len();
+        if self.closing.load(Ordering::Relaxed) {
+            return (0..n).map(|_| Err(Stopped::ShuttingDown)).collect();
+        }
         let deadline = Instant::now() + self.time_limit;
         let items = Arc::new(items);
         let work = Arc::new(work);
@@ -257,6 +281,7 @@ impl Computer {
     fn stopped(&self, attempt: &Attempt) -> Option<Stopped> {
         match attempt.reason {
             Reason::Memory => Some(Stopped::OutOfMemory(self.max_memory)),
+            Reason::Shutdown => Some(Stopped::ShuttingDown),
             Reason::Deadline => Some(Stopped::TimedOut(self.time_limit)),
             Reason::Slice => None,
             // Every item done, or the computation panicked.
@@ -465,6 +490,29 @@ mod tests {
                 "{slow:?}"
             );
         }
+    }
+
+    #[tokio::test]
+    async fn shutting_down_stops_what_runs_and_refuses_what_comes() {
+        let computer = Computer::new(&limits(50, 30_000, 1));
+        let running = tokio::spawn({
+            let c = computer.clone();
+            async move {
+                c.run_each(vec![0, 30_000], |ms, control| busy(*ms, control))
+                    .await
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let started = Instant::now();
+        computer.shut_down();
+        let out = running.await.unwrap();
+        // Answered at once, not at the time limit; the finished item is kept.
+        assert!(started.elapsed() < Duration::from_secs(1));
+        assert_eq!(out, vec![Ok(true), Err(Stopped::ShuttingDown)]);
+        assert_eq!(
+            computer.run_each(vec![1], |x, _| *x).await,
+            vec![Err(Stopped::ShuttingDown)]
+        );
     }
 
     #[tokio::test]

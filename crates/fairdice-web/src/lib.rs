@@ -69,8 +69,15 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
 
 /// Every route of the app, with the size limits and security headers applied.
 pub fn router(config: Config) -> Router {
+    app(config).0
+}
+
+/// The routes, and the computer their computations run on (which a server stops
+/// when it shuts down).
+pub(crate) fn app(config: Config) -> (Router, Computer) {
+    let computer = Computer::new(&config.limits);
     let state = AppState {
-        computer: Computer::new(&config.limits),
+        computer: computer.clone(),
         limits: Arc::new(config.limits.clone()),
         site: Arc::new(Site::new(config.site.clone())),
     };
@@ -102,5 +109,5 @@ pub fn router(config: Config) -> Router {
             HeaderValue::from_static(value),
         ));
     }
-    app
+    (app, computer)
 }

@@ -23,7 +23,7 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::{Config, router};
+use crate::Config;
 
 /// How long requests in flight may take to finish once the server is stopping.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -110,7 +110,8 @@ impl Server {
         stop: impl std::future::Future<Output = ()>,
     ) -> Result<(), ServeError> {
         let limits = self.config.limits.clone();
-        let service = TowerToHyperService::new(router(self.config));
+        let (app, computer) = crate::app(self.config);
+        let service = TowerToHyperService::new(app);
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
             .header_read_timeout(limits.header_read_timeout);
@@ -145,6 +146,9 @@ impl Server {
                 drop(permit);
             });
         }
+        // Computations in flight are stopped (their requests answer at once),
+        // then the connections are given a moment to send what they have.
+        computer.shut_down();
         let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
         Ok(())
     }

@@ -90,6 +90,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("could not open a browser; open {url} yourself");
         }
         server.run().await?;
-        Ok(())
-    })
+        Ok::<(), anyhow::Error>(())
+    })?;
+    // A computation that has not seen its cancellation yet does not keep the
+    // process alive: the blocking threads are given a moment, then left.
+    runtime.shutdown_timeout(SHUTDOWN_WAIT);
+    Ok(())
 }
+
+/// How long a stopping server waits for its blocking threads once it has
+/// stopped serving.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);

@@ -609,6 +609,33 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         }
         None => (tuning, None, control),
     };
+    // Finding twins builds every candidate (110 randomizers of a million
+    // outcomes took 10 s): first the search is priced with the fewest
+    // candidates it can have, one per system.
+    let fewest = tuning.grids.len();
+    let priced = match measuring.method {
+        MethodChoice::Auto { .. } => {
+            race::screening_runs(fewest, samples, outcomes, control_curves).map(|_| ())
+        }
+        _ => search_fits(fewest, samples, outcomes, &measuring.method),
+    };
+    // Refused, it says what all the candidates would take.
+    priced.map_err(|refused| match refused {
+        TuneError::TooBig {
+            candidates,
+            outcomes,
+            samples,
+            work,
+            limit,
+        } => TuneError::TooBig {
+            candidates: jobs.len(),
+            outcomes,
+            samples,
+            work: work / candidates.max(1) as f64 * jobs.len() as f64,
+            limit,
+        },
+        other => other,
+    })?;
     let twins = Twins::find(&jobs, &tuning.grids, samples, &build)?;
     let sizes = twins.sizes(&tuning.grids);
     let unique = twins.unique(&jobs);
@@ -760,16 +787,7 @@ fn measure_each(
     control: &Control,
 ) -> Result<Vec<CandidateResult>, TuneError> {
     let samples = tuning.samples.max();
-    let work = jobs.len() as f64 * worst_case_work(outcomes, samples, &tuning.method);
-    if work > MAX_SEARCH_WORK {
-        return Err(TuneError::TooBig {
-            candidates: jobs.len(),
-            outcomes,
-            samples,
-            work,
-            limit: MAX_SEARCH_WORK,
-        });
-    }
+    search_fits(jobs.len(), samples, outcomes, &tuning.method)?;
     control.stage("measuring candidates", jobs.len() as u64);
     let each = control.silent();
     jobs.into_par_iter()
@@ -791,6 +809,30 @@ fn measure_each(
             ))
         })
         .collect()
+}
+
+/// Refuses a search by a forced method whose `candidates` could together need
+/// more than [`MAX_SEARCH_WORK`].
+///
+/// # Errors
+/// [`TuneError::TooBig`] with the work and the limit.
+fn search_fits(
+    candidates: usize,
+    samples: usize,
+    outcomes: usize,
+    method: &MethodChoice,
+) -> Result<(), TuneError> {
+    let work = candidates as f64 * worst_case_work(outcomes, samples, method);
+    if work > MAX_SEARCH_WORK {
+        return Err(TuneError::TooBig {
+            candidates,
+            outcomes,
+            samples,
+            work,
+            limit: MAX_SEARCH_WORK,
+        });
+    }
+    Ok(())
 }
 
 /// The Monte Carlo work one candidate may need: runs × samples × outcomes.
@@ -915,6 +957,22 @@ mod tests {
                 candidates: 110,
                 outcomes: 1000,
                 samples: 100,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_search_too_large_for_even_one_candidate_a_system_is_refused_before_building_them() {
+        // 200 candidates of a million outcomes: building them all to find twins
+        // took 10 s before the refusal; the first alone prices the search.
+        let tuning = Tuning::article(1_000_000, 10).expect("valid");
+        assert!(matches!(
+            tune(&tuning, &Control::new()),
+            Err(TuneError::TooBig {
+                candidates: 200,
+                outcomes: 1_000_000,
+                samples: 10,
                 ..
             })
         ));

@@ -191,6 +191,34 @@ pub(super) struct Field<'a> {
 /// # Errors
 /// [`TuneError::TooBig`] when screening every candidate would not fit the
 /// budget; a rejected candidate; [`TuneError::Stopped`] once cancelled.
+/// The screening runs a race of `candidates` candidates of `outcomes` outcomes
+/// over `samples` samples can afford in its share of `control`'s budget.
+///
+/// # Errors
+/// [`TuneError::TooBig`] when not even [`MIN_SCREEN_RUNS`] fit.
+pub(super) fn screening_runs(
+    candidates: usize,
+    samples: usize,
+    outcomes: usize,
+    control: &Control,
+) -> Result<u64, TuneError> {
+    let screening = SCREEN_SHARE * control.max_steps() as f64;
+    // An exact attempt that cannot finish in its share gives up after a step or
+    // two: screening is priced at twice its estimates.
+    let per_run = 2.0 * candidates as f64 * estimate_steps(1, samples, outcomes) as f64;
+    let affordable = (screening / per_run.max(1.0)) as u64;
+    if affordable < MIN_SCREEN_RUNS {
+        return Err(TuneError::TooBig {
+            candidates,
+            outcomes,
+            samples,
+            work: candidates as f64 * (MIN_SCREEN_RUNS * samples as u64 * outcomes as u64) as f64,
+            limit: screening / STEPS_PER_DRAWN_OUTCOME as f64 / 2.0,
+        });
+    }
+    Ok(affordable)
+}
+
 pub(super) fn race(
     field: Field<'_>,
     jobs: Vec<Job>,
@@ -215,20 +243,7 @@ pub(super) fn race(
         max_runs: max_runs.max(MIN_SCREEN_RUNS),
         build,
     };
-    let screening = SCREEN_SHARE * control.max_steps() as f64;
-    // An exact attempt that cannot finish in its share gives up after a step or
-    // two: screening is priced at twice its estimates.
-    let per_run = 2.0 * jobs.len() as f64 * estimate_steps(1, samples, outcomes) as f64;
-    let affordable = (screening / per_run.max(1.0)) as u64;
-    if affordable < MIN_SCREEN_RUNS {
-        return Err(TuneError::TooBig {
-            candidates: jobs.len(),
-            outcomes,
-            samples,
-            work: jobs.len() as f64 * (MIN_SCREEN_RUNS * samples as u64 * outcomes as u64) as f64,
-            limit: screening / STEPS_PER_DRAWN_OUTCOME as f64 / 2.0,
-        });
-    }
+    let affordable = screening_runs(jobs.len(), samples, outcomes, control)?;
     let screen_runs = affordable.min(SCREEN_RUNS).min(race.max_runs);
     control.stage("screening candidates", jobs.len() as u64);
     let mut jobs: Vec<Option<Job>> = jobs.into_iter().map(Some).collect();
