@@ -24,7 +24,7 @@ mod terms;
 
 use super::ast::{Expr, ExprKind, Function};
 use super::options::Options;
-use crate::dice::arithmetic::BinaryOp;
+use crate::dice::arithmetic::{BinaryOp, sum_steps};
 
 /// An estimated cost of an exact computation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -296,16 +296,21 @@ fn binary(op: BinaryOp, a: Shape, b: Shape) -> Shape {
     };
     let bits = a.bits + b.bits;
     let work = match op {
-        // Dense convolution touches every pair of slots; sparse ones every pair.
-        BinaryOp::Add => pairs.min(a.span() * b.span()) + (high - low + 1.0).min(pairs),
-        _ => pairs * log2(pairs.max(2.0)),
+        // A dense convolution, by rows or one product of big integers; a
+        // sparse sum sorts its pairs.
+        BinaryOp::Add if a.span() * b.span() <= pairs => {
+            sum_steps(a.span(), b.span(), a.bits, b.bits)
+                + (high - low + 1.0).min(pairs) * limbs(bits)
+        }
+        BinaryOp::Add => (pairs + (high - low + 1.0).min(pairs)) * limbs(bits),
+        _ => pairs * log2(pairs.max(2.0)) * limbs(bits),
     };
     let shape = Shape {
         low,
         high,
         support: pairs,
         bits,
-        steps: a.steps + b.steps + work * limbs(bits),
+        steps: a.steps + b.steps + work,
         peak: a.peak.max(b.peak),
     };
     shape.with_support(pairs)
