@@ -64,6 +64,8 @@ export interface ExactDistribution extends DistributionCommon {
   method: "exact";
   mean_exact: Fraction;
   variance_exact: Fraction;
+  /** Present when an explosion was cut at this many extra rolls per die. */
+  explode_depth?: number;
 }
 
 export interface EstimatedDistribution extends DistributionCommon {

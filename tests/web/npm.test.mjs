@@ -34,6 +34,12 @@ test("the packed package installs and imports by name in a Node project", () => 
   const printed = JSON.parse(execFileSync("node", ["odds.js"], { cwd: project, encoding: "utf8" }));
   assert.deepEqual(printed, cliJson("dist", "4d6kh3"));
   assert.equal(printed.mean_exact, "15869/1296");
+  // The top-level README's example, as written, prints what its comment says.
+  const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
+  const example = readme.match(/```js\n([\s\S]*?)```/)[1];
+  writeFileSync(join(project, "readme.js"), example);
+  const said = example.match(/console\.log\([^)]*\); \/\/ ([^:\s]+)/)[1];
+  assert.equal(execFileSync("node", ["readme.js"], { cwd: project, encoding: "utf8" }).trim(), said);
 });
 
 test("dist on every dice benchmark case equals `fairdice dist --json`", () => {

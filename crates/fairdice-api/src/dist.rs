@@ -284,7 +284,12 @@ impl UseCase for DistRequest {
                     );
                     return Err(self.report_refusal(&stop, &size, &expr, control));
                 }
-                Ok(DistributionReport::exact(&self.expression, &die))
+                let report = DistributionReport::exact(&self.expression, &die);
+                Ok(if expr.explodes_to_depth() {
+                    report.cut_at_explode_depth(self.explode_depth)
+                } else {
+                    report
+                })
             }
             Err(error) => {
                 let mut refusal = self.notation_error(error);

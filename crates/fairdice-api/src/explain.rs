@@ -24,7 +24,11 @@ impl Explanation {
     pub fn of(report: &DistributionReport) -> Explanation {
         let method = match &report.method {
             Method::Exact => format!(
-                "exact: every one of {} equally likely rolls counted",
+                "{}: every one of {} equally likely rolls counted",
+                match report.explode_depth {
+                    Some(depth) => format!("exact up to {depth} extra rolls per exploding die"),
+                    None => "exact".into(),
+                },
                 fairdice::dice::report::short_count(&report.total, 24)
             ),
             Method::MonteCarlo { runs, seed, .. } => format!(
@@ -32,6 +36,13 @@ impl Explanation {
                 percent(1.96 * (0.25 / *runs as f64).sqrt())
             ),
         };
+        if report
+            .outcomes
+            .iter()
+            .all(|r| r.outcome == 0 || r.outcome == 1)
+        {
+            return Explanation::yes_or_no(report, method);
+        }
         let average = match (&report.method, report.mean_fraction()) {
             (Method::Exact, Some(exact)) if exact.contains('/') => {
                 format!("on average {:.2} (exactly {exact})", report.mean)
@@ -78,6 +89,41 @@ impl Explanation {
             average,
             middle,
             thresholds,
+        }
+    }
+
+    /// A comparison or a test (every outcome 1 or 0): how often it is true and
+    /// how often false, not an average and a range.
+    fn yes_or_no(report: &DistributionReport, method: String) -> Explanation {
+        let yes = report
+            .outcomes
+            .iter()
+            .find(|r| r.outcome == 1)
+            .map_or(0.0, |r| r.probability);
+        let exactly = match report.mean_fraction() {
+            Some(exact) if exact.contains('/') => format!(" (exactly {exact})"),
+            _ => String::new(),
+        };
+        let margin = match &report.method {
+            Method::MonteCarlo {
+                mean_standard_error,
+                ..
+            } => format!(" ± {} (95%)", percent(1.96 * mean_standard_error)),
+            Method::Exact => String::new(),
+        };
+        Explanation {
+            method,
+            average: format!(
+                "true (1) in {}{margin} of rolls, {}{exactly}",
+                percent(yes),
+                odds(yes)
+            ),
+            middle: format!(
+                "false (0) in {} of rolls, {}",
+                percent(1.0 - yes),
+                odds(1.0 - yes)
+            ),
+            thresholds: Vec::new(),
         }
     }
 
@@ -193,6 +239,28 @@ pub fn bins(report: &DistributionReport, max_bins: usize) -> Option<Vec<Bin>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_is_explained_by_how_often_it_is_true() {
+        let report = crate::dist::DistRequest::new("d20+5 >= 15")
+            .run(&fairdice::Control::new())
+            .unwrap();
+        let words = Explanation::of(&report);
+        assert_eq!(
+            words.average,
+            "true (1) in 55.000% of rolls, about 5 in 9 (exactly 11/20)"
+        );
+        assert_eq!(words.middle, "false (0) in 45.000% of rolls, about 1 in 2");
+        assert!(words.thresholds.is_empty());
+        let cut = crate::dist::DistRequest::new("d6!")
+            .run(&fairdice::Control::new())
+            .unwrap();
+        assert!(
+            Explanation::of(&cut)
+                .method
+                .starts_with("exact up to 9 extra rolls per exploding die:")
+        );
+    }
     use crate::UseCase;
     use crate::dist::DistRequest;
     use fairdice::Control;

@@ -15,3 +15,14 @@ def test_the_readme_tour():
     runner.run(test)
     assert len(test.examples) > 20
     assert runner.failures == 0
+
+
+def test_the_top_level_readmes_python_example():
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    text = readme.read_text()
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(block, {}, "README.md", str(readme), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert len(test.examples) >= 2
+    assert runner.failures == 0

@@ -165,12 +165,23 @@ function render(state, outcomes, results, { go }) {
   results.append(computed.length === 1 ? single(computed[0], state.mode) : comparison(computed, state.mode));
 }
 
+/** "exact", or how far an explosion was followed when it was cut. */
+function exactly(report) {
+  return report.explode_depth === undefined
+    ? "exact"
+    : `exact up to ${report.explode_depth} extra rolls per exploding die`;
+}
+
 /** One row per expression: mean, spread, range, median, and how it was computed. */
 function summary(computed, state) {
   const rows = computed.map(({ report: r, extras }) => {
     const computed =
       r.method === "exact"
-        ? { text: `exact: ${shortCount(r.total)} equally likely rolls`, csv: `exact: ${r.total} equally likely rolls`, class: "computed" }
+        ? {
+            text: `${exactly(r)}: ${shortCount(r.total)} equally likely rolls`,
+            csv: `${exactly(r)}: ${r.total} equally likely rolls`,
+            class: "computed",
+          }
         : {
             text: `Monte Carlo: ${r.runs} rolls, seed ${state.seed}; mean ± ${fixed(1.96 * r.mean_standard_error, 4)} (95%)`,
             class: "computed",

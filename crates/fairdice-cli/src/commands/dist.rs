@@ -170,7 +170,13 @@ fn render_table(report: &DistributionReport) -> String {
         Method::Exact => {
             let total = short_count(&report.total, MAX_TABLE_DIGITS);
             abbreviated |= total.contains('e');
-            out.push_str(&format!("exact: {total} equally likely rolls\n"));
+            match report.explode_depth {
+                Some(depth) => out.push_str(&format!(
+                    "exact up to {depth} extra rolls per exploding die: {total} equally likely rolls \
+                     (a die that would roll more stands at its last roll; --explode-depth N goes further)\n"
+                )),
+                None => out.push_str(&format!("exact: {total} equally likely rolls\n")),
+            }
         }
         Method::MonteCarlo {
             runs,
@@ -188,10 +194,23 @@ fn render_table(report: &DistributionReport) -> String {
     out
 }
 
-/// Mean (exact fraction when exact), sd, min, max, median.
+/// The longest exact mean the summary line shows as a fraction.
+const MAX_FRACTION_CHARS: usize = 40;
+
+/// Mean (exact fraction when exact and short), sd, min, max, median.
 fn summary_line(report: &DistributionReport) -> String {
     let mean = match report.mean_fraction() {
-        Some(exact) => format!("{:.4} ({exact})", report.mean),
+        Some(exact) if exact.len() <= MAX_FRACTION_CHARS => format!("{:.4} ({exact})", report.mean),
+        // A fraction of hundreds of digits says nothing a reader can use here.
+        Some(exact) => {
+            let (numerator, denominator) = exact.split_once('/').unwrap_or((&exact, "1"));
+            format!(
+                "{:.4} (exactly a fraction of {} digits over {}; --json prints it as mean_exact)",
+                report.mean,
+                numerator.len(),
+                denominator.len()
+            )
+        }
         None => format!("{:.4} (estimated)", report.mean),
     };
     format!(

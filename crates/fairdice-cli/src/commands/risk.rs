@@ -21,10 +21,12 @@ use crate::output::{Table, bar, progress, shown_on, write_plot};
 #[derive(Debug, clap::Args)]
 #[command(after_help = RULES_HELP)]
 pub struct Args {
-    /// Attacking armies.
-    pub attacker: u32,
+    /// Attacking armies (not needed for --table, --per-roll or --plot alone).
+    #[arg(required_unless_present_any = ["table", "per_roll", "plot"])]
+    pub attacker: Option<u32>,
     /// Defending armies.
-    pub defender: u32,
+    #[arg(required_unless_present_any = ["table", "per_roll", "plot"])]
+    pub defender: Option<u32>,
     /// How attacking armies are counted (see below).
     #[arg(long, default_value = "simple", value_parser = ["simple", "official"])]
     pub rule: String,
@@ -93,13 +95,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| UserError::input(format!("{e}")))?;
     // A plot without --table draws the default grid, which the report then omits.
     let grid = args.table.or(args.plot.as_ref().map(|_| DEFAULT_PLOT_GRID));
+    // Without armies only the tables asked for are shown; the request still
+    // names a battle, the grid's corner (or one army each).
+    let battle = args.attacker.zip(args.defender);
+    let (attacker, defender) = battle.unwrap_or_else(|| {
+        let corner = grid.unwrap_or(1).max(1);
+        (corner, corner)
+    });
     let request = RiskRequest {
         per_roll: args.per_roll,
         table: grid,
         float: args.float,
         runs: args.runs,
         seed: args.seed,
-        ..RiskRequest::new(args.attacker, args.defender).with_rules(Rules {
+        ..RiskRequest::new(attacker, defender).with_rules(Rules {
             rule,
             faces: args.faces,
             attacker_dice: args.attacker_dice,
@@ -133,7 +142,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         write!(out, "{}", battle_csv(&report)?).context("could not write the output")?;
         return Ok(());
     }
-    let mut text = report_text(&report);
+    let mut text = if battle.is_some() {
+        report_text(&report)
+    } else {
+        String::new()
+    };
     if let Some(sim) = &report.simulation {
         let [low, high] = sim.interval95;
         let p = report.p_attacker_wins;

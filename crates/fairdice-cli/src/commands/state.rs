@@ -20,9 +20,15 @@ continued by `fairdice sample --resume FILE`; it holds the spec, the randomizer'
 its generator and a CRC-32 check of them (format `fairdice-randomizer`, version 2; version 1 \
 files, without the check, are still read). A file changed after it was saved is refused."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
-    pub action: Action,
+    pub action: Option<Action>,
+    /// The session file (`fairdice state FILE` is `fairdice state show FILE`).
+    pub file: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What to do with a session file.
@@ -40,7 +46,19 @@ pub enum Action {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.action {
+    let action = match (args.action, args.file) {
+        (Some(action), _) => action,
+        (None, Some(file)) => Action::Show {
+            file,
+            json: args.json,
+        },
+        (None, None) => {
+            return Err(UserError::input(
+                "give a session file: `fairdice state FILE` (written by `fairdice sample SPEC --save FILE`)",
+            ));
+        }
+    };
+    match action {
         Action::Show { file, json } => {
             let request = StateRequest {
                 session: read(&file)?,

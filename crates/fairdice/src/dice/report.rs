@@ -62,6 +62,12 @@ pub struct DistributionReport {
     /// Whether the numbers are exact or estimated.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub method: Method,
+    /// For an expression that explodes without a limit of its own, the extra
+    /// rolls per die it was computed up to (the last roll stands as it lands):
+    /// exact counts of the dice cut there, not of dice that explode forever.
+    /// Absent when nothing is cut.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub explode_depth: Option<u32>,
 }
 
 /// One outcome's row.
@@ -108,6 +114,14 @@ impl DistributionReport {
     /// The report of an exactly computed distribution.
     pub fn exact(expression: &str, die: &Die) -> DistributionReport {
         DistributionReport::new(expression, die, Method::Exact)
+    }
+
+    /// This report, saying that its explosions were cut at `depth` extra rolls
+    /// per die.
+    #[must_use]
+    pub fn cut_at_explode_depth(mut self, depth: u32) -> DistributionReport {
+        self.explode_depth = Some(depth);
+        self
     }
 
     /// The report of a Monte Carlo estimate made with `seed`.
@@ -165,6 +179,7 @@ impl DistributionReport {
             max: die.max_outcome(),
             median: median.unwrap_or(die.max_outcome()),
             method,
+            explode_depth: None,
         }
     }
 

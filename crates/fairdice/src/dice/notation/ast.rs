@@ -206,6 +206,31 @@ impl Expr {
         }
     }
 
+    /// Whether an explosion in this node or below it is cut at the evaluation's
+    /// explode depth (`!`, `!!`, `!p` without a limit of their own), so that
+    /// an exact distribution of it is exact only up to that depth. `xo` and
+    /// `x5=10` are exact as written.
+    pub fn explodes_to_depth(&self) -> bool {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            if let ExprKind::Dice(dice) = &node.kind
+                && dice.die_modifiers.iter().any(|m| {
+                    matches!(
+                        m,
+                        DieModifier::Explode {
+                            limit: ExplodeLimit::Depth,
+                            ..
+                        }
+                    )
+                })
+            {
+                return true;
+            }
+            stack.extend(node.children());
+        }
+        false
+    }
+
     /// Whether this node or any below it uses a name bound outside it.
     ///
     /// The parser refuses to bind a name again where it is already bound, so a
