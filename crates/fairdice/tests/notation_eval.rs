@@ -51,6 +51,13 @@ fn well_known_values() {
     assert_eq!(evaluate("d%").unwrap().mean(), frac(101, 2));
     assert_eq!(evaluate("(d4)d6").unwrap().mean(), frac(35, 4));
     assert_eq!(evaluate("d6ro1").unwrap().mean(), frac(47, 12));
+    // Rerolls once apply in the order written, the second rerolling the die the
+    // first made (icepool's d6.reroll([1], depth=1).reroll([2], depth=1) and
+    // Roll20 agree); one reroll of either face is another die.
+    assert_eq!(evaluate("d6ro1ro2").unwrap().mean(), frac(1853, 432));
+    assert_eq!(evaluate("d6ro<=2").unwrap().mean(), frac(25, 6));
+    // Rerolls until no match condition the die: together or in turn alike.
+    assert_eq!(evaluate("d6r1r2").unwrap(), evaluate("d6r<=2").unwrap());
     assert_eq!(evaluate("d6r1").unwrap(), Die::range(2, 6));
     assert_eq!(
         evaluate("d{1,1,2,3}").unwrap().count(1),

@@ -100,18 +100,15 @@ fn expected_modifiers(modifiers: &[Written]) -> (Vec<DieModifier>, Vec<PoolModif
             previous = Some(modifier);
             continue;
         }
+        // Rerolls until no match join; rerolls once apply in turn.
         let same_kind = matches!(
             (previous, modifier),
             (Some(Written::Reroll(_)), Written::Reroll(_))
-                | (Some(Written::RerollOnce(_)), Written::RerollOnce(_))
         );
         previous = Some(modifier);
         if same_kind {
-            if let Some(
-                DieModifier::Reroll { conditions, .. } | DieModifier::RerollOnce { conditions, .. },
-            ) = die_modifiers.last_mut()
-            {
-                if let Written::Reroll(c) | Written::RerollOnce(c) = modifier {
+            if let Some(DieModifier::Reroll { conditions, .. }) = die_modifiers.last_mut() {
+                if let Written::Reroll(c) = modifier {
                     conditions.push(*c);
                 }
             }

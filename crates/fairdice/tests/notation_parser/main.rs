@@ -248,6 +248,10 @@ fn die_modifiers_keep_written_order_and_merge_repeats() {
         ("6d10xo", "6d10[xo][]"),
         ("6d10x5=10", "6d10[x5=10][]"),
         ("6d10x2>=9", "6d10[x2>=9][]"),
+        // The cap's condition is any condition, `==` and `!=` included, as the
+        // grammar says: not a comparison after `x3`.
+        ("2d10x3==10", "2d10[x3=10][]"),
+        ("2d10x3!=1", "2d10[x3!=1][]"),
         ("5d10x10cs>=8", "5d10[!=10][cs>=8]"),
         ("4d10min2", "4d10[min2][]"),
         ("4d10max8", "4d10[max8][]"),
@@ -264,7 +268,7 @@ fn die_modifiers_keep_written_order_and_merge_repeats() {
         ("d{-1,0,1}r-1", "d{-1,0,1}[r=-1][]"),
         ("d6r>=-9223372036854775808", "d6[r>=-9223372036854775808][]"),
         ("2d6ro1", "2d6[ro=1][]"),
-        ("2d6ro1ro2", "2d6[ro=1|=2][]"),
+        ("2d6ro1ro2", "2d6[ro=1 ro=2][]"),
         ("2d6r1ro2r3", "2d6[r=1 ro=2 r=3][]"),
         ("4d6r1!kh3", "4d6[r=1 !][kh3]"),
         ("4d6!!r1kh3", "4d6[!! r=1][kh3]"),

@@ -111,7 +111,7 @@ pub(super) fn pool_modifiers(input: &mut Input<'_>) -> Vec<PoolModifier> {
 
 /// Splits the modifiers into per-die and per-pool lists, each in written order;
 /// combines repeats of one per-die kind written one after another (`r1r2`,
-/// `!5!6`) and reports combinations that cannot apply together.
+/// `!5!6`, but not `ro1ro2`) and reports combinations that cannot apply together.
 fn split(input: &mut Input<'_>, modifiers: Vec<Modifier>) -> (Vec<DieModifier>, Vec<PoolModifier>) {
     let mut die_modifiers: Vec<DieModifier> = Vec::new();
     let mut pool_modifiers = Vec::new();
@@ -139,7 +139,8 @@ fn split(input: &mut Input<'_>, modifiers: Vec<Modifier>) -> (Vec<DieModifier>, 
     (die_modifiers, pool_modifiers)
 }
 /// Adds the conditions of `next` to `last` when both are the same kind and both
-/// have conditions (`r1r2`, `!5!6`); says whether it did.
+/// have conditions (`r1r2`, `!5!6`; not `ro1ro2`, which applies in turn); says
+/// whether it did.
 fn merge_into(last: &mut DieModifier, next: &DieModifier) -> bool {
     let (conditions, span, more, next_span) = match (last, next) {
         (
@@ -162,14 +163,11 @@ fn merge_into(last: &mut DieModifier, next: &DieModifier) -> bool {
                 conditions: more,
                 span: next_span,
             },
-        )
-        | (
-            DieModifier::RerollOnce { conditions, span },
-            DieModifier::RerollOnce {
-                conditions: more,
-                span: next_span,
-            },
         ) => (conditions, span, more, next_span),
+        // `ro1ro2` rerolls a 1 once, then a 2 once, the second reroll rolling
+        // the die the first made (mean 1853/432); one `ro` on either (`ro<=2`,
+        // 25/6) is another die. Rerolls until no match (`r1r2`) condition the
+        // die, which is the same in either order or together.
         _ => return false,
     };
     if conditions.is_empty() || more.is_empty() {

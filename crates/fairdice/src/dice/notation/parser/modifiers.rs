@@ -113,7 +113,7 @@ fn foundry_explode(input: &mut Input<'_>) -> Parsed<DieModifier> {
     };
     let capped = |input: &mut Input<'_>| {
         let cap = literal::<u64>(input)?;
-        let comparison = foundry_comparison(input)?;
+        let comparison = written_comparison(input)?;
         let value = signed(input)?;
         Ok((
             ExplodeLimit::PerTerm(cap),
@@ -314,17 +314,7 @@ fn foundry_comparison(input: &mut Input<'_>) -> Parsed<Comparison> {
 fn condition(input: &mut Input<'_>) -> Parsed<Condition> {
     input.label(Some(Expected::Condition), |input| {
         let compared = input.attempt(|input| {
-            let comparison = match input.attempt(ordering) {
-                Some(comparison) => comparison,
-                None if input.eat(b'=') => {
-                    if !input.eat(b'=') {
-                        input.want(&[]);
-                    }
-                    Comparison::Eq
-                }
-                None if input.word("!=") => Comparison::Ne,
-                None => return Err(Fail),
-            };
+            let comparison = written_comparison(input)?;
             let value = signed(input)?;
             Ok(Condition { comparison, value })
         });
@@ -332,6 +322,21 @@ fn condition(input: &mut Input<'_>) -> Parsed<Condition> {
             Some(condition) => Ok(condition),
             None => bare(input, signed),
         }
+    })
+}
+
+/// The comparison of a condition written out: `< <= > >= = == !=`.
+fn written_comparison(input: &mut Input<'_>) -> Parsed<Comparison> {
+    Ok(match input.attempt(ordering) {
+        Some(comparison) => comparison,
+        None if input.eat(b'=') => {
+            if !input.eat(b'=') {
+                input.want(&[]);
+            }
+            Comparison::Eq
+        }
+        None if input.word("!=") => Comparison::Ne,
+        None => return Err(Fail),
     })
 }
 
