@@ -95,6 +95,19 @@ pub(crate) async fn check_host(
         )
             .into_response();
     };
+    // A request in absolute form (`GET http://elsewhere.example/ HTTP/1.1`) names
+    // its host in the target too, and that one must be local as well.
+    if let Some(authority) = request.uri().authority()
+        && !allowed
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(authority.host()))
+    {
+        return (
+            StatusCode::MISDIRECTED_REQUEST,
+            "this fairdice server answers only requests addressed to it by a local name\n",
+        )
+            .into_response();
+    }
     match host.to_str().ok().and_then(host_name) {
         None => (
             StatusCode::BAD_REQUEST,

@@ -54,11 +54,20 @@ impl Site {
 #[folder = "$CARGO_MANIFEST_DIR/../../target/site"]
 struct Embedded;
 
+/// The longest request path that can name a file of the site; longer ones are
+/// not found (a 5,000-byte name made the file system's error a bare 500).
+const MAX_PATH_BYTES: usize = 1024;
+
 /// The file a request path names: `index.html` for `/`, `dice.html` for
-/// `/dice`; `None` for a path that leaves the site (`..`, a backslash).
+/// `/dice`; `None` for a path that leaves the site (`..`, a backslash), names a
+/// hidden file or folder (`.git`, `.env`: a segment starting with a dot) or is
+/// too long to be a file of the site.
 fn file_of(path: &str) -> Option<String> {
     let path = path.trim_start_matches('/');
-    if path.split('/').any(|segment| segment == "..") || path.contains(['\\', '\0']) {
+    if path.len() > MAX_PATH_BYTES
+        || path.split('/').any(|segment| segment.starts_with('.'))
+        || path.contains(['\\', '\0'])
+    {
         return None;
     }
     Some(if path.is_empty() {
@@ -97,13 +106,24 @@ pub(crate) async fn serve(State(state): State<AppState>, request: Request) -> Re
             let Ok(uri) = format!("/{file}").parse::<Uri>() else {
                 return not_found();
             };
+            // A link inside the folder may point out of it: only what resolves
+            // inside the folder is served.
+            if !inside(folder, &file).await {
+                return not_found();
+            }
             let (mut parts, body) = request.into_parts();
             parts.uri = uri;
             match ServeDir::new(folder)
                 .oneshot(Request::from_parts(parts, body))
                 .await
             {
-                Ok(response) if response.status() == StatusCode::NOT_FOUND => not_found(),
+                // Not there, or not readable as a file: not found, never a bare 500.
+                Ok(response)
+                    if response.status() == StatusCode::NOT_FOUND
+                        || response.status().is_server_error() =>
+                {
+                    not_found()
+                }
                 Ok(response) => response.map(Body::new),
                 Err(never) => match never {},
             }
@@ -124,6 +144,18 @@ pub(crate) async fn serve(State(state): State<AppState>, request: Request) -> Re
             .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     }
     response
+}
+
+/// Whether `file` resolves, links followed, to a place inside `folder`
+/// (a file that does not exist resolves nowhere and is not found anyway).
+async fn inside(folder: &std::path::Path, file: &str) -> bool {
+    let (Ok(root), Ok(target)) = (
+        tokio::fs::canonicalize(folder).await,
+        tokio::fs::canonicalize(folder.join(file)).await,
+    ) else {
+        return false;
+    };
+    target.starts_with(root)
 }
 
 fn not_found() -> Response {

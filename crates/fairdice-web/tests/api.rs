@@ -262,6 +262,26 @@ async fn sizes_and_hosts_are_checked_before_any_handler() {
         send(&local, with_host("localhost:99999")).await.status,
         StatusCode::BAD_REQUEST
     );
+    // A target in absolute form names its host too: a local Host header does
+    // not let it through to another.
+    let absolute = |target: &str| {
+        Request::get(target)
+            .header(header::HOST, "localhost")
+            .body(Body::empty())
+            .expect("request")
+    };
+    assert_eq!(
+        send(&local, absolute("http://evil.example/api/health"))
+            .await
+            .status,
+        StatusCode::MISDIRECTED_REQUEST
+    );
+    assert_eq!(
+        send(&local, absolute("http://localhost:8077/api/health"))
+            .await
+            .status,
+        StatusCode::OK
+    );
 }
 
 #[tokio::test]
@@ -298,12 +318,27 @@ async fn the_site_is_served_from_its_folder_and_old_page_links_still_open() {
         .to_str()
         .unwrap_or_default();
     assert!(csp.contains("'wasm-unsafe-eval'"), "{csp}");
-    for missing in ["/nothing.html", "/../Cargo.toml", "/js/../../secret"] {
-        assert_eq!(
-            get(&app, missing).await.status,
-            StatusCode::NOT_FOUND,
-            "{missing}"
-        );
+    // Hidden files, links out of the folder and names too long for the file
+    // system are not found (a 5,000-byte name was an empty 500).
+    std::fs::write(folder.path().join(".env"), "SECRET=1").expect("written");
+    std::fs::create_dir(folder.path().join(".git")).expect(".git");
+    std::fs::write(folder.path().join(".git/config"), "[core]").expect("written");
+    let outside = tempfile::tempdir().expect("another folder");
+    std::fs::write(outside.path().join("secret.txt"), "secret").expect("written");
+    std::os::unix::fs::symlink(outside.path(), folder.path().join("out")).expect("a link");
+    let long = format!("/{}.html", "a".repeat(5000));
+    for missing in [
+        "/nothing.html",
+        "/../Cargo.toml",
+        "/js/../../secret",
+        "/.env",
+        "/.git/config",
+        "/out/secret.txt",
+        long.as_str(),
+    ] {
+        let reply = get(&app, missing).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{missing}");
+        assert_eq!(reply.text(), "not found\n", "{missing}");
     }
     // Without a site the home page says how to build it; the API still answers.
     let bare = app_with(common::test_limits());

@@ -253,6 +253,26 @@ fn invalid_expressions_say_where() {
         err.render("d6 / (d2 - 1)")
             .contains("     ^^^^^^^^ division by zero")
     );
+    // The divisor is looked at before the dividend is computed: a dividend
+    // far past the budget is never started.
+    let control = Control::new().with_max_steps(1_000_000_000_000_000);
+    let expr = notation::parse("(300d20kh150) / (d2 - 1)").unwrap();
+    let err = notation::evaluate_expr(&expr, &Options::default(), &control).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            NotationError::Invalid {
+                error: DieError::DivisionByZero,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        control.steps_used() < 1000,
+        "{} steps",
+        control.steps_used()
+    );
     let err = evaluate("3d6r<=6").unwrap_err();
     assert!(matches!(
         err,

@@ -121,8 +121,23 @@ impl<'a> Exact<'a> {
             ExprKind::Negate(inner) => self.expr(inner)?.negate().map_err(at),
             ExprKind::Not(inner) => Ok(self.expr(inner)?.map(|o| Outcome::from(o == 0))),
             ExprKind::Binary { op, left, right } => {
+                // A divisor that can be 0 is refused before the dividend, which
+                // may be the expensive side, is computed.
+                let divides = matches!(op, BinaryOp::Div | BinaryOp::Mod);
+                let b = if divides {
+                    let b = self.expr(right)?;
+                    if b.outcomes().binary_search(&0).is_ok() {
+                        return Err(NotationError::at(&right.span)(DieError::DivisionByZero));
+                    }
+                    Some(b)
+                } else {
+                    None
+                };
                 let a = self.expr(left)?;
-                let b = self.expr(right)?;
+                let b = match b {
+                    Some(b) => b,
+                    None => self.expr(right)?,
+                };
                 if let ([x], [y]) = (a.outcomes(), b.outcomes()) {
                     // Two settled values (a bound name and a number): no convolution.
                     let v = op.apply(*x, *y).map_err(|e| match e {
