@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cliError, cliJson, differences } from "./support.mjs";
+import { cliJson, cliRendering, differences } from "./support.mjs";
 
 const PACKAGE = process.env.FAIRDICE_PACKAGE;
 /** The dice benchmark cases (benches/cases/dice.tsv). */
@@ -132,7 +132,7 @@ test("seats: a game's players measured as `fairdice seats --json` measures them"
 test("refusals throw the use-case layer's error document with the command line's rendering", () => {
   assert.throws(
     () => fairdice.dist("4d6kh3y"),
-    (error) => error instanceof FairdiceError && error.kind === "parse" && `error: ${error.rendered}\n` === cliError("dist", "4d6kh3y"),
+    (error) => error instanceof FairdiceError && error.kind === "parse" && error.rendered === cliRendering("dist", "4d6kh3y"),
   );
   try {
     fairdice.dist("1000000d1000000");

@@ -2,6 +2,7 @@
 // served (a plain static file server started by scripts/test-web.sh), headless
 // Debian Chromium driven by playwright-core, the native `fairdice` command to
 // compare with, and where screenshots go.
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +34,20 @@ export function cliJson(...args) {
 }
 
 /** What `fairdice ARGS…` writes to stderr when it fails. */
+/**
+ * The rendering of `fairdice ARGS`'s error as the use-case layer writes it: the
+ * command line prints it after `error: `, its later lines indented by that
+ * prefix's width so the caret stays under the fault, and its hints after it.
+ */
+export function cliRendering(...args) {
+  const [first, ...rest] = cliError(...args).trimEnd().split("\n");
+  const prefix = "error: ";
+  assert.ok(first.startsWith(prefix), first);
+  const lines = rest.filter((line) => !line.startsWith("hint: "));
+  for (const line of lines) assert.ok(line.startsWith(" ".repeat(prefix.length)), line);
+  return [first.slice(prefix.length), ...lines.map((line) => line.slice(prefix.length))].join("\n");
+}
+
 export function cliError(...args) {
   try {
     execFileSync(FAIRDICE_BIN, args, { encoding: "utf8", stdio: "pipe" });

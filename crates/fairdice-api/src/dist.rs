@@ -264,17 +264,22 @@ impl UseCase for DistRequest {
             return self.estimate(&expr, runs, control);
         }
         // The report is priced before the distribution is computed, from the
-        // estimate of its rows and digits, and again once they are known.
-        let cost = notation::estimate(&expr, &self.options());
+        // estimate of its rows and digits, and again once they are known. A
+        // computation past the budget itself is refused for that first, by the
+        // evaluation.
+        let options = self.options();
+        let cost = notation::estimate(&expr, &options);
+        let computable = cost.steps <= control.max_steps() as f64
+            && cost.outcomes <= options.max_outcomes as f64;
         let digits = (cost.bits * std::f64::consts::LOG10_2).floor() + 1.0;
-        if let Err(stop) = price_rows(cost.support, cost.bits, control) {
+        if let (true, Err(stop)) = (computable, price_rows(cost.support, cost.bits, control)) {
             let size = format!(
                 "about {:.0} outcomes, counts of up to about {digits:.0} digits",
                 cost.support
             );
             return Err(self.report_refusal(&stop, &size, &expr, control));
         }
-        match notation::evaluate_expr(&expr, &self.options(), control) {
+        match notation::evaluate_expr(&expr, &options, control) {
             Ok(die) => {
                 if let Err(stop) = price_report(&die, control) {
                     let size = format!(

@@ -14,7 +14,7 @@
 //!    ends, then the middle of the bracket where one side surely keeps the
 //!    threshold and the other surely misses it, halved until the sides meet.
 //!    Along the lines the tuner searches the entropy is monotone (tested in
-//!    `tests/tune_monotone.rs`), so the rest of the line lies clearly on one side
+//!    `tests/engine/tune_monotone.rs`), so the rest of the line lies clearly on one side
 //!    and is screened with [`LIGHT_SCREEN_RUNS`];
 //! 2. **refining** takes the *contenders* — candidates whose interval
 //!    (estimate ± [`CONFIDENCE_Z`] standard errors) may still qualify and may still
