@@ -5,9 +5,39 @@
 # the site built to WebAssembly, every page in headless Chromium, from a plain
 # static server and from `fairdice serve`; it installs Chromium and node when
 # missing, saying so); then the Python package (scripts/test-python.sh). Every step
-# shares the one release build of the first.
+# shares the one release build of the first. Each phase says when it starts, and
+# the last line says whether everything passed, with each phase's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+started=$SECONDS
+phase=""
+timings=""
+begin() {
+    phase=$1
+    phase_started=$SECONDS
+    printf '\n=== %s (%d s so far)\n' "$phase" $((SECONDS - started))
+}
+done_phase() {
+    timings+="${timings:+, }$phase $((SECONDS - phase_started)) s"
+}
+finish() {
+    local status=$?
+    if [[ $status -eq 0 ]]; then
+        printf '\n=== every test passed in %d s (%s)\n' $((SECONDS - started)) "$timings"
+    else
+        printf '\n=== FAILED in %s after %d s (exit status %d; passed before it: %s)\n' \
+            "$phase" $((SECONDS - started)) "$status" "${timings:-nothing}" >&2
+    fi
+}
+trap finish EXIT
+
+begin "Rust: build and run the tests of every crate"
 cargo test --workspace --exclude fairdice-bench --release
+done_phase
+begin "web app and npm package"
 ./scripts/test-web.sh
+done_phase
+begin "Python package"
 FAIRDICE_CLI="$PWD/target/release/fairdice" ./scripts/test-python.sh
+done_phase
