@@ -35,6 +35,8 @@ test("the article's deck: the analysis of `fairdice analyze --json`, curves and 
   assert.match(await page.textContent("#summary .method"), /exact sweep/);
   assert.equal(await page.textContent("#summary .outcome-variance"), "0.5089");
   assert.equal(await page.textContent("#summary .mean-entropy"), "0.9020");
+  const document = cliJson("analyze", spec, "--samples", "25");
+  assert.equal(await page.textContent("#summary .base-deviation"), document.base_deviation.toFixed(4));
   assert.equal(await page.locator("#droughts tbody tr").count(), 1);
   assert.match(await page.textContent("#droughts tbody tr"), /^each/);
   const curves = page.locator('#chart svg g[aria-label="deck(values=6, copies=1, refill_below=6, refill=top-up)"] path');
@@ -78,14 +80,19 @@ test("the sample button draws what `fairdice sample` draws; the fair roller's ch
   assert.equal(url.searchParams.get("sample"), "1");
   assert.equal(url.searchParams.get("seed"), "7");
   const drawn = await page.$$eval("#sample ol.sequence li", (lis) => lis.map((l) => l.textContent));
-  assert.deepEqual(drawn, cli("sample", spec, "--count", "12", "--seed", "7").trim().split(" "));
+  assert.deepEqual(drawn, cli("sample", spec, "--samples", "12", "--seed", "7").trim().split(" "));
   assert.deepEqual(drawn, ["1", "6", "3", "2", "4", "5", "6", "4", "3", "5", "2", "1"]);
+  // The command the page quotes draws the same sequence, with today's flags.
+  const quoted = await page.textContent("#sample p.hint code");
+  const words = quoted.match(/^fairdice sample '([^']+)' (.*)$/);
+  assert.ok(words, quoted);
+  assert.deepEqual(cli("sample", words[1], ...words[2].split(" ")).trim().split(" "), drawn);
   const [saved] = await Promise.all([page.waitForEvent("download"), page.click('#sample button:text-is("JSON")')]);
   assert.deepEqual(JSON.parse(readFileSync(await saved.path(), "utf8")), cliJson("sample", spec, "--samples", "12", "--seed", "7"));
   await page.goto(`${url.origin}${url.pathname}?spec=tgm2&samples=10&seed=1&sample=1`);
   await settled(page);
   const pieces = await page.$$eval("#sample ol.sequence li", (lis) => lis.map((l) => l.textContent));
-  assert.deepEqual(pieces, cli("sample", "tgm2", "--count", "10", "--seed", "1").trim().split(" "));
+  assert.deepEqual(pieces, cli("sample", "tgm2", "--samples", "10", "--seed", "1").trim().split(" "));
 
   await page.goto(`${url.origin}${url.pathname}`);
   await fillSpec(page, "fair(base=2d6, tightness=1)", 10);

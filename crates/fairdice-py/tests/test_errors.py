@@ -52,7 +52,12 @@ def test_errors_are_the_command_lines(cli):
 
         done = subprocess.run([str(cli), "dist", expression], capture_output=True, text=True)
         assert done.returncode == caught.value.exit_status, expression
-        assert done.stderr.strip() == f"error: {caught.value.full_text}", expression
+        # The command line prints the rendering after `error: `, its later lines
+        # indented by that prefix so the caret stays under the fault; then the hints.
+        error = caught.value
+        prefix = "error: "
+        rendered = error.rendered.replace("\n", "\n" + " " * len(prefix)) if error.expression else error.rendered
+        assert done.stderr.strip() == prefix + rendered + error.full_text[len(error.rendered) :], expression
 
 
 def test_library_errors_keep_their_kind():

@@ -149,7 +149,7 @@ function sampleBlock(state, report, go) {
       "p",
       { class: "hint" },
       "The same as ",
-      code(`fairdice sample '${report.spec}' --count ${shown.length} --seed ${state.seed}`),
+      code(`fairdice sample '${report.spec}' --samples ${shown.length} --seed ${state.seed}`),
       " · ",
       el("a", { href: `?${toParams({ ...state, seed: next }, true)}` }, `Draw another (seed ${next})`),
       " · ",
@@ -197,12 +197,13 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
     dataTable({
       id: "summary",
       caption: `${report.spec} over ${report.samples} samples`,
-      columns: ["method", "mean entropy", "outcome variance", "repeat rate"].map((name) => ({ name })),
+      columns: ["method", "mean entropy", "outcome variance", "base deviation", "repeat rate"].map((name) => ({ name })),
       rows: [
         [
           { text: methodWords(report), header: true, class: "method" },
           { text: withError(report.mean_entropy, errors.mean_entropy), class: "mean-entropy" },
           { text: withError(report.outcome_variance, errors.outcome_variance), class: "outcome-variance" },
+          { text: withError(report.base_deviation, errors.base_deviation), class: "base-deviation" },
           { text: withError(report.repeat_rate, errors.repeat_rate), class: "repeat-rate" },
         ],
       ],
@@ -214,7 +215,7 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
     el(
       "p",
       { class: "hint" },
-      `Mean entropy: of the next-sample distribution before each sample, as a fraction of a fair die's (1 = unpredictable), averaged over the match. Outcome variance: of the outcome counts after sample ${report.samples} (0 = every outcome equally often). Repeat rate: samples equal to the one before.`,
+      `Mean entropy: of the next-sample distribution before each sample, as a fraction of a fair die's (1 = unpredictable), averaged over the match. Outcome variance: of the outcome counts after sample ${report.samples} (0 = every outcome equally often). Base deviation: how far the outcome counts stray from the base's p·T (1 = as plain dice, 0 = exactly p·T). Repeat rate: samples equal to the one before.`,
     ),
   );
   // The JSON is `fairdice analyze --json`'s document: with its droughts once they are in.

@@ -4,11 +4,10 @@
 //! # Design decisions
 //! Sums are the hot path, so they convolve dense arrays when the outcomes are close
 //! together and fall back to sorting pairs otherwise. A dense convolution of long
-//! rows of wide counts packs each side into one big integer, a count a slot wide
-//! enough that no slot carries into the next (Kronecker substitution), and lets
-//! num-bigint's subquadratic product do the work: `3500d2+3500d2` took 20 s by
-//! rows and takes under 2 s. Pairs and arrays are priced (steps and memory)
-//! before they are allocated. A repeated sum `n·X` squares
+//! rows of wide counts is done by number-theoretic transforms modulo word-sized
+//! primes, its counts rebuilt by Chinese remainders (`ntt.rs`): `3500d2+3500d2`
+//! took 20 s by rows. Pairs and arrays are priced (steps and memory) before they
+//! are allocated. A repeated sum `n·X` squares
 //! while the total fits in 128 bits (all machine arithmetic); beyond that it uses the
 //! power recurrence for polynomials, which needs `O(n·m²)` big-integer steps for a die
 //! spanning `m + 1` outcomes instead of the `O(n²·m²)` of squaring. Both are checked
@@ -523,8 +522,11 @@ fn convolve<C: Count>(a: &[C], b: &[C], meter: &mut Meter) -> Result<Vec<C>, Die
     let widest = |counts: &[C]| counts.iter().map(Count::bit_len).max().unwrap_or(0);
     let (bits_a, bits_b) = (widest(a), widest(b));
     let (len_a, len_b) = (a.len() as f64, b.len() as f64);
-    if kronecker_pays(len_a, len_b, bits_a as f64, bits_b as f64) {
-        return kronecker(a, b, bits_a + bits_b, meter);
+    if transform_pays(len_a, len_b, bits_a as f64, bits_b as f64) {
+        let shorter = a.len().min(b.len()) as f64;
+        let bits = bits_a + bits_b + shorter.log2().floor() as u64 + 1;
+        meter.charge(transform_steps(len_a, len_b, bits_a as f64, bits_b as f64) as u64)?;
+        return Ok(super::ntt::convolve(a, b, bits, meter.control())?);
     }
     let row = row_steps(1.0, len_b, bits_a as f64, bits_b as f64) as u64;
     let mut out = vec![C::zero(); a.len() + b.len() - 1];
@@ -542,20 +544,19 @@ fn convolve<C: Count>(a: &[C], b: &[C], meter: &mut Meter) -> Result<Vec<C>, Die
 
 /// Steps of the dense sum of two dice of `len_a` and `len_b` slots with counts
 /// of up to `bits_a` and `bits_b` bits, by the cheaper way [`convolve`] takes:
-/// rows of multiply-adds, a step a product of words, or one Kronecker product.
+/// rows of multiply-adds, or number-theoretic transforms.
 pub(crate) fn sum_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
-    kronecker_steps(len_a, len_b, bits_a, bits_b).min(row_steps(len_a, len_b, bits_a, bits_b))
+    transform_steps(len_a, len_b, bits_a, bits_b).min(row_steps(len_a, len_b, bits_a, bits_b))
 }
 
-/// Whether [`convolve`] takes one Kronecker product instead of rows.
-fn kronecker_pays(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> bool {
-    kronecker_steps(len_a, len_b, bits_a, bits_b) < row_steps(len_a, len_b, bits_a, bits_b)
+/// Whether [`convolve`] takes the transforms instead of rows.
+fn transform_pays(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> bool {
+    transform_steps(len_a, len_b, bits_a, bits_b) < row_steps(len_a, len_b, bits_a, bits_b)
 }
 
 /// Steps of a convolution by rows: a step a pair of counts, and wide counts a
 /// step for every [`WORD_PRODUCTS_PER_STEP`] products of their words.
 fn row_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
-    let words = |bits: f64| (bits / 64.0).ceil().max(1.0);
     len_a * len_b * (words(bits_a) * words(bits_b) / WORD_PRODUCTS_PER_STEP).max(1.0)
 }
 
@@ -564,56 +565,15 @@ fn row_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
 /// (measured: `3500d2+3500d2`, 3.7·10¹⁰ products of words in rows, 20 s).
 const WORD_PRODUCTS_PER_STEP: f64 = 8.0;
 
-/// Steps of a convolution by one Kronecker product of `words` 64-bit words in
-/// all: num-bigint multiplies by Toom-3, `O(words^1.465)`, about a step a unit
-/// (measured: `3500d2+3500d2` multiplies two integers of 385,000 words in
-/// 1.6 s; `700d6+700d6`, 200,000 words each, in 0.7 s), plus packing and
-/// unpacking every word.
-fn kronecker_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
-    let slot = kronecker_slot(len_a.min(len_b), bits_a + bits_b) as f64;
-    let words = slot * (len_a + len_b);
-    words.powf(1.465) + words
+/// Steps of a convolution by number-theoretic transforms (`ntt.rs`).
+fn transform_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
+    let bits = bits_a + bits_b + len_a.min(len_b).max(1.0).log2().floor() + 1.0;
+    super::ntt::steps(len_a, len_b, words(bits_a), words(bits_b), bits)
 }
 
-/// The words of one slot of a Kronecker substitution: every count of the
-/// product is a sum of at most `shorter` products whose bits add to at most
-/// `bits`, so it fits in `bits + log2(shorter) + 1` bits, rounded up to whole
-/// words so that packing and unpacking copy words.
-fn kronecker_slot(shorter: f64, bits: f64) -> u64 {
-    let carry = shorter.max(1.0).log2().floor() + 1.0;
-    ((bits + carry + 1.0) / 64.0).ceil() as u64
-}
-
-/// [`convolve`] by Kronecker substitution: each side packed into one big
-/// integer, a count a slot (`Σ aᵢ·2^(slot·i)`), so that the one product's slots
-/// are the counts of the sum, none carrying into the next. The product is
-/// num-bigint's, subquadratic in the words; the slots are copied out.
-fn kronecker<C: Count>(a: &[C], b: &[C], bits: u64, meter: &mut Meter) -> Result<Vec<C>, DieError> {
-    let shorter = a.len().min(b.len()) as f64;
-    let slot = kronecker_slot(shorter, bits as f64) as usize;
-    let pack = |counts: &[C]| -> BigUint {
-        let mut digits = vec![0u32; 2 * slot * counts.len()];
-        for (i, count) in counts.iter().enumerate() {
-            let at = 2 * slot * i;
-            for (j, word) in count.to_words().iter().enumerate() {
-                digits[at + 2 * j] = *word as u32;
-                digits[at + 2 * j + 1] = (word >> 32) as u32;
-            }
-        }
-        BigUint::new(digits)
-    };
-    let (len_a, len_b) = (a.len() as f64, b.len() as f64);
-    meter.charge(kronecker_steps(len_a, len_b, bits as f64, 0.0) as u64)?;
-    let product = pack(a) * pack(b);
-    let words: Vec<u64> = product.iter_u64_digits().collect();
-    let mut out = Vec::with_capacity(a.len() + b.len() - 1);
-    for i in 0..a.len() + b.len() - 1 {
-        let start = (i * slot).min(words.len());
-        let chunk = &words[start..(start + slot).min(words.len())];
-        let used = chunk.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1);
-        out.push(C::from_words(&chunk[..used]));
-    }
-    Ok(out)
+/// 64-bit words of a count of `bits` bits (at least one).
+fn words(bits: f64) -> f64 {
+    (bits / 64.0).ceil().max(1.0)
 }
 
 #[cfg(test)]
@@ -793,7 +753,7 @@ mod tests {
         assert_eq!(product.total(), BigUint::from(10_000u32));
     }
 
-    /// The convolution by rows, for the tests of the Kronecker product.
+    /// The convolution by rows, for the tests of the transforms.
     fn by_rows<C: Count>(a: &[C], b: &[C]) -> Vec<C> {
         let mut out = vec![C::zero(); a.len() + b.len() - 1];
         for (i, x) in a.iter().enumerate() {
@@ -804,11 +764,19 @@ mod tests {
         out
     }
 
+    /// The bits of the largest count of the convolution of `a` and `b`.
+    fn bound<C: Count>(a: &[C], b: &[C]) -> u64 {
+        let widest = |v: &[C]| v.iter().map(Count::bit_len).max().unwrap_or(0);
+        let shorter = a.len().min(b.len()) as u64;
+        widest(a) + widest(b) + u64::from(u64::BITS - shorter.leading_zeros())
+    }
+
     #[test]
-    fn a_kronecker_product_convolves_exactly() {
+    fn the_transforms_convolve_exactly() {
+        use super::super::ntt;
         use crate::dice::count::Long;
         // Counts of every width, zeros and uneven lengths among them; words
-        // full to the top bit so that a slot one bit short would carry.
+        // full to the top bit, so that a prime too few would show.
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             seed ^= seed << 13;
@@ -816,8 +784,15 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for (len_a, len_b, words) in [(1, 1, 1), (3, 70, 1), (64, 64, 2), (17, 5, 9), (40, 90, 70)]
-        {
+        let control = Control::new();
+        for (len_a, len_b, words) in [
+            (1, 1, 1),
+            (3, 70, 1),
+            (64, 64, 2),
+            (17, 5, 9),
+            (40, 90, 70),
+            (300, 2, 3),
+        ] {
             let big = |len: usize, next: &mut dyn FnMut() -> u64| -> Vec<BigUint> {
                 (0..len)
                     .map(|i| match i % 5 {
@@ -831,10 +806,8 @@ mod tests {
                     .collect()
             };
             let (a, b) = (big(len_a, &mut next), big(len_b, &mut next));
-            let bits = a.iter().chain(&b).map(|c| c.bits()).max().unwrap_or(0);
-            let meter = &mut Control::new().meter();
             assert_eq!(
-                kronecker(&a, &b, 2 * bits, meter).unwrap(),
+                ntt::convolve(&a, &b, bound(&a, &b), &control).unwrap(),
                 by_rows(&a, &b),
                 "{len_a}x{len_b} of {words} words"
             );
@@ -843,26 +816,32 @@ mod tests {
                     v.iter().map(|c| c.try_into().unwrap()).collect()
                 };
                 let (a, b) = (small(&a), small(&b));
-                assert_eq!(kronecker(&a, &b, 128, meter).unwrap(), by_rows(&a, &b));
+                assert_eq!(
+                    ntt::convolve(&a, &b, bound(&a, &b), &control).unwrap(),
+                    by_rows(&a, &b)
+                );
             }
             if words <= 9 {
                 let long = |v: &[BigUint]| -> Vec<Long> { v.iter().map(Long::from_big).collect() };
                 let (a, b) = (long(&a), long(&b));
-                assert_eq!(kronecker(&a, &b, 2 * bits, meter).unwrap(), by_rows(&a, &b));
+                assert_eq!(
+                    ntt::convolve(&a, &b, bound(&a, &b), &control).unwrap(),
+                    by_rows(&a, &b)
+                );
             }
         }
     }
 
     #[test]
-    fn large_sums_take_the_kronecker_product_and_agree_with_every_pair() {
-        // 400d6 + 300d8: the product pays (counts of about 1,000 and 900 bits,
+    fn large_sums_take_the_transforms_and_agree_with_every_pair() {
+        // 400d6 + 300d8: the transforms pay (counts of about 1,000 and 900 bits,
         // 2,000 slots), and every pair of outcomes added one by one agrees.
         let control = Control::new();
         let (a, b) = (
             d(6).repeat_sum(400, &control).unwrap(),
             d(8).repeat_sum(300, &control).unwrap(),
         );
-        assert!(kronecker_pays(
+        assert!(transform_pays(
             span(&a).unwrap() as f64,
             span(&b).unwrap() as f64,
             a.total_bits() as f64,

@@ -7,6 +7,7 @@ pub mod die;
 pub mod evaluator;
 pub mod mixture;
 pub mod notation;
+mod ntt;
 pub mod pool;
 pub mod report;
 pub mod sampler;
