@@ -1,5 +1,6 @@
 // Every page on a 375 px wide phone and at two other widths: no sideways
 // scrolling, charts drawn at the screen's width with every outcome on screen,
+// the numbers a result table exists for on screen without scrolling it sideways,
 // inputs of a row aligned however their labels wrap, long errors wrapped inside
 // their box; screenshots of each page at 375 px.
 import { after, before, test } from "node:test";
@@ -72,6 +73,116 @@ for (const [name, path] of PAGES) {
     await page.close();
   });
 }
+
+/**
+ * The key numbers of the wide result tables, by page: each cell matched must be
+ * shown whole on a phone's screen, the table not scrolled sideways.
+ */
+const KEY_CELLS = [
+  [
+    "tune",
+    PAGES.find(([name]) => name === "tune")[1],
+    ["#tune-results .params", "#tune-results .mean-entropy", "#tune-results .outcome-variance", "#tune-results .base-deviation"],
+  ],
+  [
+    "tune between players",
+    "tune.html?base=2d6&samples=20&systems=dice&grid=fair(tightness%3D0..2+step+0.5%2C+seats%3D2)&game=sevens-1v1",
+    ["#tune-results .params", "#tune-results .mean-entropy", "#tune-results .base-deviation", "#tune-results .seat-spread"],
+  ],
+  [
+    "risk",
+    PAGES.find(([name]) => name === "risk")[1],
+    ["#p-attacker", "#survivors tbody td:nth-child(2)", "#survivors tbody td:nth-child(3)", "#per-roll tbody td:nth-child(7)"],
+  ],
+  [
+    "randomizers",
+    PAGES.find(([name]) => name === "randomizers")[1],
+    [
+      "#summary .mean-entropy",
+      "#summary .outcome-variance",
+      "#summary .base-deviation",
+      "#summary .repeat-rate",
+      "#droughts tbody td",
+      "#next tbody td:nth-child(2)",
+    ],
+  ],
+  [
+    "randomizers by Monte Carlo",
+    "randomizers.html?spec=dynamic(values%3D6%2C+decrease%3D0.355)&samples=25&method=monte_carlo&runs=2000&seed=5",
+    ["#summary .method", "#summary .mean-entropy", "#summary .outcome-variance", "#summary .base-deviation", "#summary .repeat-rate"],
+  ],
+];
+
+/** The cells `selector` matches that are not shown whole on screen, or why none is. */
+async function hiddenCells(page, selector) {
+  return page.evaluate((selector) => {
+    const cells = [...document.querySelectorAll(selector)];
+    if (cells.length === 0) return [`no cell matches ${selector}`];
+    const screen = document.documentElement.clientWidth;
+    return cells.flatMap((cell) => {
+      const box = cell.getBoundingClientRect();
+      // The text itself, which may run past its cell.
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const text = range.getBoundingClientRect();
+      // A scrolling box shows only its own width.
+      const wrap = cell.closest(".table-wrap")?.getBoundingClientRect();
+      const left = Math.max(0, wrap?.left ?? 0);
+      const right = Math.min(screen, wrap?.right ?? screen);
+      const empty = cell.textContent.trim() === "";
+      const shown = cell.checkVisibility({ visibilityProperty: true }) && box.width > 0 && box.height > 0 && (empty || text.width > 0);
+      const edges = empty ? [box] : [box, text];
+      const inside = Math.min(...edges.map((b) => b.left)) >= left - 0.5 && Math.max(...edges.map((b) => b.right)) <= right + 0.5;
+      if (shown && inside) return [];
+      const span = (b) => `${Math.round(b.left)}..${Math.round(b.right)}`;
+      return [`${selector} "${cell.textContent}" spans ${span(empty ? box : text)} of ${span({ left, right })}`];
+    });
+  }, selector);
+}
+
+for (const [name, path, selectors] of KEY_CELLS) {
+  test(`${name} on a 375 px phone: the table's key numbers on screen, none scrolled out of sight`, async () => {
+    const page = await browser.page(path, PHONE);
+    await settled(page);
+    assert.equal(await page.locator(".problem").count(), 0, await page.textContent("#results"));
+    const seen = await layout(page);
+    assert.ok(seen.pageWidth <= seen.viewport, `the page is ${seen.pageWidth} px wide`);
+    const hidden = [];
+    for (const selector of selectors) hidden.push(...(await hiddenCells(page, selector)));
+    assert.deepEqual(hidden, []);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test("a table shown as cards on a phone names each value by its column, and stays a table on a wide screen", async () => {
+  const path = PAGES.find(([name]) => name === "tune")[1];
+  for (const [width, cards] of [[375, true], [1200, false]]) {
+    const page = await browser.page(path, { width, height: 900 });
+    await settled(page);
+    const seen = await page.evaluate(() => {
+      const table = document.querySelector("#tune-results");
+      const names = [...table.tHead.rows[0].cells].map((th) => th.textContent);
+      return {
+        display: getComputedStyle(table).display,
+        header: table.tHead.getBoundingClientRect().height,
+        labels: [...table.tBodies[0].rows].map((tr) => [...tr.cells].map((c, i) => c.dataset.label === names[i])),
+        shown: getComputedStyle(table.querySelector("tbody td"), "::before").content,
+      };
+    });
+    assert.ok(seen.labels.flat().every(Boolean), "every cell is labelled with its column's name");
+    if (cards) {
+      assert.equal(seen.display, "block");
+      assert.ok(seen.header <= 1, "the header row is hidden");
+      assert.equal(seen.shown, '"best parameters"');
+    } else {
+      assert.equal(seen.display, "table");
+      assert.ok(seen.header > 10, "the header row is shown");
+      assert.equal(seen.shown, "none");
+    }
+    await page.close();
+  }
+});
 
 test("every outcome keeps its place on a phone's chart", async () => {
   const page = await browser.page("dice.html?expr=100d6", PHONE);

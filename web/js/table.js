@@ -7,13 +7,18 @@ export const MAX_TABLE_ROWS = 1000;
 
 /**
  * A cell: a string, or `{ text, title, class, header }` (`header`: a row header).
- * A CSV value: the cell's `csv` if given, else its text.
+ * A CSV value: the cell's `csv` if given, else its text. `label`: its column's
+ * name, as `data-label` (shown beside the value when the table is a stack of cards).
  */
-function cellNode(cell, index) {
+function cellNode(cell, index, label, cards) {
   const spec = typeof cell === "object" && cell !== null && !(cell instanceof Node) ? cell : { text: cell };
   const header = spec.header ?? index === 0;
   const content = spec.node ?? spec.text ?? "";
-  return el(header ? "th" : "td", { class: spec.class, title: spec.title, attrs: header ? { scope: "row" } : undefined }, content);
+  const attrs = { "data-label": label ?? "" };
+  if (header) attrs.scope = "row";
+  // A table laid out as blocks loses its table semantics in some browsers: roles keep them.
+  if (cards) attrs.role = header ? "rowheader" : "cell";
+  return el(header ? "th" : "td", { class: spec.class, title: spec.title, attrs }, content);
 }
 
 function csvValue(cell) {
@@ -38,16 +43,23 @@ export function csvText(header, rows) {
  *
  * `columns`: `[{ name, class }]`; `rows`: arrays of cells; `csv`: the file name;
  * `csvRows`: the CSV's rows when they differ from the cells' values (e.g. exact
- * counts shown abbreviated), with `csvHeader`.
+ * counts shown abbreviated), with `csvHeader`. `cards`: on a phone each row is a
+ * card of `column: value` lines (for tables too wide for a phone's screen);
+ * other tables wrap their headers there.
  */
-export function dataTable({ id, caption, columns, rows, csv, csvHeader, csvRows, className = "numbers" }) {
+export function dataTable({ id, caption, columns, rows, csv, csvHeader, csvRows, className = "numbers", cards = false }) {
   const shown = rows.slice(0, MAX_TABLE_ROWS);
+  const role = (name) => (cards ? { role: name } : {});
   const table = el(
     "table",
-    { id, class: className },
+    { id, class: cards ? `${className} cards` : className, attrs: role("table") },
     caption ? el("caption", {}, caption) : null,
-    el("thead", {}, el("tr", {}, columns.map((c) => el("th", { class: c.class, attrs: { scope: "col" } }, c.name)))),
-    el("tbody", {}, shown.map(rowNode)),
+    el(
+      "thead",
+      { attrs: role("rowgroup") },
+      el("tr", { attrs: role("row") }, columns.map((c) => el("th", { class: c.class, attrs: { scope: "col", ...role("columnheader") } }, c.name))),
+    ),
+    el("tbody", { attrs: role("rowgroup") }, shown.map((row) => rowNode(row, columns, cards))),
   );
   const header = csvHeader ?? columns.map((c) => c.name);
   const values = csvRows ?? rows.map((row) => (row.cells ?? row).map(csvValue));
@@ -62,8 +74,12 @@ export function dataTable({ id, caption, columns, rows, csv, csvHeader, csvRows,
   return el("div", { class: "result-table" }, el("div", { class: "table-wrap" }, table), el("div", { class: "table-tools" }, note, save));
 }
 
-/** A row: cells, or `{ cells, className, dataset }`. */
-function rowNode(row) {
+/** A row: cells, or `{ cells, className, dataset }`; each cell labelled with its column's name. */
+function rowNode(row, columns, cards) {
   const cells = row.cells ?? row;
-  return el("tr", { class: row.className, dataset: row.dataset }, cells.map(cellNode));
+  return el(
+    "tr",
+    { class: row.className, dataset: row.dataset, attrs: cards ? { role: "row" } : undefined },
+    cells.map((cell, i) => cellNode(cell, i, columns[i]?.name, cards)),
+  );
 }

@@ -208,6 +208,7 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
         ],
       ],
       csv: "fairdice-analysis-summary.csv",
+      cards: true,
     }),
   );
   results.querySelector("#summary .method").dataset.method = report.method;
@@ -271,6 +272,7 @@ function droughtsTable(droughts, gaps) {
     csvHeader: ["outcome", "expected longest gap", ...droughts.outcomes[0].gap_exceeds.map((_, k) => `P(gap > ${k})`)],
     csvRows: droughts.outcomes.map((o) => [o.outcome, o.longest_gap, ...o.gap_exceeds]),
     csv: "fairdice-droughts.csv",
+    cards: true,
   });
 }
 

@@ -207,6 +207,7 @@ function perRollTable(report, probabilities) {
     columns: ["attacker dice", "defender dice", "attacker loses", "defender loses", "count", "of", "probability"].map((name) => ({ name })),
     rows,
     csv: "fairdice-risk-per-roll.csv",
+    cards: true,
   });
 }
 

@@ -186,6 +186,7 @@ function render(state, outcomes, results) {
         ],
       })),
       csv: "fairdice-tune.csv",
+      cards: true,
     }),
   );
   const uncertain = report.systems.filter((s) => !s.certain).map((s) => s.system);
