@@ -9,6 +9,7 @@ use fairdice::analysis::monte_carlo::STEPS_PER_DRAWN_OUTCOME;
 use fairdice::analysis::{
     self, AnalysisError, AnalysisOptions, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, MethodChoice,
 };
+use fairdice::control::step_count;
 use fairdice::randomizer::{AnyRandomizer, Randomizer, Spec};
 use fairdice::{Control, FailureKind};
 use serde::{Deserialize, Serialize};
@@ -122,7 +123,9 @@ impl AnalyzeRequest {
     /// The randomizer, its base evaluated under `control`, and the method, checked
     /// before any work (a Monte Carlo estimate priced against the budget).
     fn prepare(&self, control: &Control) -> Result<(AnyRandomizer, MethodChoice), Error> {
-        let randomizer = open(&self.spec, control)?;
+        // The randomizer is built to price the sweep; a small budget refuses with
+        // the sweep's estimate, not its base die's.
+        let randomizer = open(&self.spec, &control.preparing())?;
         let method = self.method()?;
         if self.samples == 0 || self.samples > analysis::MAX_SAMPLES {
             return Err(Error::from_failure(&AnalysisError::Samples(self.samples)));
@@ -139,9 +142,10 @@ impl AnalyzeRequest {
             let steps = runs.saturating_mul(per_run);
             if steps > control.max_steps() {
                 let mut error = Error::too_big(format!(
-                    "{runs} runs of {} samples of {outcomes} outcomes is more than the budget allows (about {steps:.1e} steps, the limit is {:.1e}); ask for fewer runs",
+                    "{runs} runs of {} samples of {outcomes} outcomes is more than the budget allows (about {} steps, the limit is {}); ask for fewer runs",
                     self.samples,
-                    control.max_steps() as f64,
+                    step_count(steps as f64),
+                    step_count(control.max_steps() as f64),
                 ));
                 if let Some(suggestion) = self.suggestion(&randomizer, control) {
                     error = error.with_suggestion(suggestion);

@@ -9,6 +9,7 @@
 
 use fairdice::contest::written::{PoolTextError, parse_pool};
 use fairdice::contest::{Contest, ContestError, Pairing, Side, TieRule};
+use fairdice::control::step_count;
 use fairdice::dice::notation::Options;
 use fairdice::{Control, Die, FailureKind};
 use serde::{Deserialize, Serialize};
@@ -112,6 +113,9 @@ impl ContestRequest {
     /// A pool that is empty or not dice joined by `+` (with its caret rendering
     /// and side), or a contest the rules cannot score.
     pub fn contest(&self, control: &Control) -> Result<Contest, Error> {
+        // The pools are built to price the contest; a small budget refuses with the
+        // contest's estimate, not a pool's.
+        let control = &control.preparing();
         let sides =
             pool(Side::A, &self.a, control).and_then(|a| Ok((a, pool(Side::B, &self.b, control)?)));
         let (a, b) = sides.map_err(|error| {
@@ -175,8 +179,9 @@ impl ContestRequest {
             let fits = control.max_steps() / STEPS_PER_ROLLED_DIE / dice.max(1);
             let mut error = Error::too_big(format!(
                 "{runs} rolls of {dice} dice each is more than the budget allows \
-                 (about {steps} steps, the limit is {}); at most about {fits} rolls fit",
-                control.max_steps()
+                 (about {} steps, the limit is {}); at most about {fits} rolls fit",
+                step_count(steps as f64),
+                step_count(control.max_steps() as f64)
             ));
             if let Some(suggestion) = self.suggestion(contest) {
                 error = error.with_suggestion(suggestion);

@@ -5,7 +5,7 @@
 
 use fairdice::battle::report::{Precision, SimulationReport, per_roll};
 use fairdice::battle::{Rule, Rules, most_dice, simulate, win_table};
-use fairdice::control::METER_SLACK;
+use fairdice::control::{METER_SLACK, step_count};
 use fairdice::{Control, FailureKind};
 use serde::{Deserialize, Serialize};
 
@@ -213,10 +213,11 @@ impl RiskRequest {
         let steps = dice * STEPS_PER_BATTLE_DIE as f64;
         if steps > slack * control.max_steps() as f64 {
             return Err(Error::too_big(format!(
-                "{runs} battles of {} against {} armies {how} {dice:.2e} dice, more than the budget allows (about {steps:.1e} steps, the limit is {:.1e}); simulate fewer battles",
+                "{runs} battles of {} against {} armies {how} {dice:.2e} dice, more than the budget allows (about {} steps, the limit is {}); simulate fewer battles",
                 self.attacker,
                 self.defender,
-                control.max_steps() as f64
+                step_count(steps),
+                step_count(control.max_steps() as f64)
             )));
         }
         Ok(())

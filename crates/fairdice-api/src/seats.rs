@@ -6,6 +6,7 @@
 
 use fairdice::analysis::seats::{self, DEFAULT_SHARES, Game, SeatAnalysis, SeatError, SeatOptions};
 use fairdice::analysis::{self, DEFAULT_STATE_BUDGET, MethodChoice};
+use fairdice::control::step_count;
 use fairdice::randomizer::{AnyRandomizer, Randomizer};
 use fairdice::{Control, FailureKind};
 use serde::{Deserialize, Serialize};
@@ -128,7 +129,8 @@ impl SeatsRequest {
     /// The randomizer and the method, checked before any work (a Monte Carlo
     /// estimate priced against the budget).
     fn prepare(&self, control: &Control) -> Result<(AnyRandomizer, MethodChoice), Error> {
-        let randomizer = open(&self.spec, control)?;
+        // Built to price the sweep, as `analyze` does.
+        let randomizer = open(&self.spec, &control.preparing())?;
         let method = method_choice(
             self.exact,
             self.runs,
@@ -153,10 +155,10 @@ impl SeatsRequest {
                 let steps = runs.saturating_mul(per_run);
                 if steps > control.max_steps() {
                     let mut error = Error::too_big(format!(
-                        "{runs} runs of {} rolls is more than the budget allows (about {:.1e} steps, the limit is {:.1e}); ask for fewer runs",
+                        "{runs} runs of {} rolls is more than the budget allows (about {} steps, the limit is {}); ask for fewer runs",
                         self.samples,
-                        steps as f64,
-                        control.max_steps() as f64,
+                        step_count(steps as f64),
+                        step_count(control.max_steps() as f64),
                     ));
                     if let Some(suggestion) = self.suggestion(&randomizer, control) {
                         error = error.with_suggestion(suggestion);

@@ -87,3 +87,38 @@ fn a_budget_too_small_refuses_every_use_case() {
         );
     }
 }
+
+/// The steps a refusal states ("about 1.0e9 steps").
+fn stated_steps(message: &str) -> f64 {
+    let after = message
+        .split("about ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no estimate in: {message}"));
+    after
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number of steps in: {message}"))
+}
+
+#[test]
+fn a_request_of_several_stages_is_refused_with_the_whole_estimate() {
+    // Each first builds something small (a pool, one roll's table) and
+    // then prices its main work: a budget of one step must name the main work's
+    // estimate, not the first stage's few steps.
+    let cases = [
+        ("contest", r#"{"a": "60d10", "b": "60d10"}"#, 1e8),
+        ("risk", r#"{"attacker": 100, "defender": 100}"#, 1e6),
+    ];
+    for (use_case, request, least) in cases {
+        let error =
+            run_json(use_case, request, &Control::new().with_max_steps(1)).expect_err("refused");
+        assert_eq!(error.kind, FailureKind::TooLarge, "{use_case}");
+        let stated = stated_steps(&error.message);
+        assert!(stated >= least, "{use_case}: {}", error.message);
+        // The same request under a budget of its estimate is answered.
+        let budget = (stated * 2.0) as u64;
+        run_json(use_case, request, &Control::new().with_max_steps(budget))
+            .unwrap_or_else(|e| panic!("{use_case} under {budget}: {}", e.full_text()));
+    }
+}

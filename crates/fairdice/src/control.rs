@@ -41,6 +41,10 @@ use thiserror::Error;
 /// one multiply-add of 64-bit limbs: a few nanoseconds). Roughly ten seconds.
 pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
 
+/// The least budget [`Control::preparing`] gives the stages that prepare a
+/// request's pricing: about a millisecond of work.
+pub const PREPARATION_STEPS: u64 = 1 << 20;
+
 /// The default memory one computation may plan to hold: 2 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 2 << 30;
 
@@ -184,6 +188,22 @@ impl Control {
                 parent: Some(self.shared.clone()),
             }),
             progress: self.progress.clone(),
+        }
+    }
+
+    /// The control for work that prepares a request's main computation so that it
+    /// can be priced (a contest's pools, a randomizer's base die): this control
+    /// when its budget is at least [`PREPARATION_STEPS`], else one allowed that
+    /// many steps (about a millisecond of work) with this memory limit. So even a
+    /// tiny budget refuses a request with the estimate of the whole, not of the
+    /// small stage that happens to come first. Under a smaller budget the
+    /// preparation is not cancellable: it is too short to need it.
+    #[must_use]
+    pub fn preparing(&self) -> Control {
+        if self.shared.max_steps >= PREPARATION_STEPS {
+            self.clone()
+        } else {
+            Control::build(PREPARATION_STEPS, self.shared.max_memory, None)
         }
     }
 
@@ -410,16 +430,19 @@ impl Drop for Meter {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Stop {
     /// It worked far past its budget (its estimate was wrong, or it had none).
-    #[error("too large to compute exactly: it went past the budget of {limit} steps")]
+    #[error(
+        "too large to compute exactly: it went past the budget of {} steps",
+        step_count(*limit as f64)
+    )]
     OverBudget {
         /// The budget in steps.
         limit: u64,
     },
     /// Its estimate, made before it started, is past the budget.
     #[error(
-        "too large to compute exactly: it would take about {:.1e} steps (the limit is {:.1e})",
-        *estimate as f64,
-        *limit as f64
+        "too large to compute exactly: it would take about {} steps (the limit is {})",
+        step_count(*estimate as f64),
+        step_count(*limit as f64)
     )]
     OverEstimate {
         /// The estimated steps (saturated at `u64::MAX`).
@@ -442,6 +465,16 @@ pub enum Stop {
     /// [`Control::cancel`] was called (a time limit, Ctrl-C, a closed page).
     #[error("the computation was cancelled")]
     Cancelled,
+}
+
+/// A number of steps as messages write it: plain digits below a million,
+/// `2.3e9` style above (an estimate is an order of magnitude).
+pub fn step_count(x: f64) -> String {
+    if x < 1e6 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1e}")
+    }
 }
 
 /// `1.5 GiB` style.

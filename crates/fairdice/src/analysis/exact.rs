@@ -28,7 +28,7 @@ use super::graph::{Edge, Graph, graph_limit};
 use super::metrics::Curves;
 pub use super::sweep_cost::EARLY_MIN_STATES;
 pub(crate) use super::sweep_cost::{Work, check_budget, check_memory, curve_steps_per_state};
-use crate::control::{Control, Failure, FailureKind, Stop};
+use crate::control::{Control, Failure, FailureKind, Stop, step_count};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// The default budget: merged states in one step of a sweep.
@@ -109,7 +109,9 @@ pub enum ExactError {
     },
     /// The sweep would take longer than the step budget allows.
     #[error(
-        "the exact sweep would take about {projected:.1e} steps (the limit is {limit:.1e}; it was stopped at step {step}); use Monte Carlo (--runs) or fewer samples"
+        "the exact sweep would take about {} steps (the limit is {}; it was stopped at step {step}); use Monte Carlo (--runs) or fewer samples",
+        step_count(*projected),
+        step_count(*limit as f64)
     )]
     TooSlow {
         /// The step (1-based) where the projection passed the budget.

@@ -60,6 +60,7 @@ pub fn solve_exact(
     let meter = &mut control.meter().scaled(EXACT_STEPS_PER_PAIR);
     rules.check(attacker, defender)?;
     BattleError::check_states(attacker, defender, MAX_EXACT_STATES, "an exact")?;
+    control.afford(sweep_steps(attacker, defender, rules, EXACT_STEPS_PER_PAIR))?;
     exact(attacker, defender, rules, meter)
 }
 
@@ -118,6 +119,7 @@ pub fn solve_float(
     let meter = &mut control.meter().scaled(FLOAT_STEPS_PER_PAIR);
     rules.check(attacker, defender)?;
     BattleError::check_states(attacker, defender, MAX_FLOAT_STATES, "a floating-point")?;
+    control.afford(sweep_steps(attacker, defender, rules, FLOAT_STEPS_PER_PAIR))?;
     float(attacker, defender, rules, meter)
 }
 
@@ -152,6 +154,16 @@ pub const EXACT_STEPS_PER_PAIR: u64 = 256;
 /// against 1000, a million states, 48 ms).
 pub const FLOAT_STEPS_PER_PAIR: u64 = 16;
 
+/// What a sweep from `attacker` against `defender` armies is charged at most:
+/// every army state, a step for it and one for each pair of dice its roll
+/// compares, `per_pair` budget steps each. Priced before the sweep, so a refusal
+/// states the whole battle's estimate.
+fn sweep_steps(attacker: u32, defender: u32, rules: &Rules, per_pair: u64) -> f64 {
+    let states = (f64::from(attacker) + 1.0) * (f64::from(defender) + 1.0);
+    let pairs = f64::from(rules.attacker_dice.min(rules.defender_dice));
+    states * (pairs + 1.0) * per_pair as f64
+}
+
 /// P(attacker wins) from every start `(A, D)` with `1 <= A, D <= n` at once:
 /// `table[a - 1][d - 1]`. One backward sweep, `O(n²)`; starts the attacker cannot
 /// fight from (`A = 1` under the official rule) have probability 0.
@@ -162,7 +174,9 @@ pub fn win_table(n: u32, rules: &Rules, control: &Control) -> Result<Vec<Vec<f64
     let mut meter = control.meter().scaled(FLOAT_STEPS_PER_PAIR);
     rules.check(rules.beaten_at() + 1, 1)?;
     BattleError::check_states(n, n, MAX_FLOAT_STATES, "a floating-point")?;
+    control.afford(sweep_steps(n, n, rules, FLOAT_STEPS_PER_PAIR))?;
     let size = n as usize + 1;
+    control.reserve((size as u64).pow(2).saturating_mul(8))?;
     let mut win = vec![vec![0.0f64; size]; size];
     let mut rolls: HashMap<(u32, u32), Vec<f64>> = HashMap::new();
     for a in 0..=n {
@@ -273,6 +287,11 @@ fn sweep<P: Mass>(
     add: &mut dyn FnMut(&mut P, P),
     meter: &mut Meter,
 ) -> Result<BattleOutcome<P>, BattleError> {
+    // The mass of every army state is held at once.
+    let states = (u64::from(attacker) + 1) * (u64::from(defender) + 1);
+    meter
+        .control()
+        .reserve(states.saturating_mul(std::mem::size_of::<P>() as u64 + 8))?;
     let mut rolls: HashMap<(u32, u32), RollLosses> = HashMap::new();
     let width = defender as usize + 1;
     let mut mass: Vec<P> = vec![P::default(); (attacker as usize + 1) * width];
@@ -513,15 +532,20 @@ mod tests {
         );
         assert_eq!(metered.attacker_wins.len(), 21);
 
-        // A budget of 1,000 steps admits every roll (the largest is priced at 727)
-        // and stops the sweep's meter at 4 × 1,000.
+        // The sweep is priced before it starts at what its meter could charge: a
+        // budget of 1,000 steps refuses 200 against 200 with the whole battle's
+        // estimate (201 × 201 states, 3 charges each at most), not a roll's.
         let small = Control::new().with_max_steps(1000);
         assert_eq!(
             solve_float(200, 200, &r, &small),
-            Err(BattleError::Stopped(crate::Stop::OverBudget {
+            Err(BattleError::Stopped(crate::Stop::OverEstimate {
+                estimate: 201 * 201 * 3 * FLOAT_STEPS_PER_PAIR,
                 limit: 1000
             }))
         );
+        let priced = Control::unlimited();
+        solve_float(200, 200, &r, &priced).unwrap();
+        assert!(priced.steps_used() <= 201 * 201 * 3 * FLOAT_STEPS_PER_PAIR);
         let cancelled = Control::unlimited();
         cancelled.cancel();
         assert_eq!(
@@ -586,7 +610,10 @@ mod tests {
             faces: 100_000,
             ..Rules::default()
         };
-        let error = solve_float(1_000, 1_000, &huge, &Control::new()).unwrap_err();
+        // A budget the sweep's price (1001² states of 1,001 pairs) fits, but no
+        // roll of a thousand dice of 100,000 faces a side.
+        let control = Control::new().with_max_steps(100_000_000_000);
+        let error = solve_float(1_000, 1_000, &huge, &control).unwrap_err();
         assert!(
             matches!(
                 error,

@@ -211,6 +211,10 @@ fn merge_adjacent(runs: Vec<(Die, u32)>) -> Vec<(Die, u32)> {
     merged
 }
 
+/// Bytes a state of the contest engine holds besides its count: its score, its
+/// bucket's share, the hash table's slack.
+const STATE_OVERHEAD_BYTES: f64 = 48.0;
+
 /// A contest between two pools, configured step by step and then evaluated.
 ///
 /// Sides are kept as runs of identical dice in the order written, which is the
@@ -400,6 +404,12 @@ impl Contest {
                 max_outcomes: DEFAULT_MAX_OUTCOMES,
             }));
         }
+        // The engine holds its states twice (the step's and the next), each a
+        // score and a count, in hashed buckets.
+        let bytes = cost.outcomes * 2.0 * (cost.bytes_per_outcome() + STATE_OVERHEAD_BYTES);
+        control
+            .reserve(bytes.min(u64::MAX as f64) as u64)
+            .map_err(|stop| ContestError::Die(DieError::Stopped(stop)))?;
         Ok(())
     }
 

@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::ast::Span;
 use super::cost::Cost;
 use super::error::{ParseError, underline};
-use crate::control::{Failure, FailureKind, Stop};
+use crate::control::{Failure, FailureKind, Stop, step_count};
 use crate::dice::die::DieError;
 
 /// Why a dice expression could not be evaluated.
@@ -51,15 +51,15 @@ impl fmt::Display for TooBig {
         if self.estimate.steps > self.max_steps as f64 {
             reasons.push(format!(
                 "about {} steps (the limit is {})",
-                scientific(self.estimate.steps),
-                scientific(self.max_steps as f64)
+                step_count(self.estimate.steps),
+                step_count(self.max_steps as f64)
             ));
         }
         if self.estimate.outcomes > self.max_outcomes as f64 {
             reasons.push(format!(
                 "about {} distinct outcomes (the limit is {})",
-                scientific(self.estimate.outcomes),
-                scientific(self.max_outcomes as f64)
+                step_count(self.estimate.outcomes),
+                step_count(self.max_outcomes as f64)
             ));
         }
         write!(
@@ -67,15 +67,6 @@ impl fmt::Display for TooBig {
             "too large to compute exactly: it would take {}",
             reasons.join(" and ")
         )
-    }
-}
-
-/// `2.3e9` style for large estimates, plain digits for small ones.
-fn scientific(x: f64) -> String {
-    if x < 1e6 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.1e}")
     }
 }
 

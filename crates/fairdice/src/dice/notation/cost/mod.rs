@@ -264,6 +264,10 @@ impl<'a> Estimator<'a> {
     }
 }
 
+/// Steps an outcome of a maximum or minimum costs besides its product of counts:
+/// the union of outcomes walked, the cumulative counts kept.
+const EXTREME_OVERHEAD: f64 = 16.0;
+
 fn binary(op: BinaryOp, a: Shape, b: Shape) -> Shape {
     let pairs = a.support * b.support;
     let corners = [
@@ -303,17 +307,26 @@ fn binary(op: BinaryOp, a: Shape, b: Shape) -> Shape {
                 + (high - low + 1.0).min(pairs) * limbs(bits)
         }
         BinaryOp::Add => (pairs + (high - low + 1.0).min(pairs)) * limbs(bits),
+        // One pass over both cumulative counts, a product of counts an outcome.
+        BinaryOp::Max | BinaryOp::Min => {
+            (a.support + b.support) * (limbs(a.bits) * limbs(b.bits) + EXTREME_OVERHEAD)
+        }
         _ => pairs * log2(pairs.max(2.0)) * limbs(bits),
+    };
+    // The outcomes of a maximum or minimum are the operands' own.
+    let support = match op {
+        BinaryOp::Max | BinaryOp::Min => a.support + b.support,
+        _ => pairs,
     };
     let shape = Shape {
         low,
         high,
-        support: pairs,
+        support,
         bits,
         steps: a.steps + b.steps + work,
         peak: a.peak.max(b.peak),
     };
-    shape.with_support(pairs)
+    shape.with_support(support)
 }
 
 #[cfg(test)]
