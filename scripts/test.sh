@@ -36,7 +36,7 @@ begin "Rust: build and run the tests of every crate"
 cargo test --workspace --exclude fairdice-bench --release
 done_phase
 begin "web app and npm package"
-./scripts/test-web.sh
+FAIRDICE_BUILT=1 ./scripts/test-web.sh
 done_phase
 begin "Python package"
 FAIRDICE_CLI="$PWD/target/release/fairdice" ./scripts/test-python.sh

@@ -122,3 +122,66 @@ fn a_request_of_several_stages_is_refused_with_the_whole_estimate() {
             .unwrap_or_else(|e| panic!("{use_case} under {budget}: {}", e.full_text()));
     }
 }
+
+/// The fuzz targets' seeds (`fuzz/seeds`: everyday expressions and the grammar's
+/// newer forms, a request of each use case, a saved session of each family) run
+/// as the targets run them, under the targets' budget: so the test command covers
+/// what the fuzzers start from, without a fuzzer. A seed that panics fails here as
+/// it would fail there.
+#[test]
+fn the_fuzz_seeds_run_as_the_fuzz_targets_run_them() {
+    use fairdice::randomizer::{Randomizer, Session};
+    let budget = || {
+        Control::new()
+            .with_max_steps(20_000_000)
+            .with_max_memory(64 << 20)
+    };
+    let seeds = |target: &str| {
+        let folder = format!("{}/../../fuzz/seeds/{target}", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{folder}: {e}"))
+            .map(|entry| entry.expect("a seed").path())
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{folder} holds no seeds");
+        files
+            .into_iter()
+            .map(|path| std::fs::read(&path).expect("a readable seed"))
+            .collect::<Vec<_>>()
+    };
+    for seed in seeds("expression") {
+        let text = String::from_utf8_lossy(&seed);
+        for request in [
+            ("dist", serde_json::json!({ "expression": text })),
+            (
+                "dist",
+                serde_json::json!({ "expression": text, "runs": 200, "seed": 7 }),
+            ),
+            ("roll", serde_json::json!({ "expression": text, "seed": 7 })),
+        ] {
+            let _ = run_json(request.0, &request.1.to_string(), &budget());
+        }
+    }
+    for seed in seeds("request") {
+        let Some((&pick, rest)) = seed.split_first() else {
+            continue;
+        };
+        let use_case = USE_CASES[usize::from(pick) % USE_CASES.len()];
+        let _ = run_json(use_case, &String::from_utf8_lossy(rest), &budget());
+    }
+    let mut loaded = 0;
+    for seed in seeds("session") {
+        let Ok(mut session) = Session::from_json_with(&String::from_utf8_lossy(&seed), &budget())
+        else {
+            continue;
+        };
+        loaded += 1;
+        let reloaded = Session::from_json(&session.to_json()).expect("a saved session loads");
+        assert_eq!(reloaded, session, "a session saved and loaded is the same");
+        let outcomes = session.randomizer().outcomes().len();
+        for _ in 0..64 {
+            assert!(session.draw() < outcomes, "a draw indexes an outcome");
+        }
+    }
+    assert!(loaded > 0, "no session seed loads");
+}
