@@ -560,10 +560,12 @@ fn row_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
     len_a * len_b * (words(bits_a) * words(bits_b) / WORD_PRODUCTS_PER_STEP).max(1.0)
 }
 
-/// Products of 64-bit words a step of the budget (about 5 ns) holds: a
-/// multiply-add of wide counts runs at about half a nanosecond a product
-/// (measured: `3500d2+3500d2`, 3.7·10¹⁰ products of words in rows, 20 s).
-const WORD_PRODUCTS_PER_STEP: f64 = 8.0;
+/// Products of 64-bit words a step of the budget (about a nanosecond, as
+/// everywhere) holds: a multiply-add of wide counts runs at about half a
+/// nanosecond a product (measured: `3500d2+3500d2`, 3.7·10¹⁰ products of words in
+/// rows, 20 s). The transforms' steps ([`ntt::steps`](super::ntt)) are counted in
+/// the same unit, so the cheaper way is chosen by comparing them.
+const WORD_PRODUCTS_PER_STEP: f64 = 2.0;
 
 /// Steps of a convolution by number-theoretic transforms (`ntt.rs`).
 fn transform_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {

@@ -257,7 +257,7 @@ fn transform_len(len_a: usize, len_b: usize) -> usize {
     (len_a + len_b - 1).next_power_of_two()
 }
 
-/// Steps (about 5 ns each) of [`convolve`] of rows of `len_a` and `len_b` counts
+/// Budget steps (about a nanosecond each) of [`convolve`] of rows of `len_a` and `len_b` counts
 /// of up to `words_a` and `words_b` words into counts of up to `bits` bits:
 /// per prime, the reduction of every word and three transforms; per count of
 /// the result, a reconstruction of `K²` word products for `K` primes.
@@ -268,7 +268,7 @@ pub(crate) fn steps(len_a: f64, len_b: f64, words_a: f64, words_b: f64, bits: f6
     let n = (len_a + len_b - 1.0).max(1.0).log2().ceil().exp2();
     let per_prime = len_a * words_a + len_b * words_b + 3.0 * n * n.log2().max(1.0) / 2.0 + n;
     let rebuild = (len_a + len_b) * primes * (primes + 2.0);
-    (primes * per_prime + rebuild) / 2.0
+    (primes * per_prime + rebuild) * 2.0
 }
 
 /// The convolution of the rows `a` and `b` (`out[k] = Σ a[i]·b[k − i]`) whose
