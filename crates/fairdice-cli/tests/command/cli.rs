@@ -2,26 +2,7 @@
 
 use std::process::{Command, Output};
 
-fn fairdice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairdice"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let output = fairdice(args);
-    assert!(output.status.success(), "{}", stderr(&output));
-    serde_json::from_str(&stdout(&output)).expect("valid JSON")
-}
+use super::support::{fairdice, json, stderr, stdout};
 
 #[test]
 fn dist_json_has_exact_counts_and_fractions() {

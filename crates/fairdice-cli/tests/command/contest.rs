@@ -1,29 +1,13 @@
 //! `fairdice contest` end to end: the report, the JSON, and the exit status of
 //! every kind of refusal.
 
-use std::process::{Command, Output};
+use super::support::{fairdice, stderr, stdout};
 
-fn fairdice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairdice"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
-}
-
+/// The JSON document of a run that must succeed, `--json` added.
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
     all.push("--json");
-    let output = fairdice(&all);
-    assert!(output.status.success(), "{}", stderr(&output));
-    serde_json::from_str(&stdout(&output)).expect("valid JSON")
+    super::support::json(&all)
 }
 
 #[test]

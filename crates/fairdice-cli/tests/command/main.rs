@@ -8,4 +8,5 @@ mod documents;
 mod randomizers;
 mod seats;
 mod serve;
+mod support;
 mod tune;

@@ -1,38 +1,12 @@
 //! The randomizer subcommands, run as a user would: `sample`, `next`, `prd`, `state`.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn fairdice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairdice"))
-        .args(args)
-        .output()
-        .expect("the fairdice binary runs")
-}
-
-/// Stdout of a successful run.
-fn ok(args: &[&str]) -> String {
-    let output = fairdice(args);
-    assert!(
-        output.status.success(),
-        "fairdice {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("utf-8 output")
-}
+use super::support::{fails, json, ok};
 
 /// Stderr of a run that must fail with exit status 2 (bad input).
 fn bad_input(args: &[&str]) -> String {
-    let output = fairdice(args);
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "fairdice {args:?}: {output:?}"
-    );
-    String::from_utf8(output.stderr).expect("utf-8 output")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).expect("valid JSON")
+    fails(args, 2)
 }
 
 #[test]

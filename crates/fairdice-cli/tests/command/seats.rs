@@ -1,26 +1,8 @@
 //! `fairdice seats`, run as a user would: the table, `--json`, `--csv` and a bad
 //! game file.
 
-use std::process::{Command, Output};
+use super::support::{fairdice, ok};
 
-fn fairdice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairdice"))
-        .args(args)
-        .output()
-        .expect("the fairdice binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let output = fairdice(args);
-    assert!(
-        output.status.success(),
-        "fairdice {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("utf-8 output")
-}
-
-/// A game file in a fresh temporary directory.
 fn game_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("fairdice-seats-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");

@@ -1,39 +1,7 @@
 //! `fairdice tune` and `fairdice analyze`, run as a user would; the article's table
 //! ("Making Randomness Fair") reproduced by the binary.
 
-use std::process::{Command, Output};
-
-fn fairdice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairdice"))
-        .args(args)
-        .output()
-        .expect("the fairdice binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let output = fairdice(args);
-    assert!(
-        output.status.success(),
-        "fairdice {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("utf-8 output")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).expect("valid JSON")
-}
-
-/// Stderr of a run that must fail with `status`.
-fn fails(args: &[&str], status: i32) -> String {
-    let output = fairdice(args);
-    assert_eq!(
-        output.status.code(),
-        Some(status),
-        "fairdice {args:?}: {output:?}"
-    );
-    String::from_utf8(output.stderr).expect("utf-8 output")
-}
+use super::support::{fails, json, ok};
 
 fn rounded(value: &serde_json::Value) -> String {
     format!("{:.2}", value.as_f64().expect("a number"))

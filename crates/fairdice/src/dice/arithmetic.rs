@@ -523,8 +523,7 @@ fn convolve<C: Count>(a: &[C], b: &[C], meter: &mut Meter) -> Result<Vec<C>, Die
     let (bits_a, bits_b) = (widest(a), widest(b));
     let (len_a, len_b) = (a.len() as f64, b.len() as f64);
     if transform_pays(len_a, len_b, bits_a as f64, bits_b as f64) {
-        let shorter = a.len().min(b.len()) as f64;
-        let bits = bits_a + bits_b + shorter.log2().floor() as u64 + 1;
+        let bits = convolution_bits(len_a, len_b, bits_a as f64, bits_b as f64) as u64;
         meter.charge(transform_steps(len_a, len_b, bits_a as f64, bits_b as f64) as u64)?;
         return Ok(super::ntt::convolve(a, b, bits, meter.control())?);
     }
@@ -569,8 +568,15 @@ const WORD_PRODUCTS_PER_STEP: f64 = 2.0;
 
 /// Steps of a convolution by number-theoretic transforms (`ntt.rs`).
 fn transform_steps(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
-    let bits = bits_a + bits_b + len_a.min(len_b).max(1.0).log2().floor() + 1.0;
+    let bits = convolution_bits(len_a, len_b, bits_a, bits_b);
     super::ntt::steps(len_a, len_b, words(bits_a), words(bits_b), bits)
+}
+
+/// Bits every count of the convolution of rows of `len_a` and `len_b` counts of
+/// up to `bits_a` and `bits_b` bits fits in: a sum of at most `min(len_a, len_b)`
+/// products.
+fn convolution_bits(len_a: f64, len_b: f64, bits_a: f64, bits_b: f64) -> f64 {
+    bits_a + bits_b + len_a.min(len_b).max(1.0).log2().floor() + 1.0
 }
 
 /// 64-bit words of a count of `bits` bits (at least one).
