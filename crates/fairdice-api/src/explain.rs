@@ -43,8 +43,8 @@ impl Explanation {
         {
             return Explanation::yes_or_no(report, method);
         }
-        let average = match (&report.method, report.mean_fraction()) {
-            (Method::Exact, Some(exact)) if exact.contains('/') => {
+        let average = match (&report.method, report.mean_fraction_words()) {
+            (Method::Exact, Some(exact)) if exact.contains(['/', ' ']) => {
                 format!("on average {:.2} (exactly {exact})", report.mean)
             }
             (Method::Exact, _) => format!("on average {:.2}", report.mean),
@@ -100,8 +100,8 @@ impl Explanation {
             .iter()
             .find(|r| r.outcome == 1)
             .map_or(0.0, |r| r.probability);
-        let exactly = match report.mean_fraction() {
-            Some(exact) if exact.contains('/') => format!(" (exactly {exact})"),
+        let exactly = match report.mean_fraction_words() {
+            Some(exact) if exact.contains(['/', ' ']) => format!(" (exactly {exact})"),
             _ => String::new(),
         };
         let margin = match &report.method {
@@ -283,6 +283,20 @@ mod tests {
         let words = Explanation::of(&report);
         assert_eq!(words.average, "on average 12.24 (exactly 15869/1296)");
         assert!(words.method.contains("1296 equally likely rolls"));
+        // A mean of hundreds of digits is named by its size, in words as in the summary.
+        let long = DistRequest::new("10d10!!kh3").run(&Control::new()).unwrap();
+        let exact = long.mean_fraction().unwrap();
+        let (numerator, denominator) = exact.split_once('/').unwrap();
+        assert!(numerator.len() > 90, "{exact}");
+        assert!(
+            Explanation::of(&long).average.ends_with(&format!(
+                "(exactly a fraction of {} digits over {})",
+                numerator.len(),
+                denominator.len()
+            )),
+            "{}",
+            Explanation::of(&long).average
+        );
         // P(X <= 6) = 36/1296 < 5% <= P(X <= 7); P(X <= 16) = 1221/1296 < 95%.
         assert_eq!(
             words.middle,

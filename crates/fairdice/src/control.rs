@@ -392,6 +392,20 @@ impl Meter {
         Ok(())
     }
 
+    /// Records `steps` of work in steps, whatever this meter's
+    /// [`scale`](Self::scaled): for work beside the scaled unit (the tables a
+    /// scaled computation builds).
+    ///
+    /// # Errors
+    /// As [`charge`](Self::charge).
+    pub fn charge_steps(&mut self, steps: u64) -> Result<(), Stop> {
+        self.unsettled = self.unsettled.saturating_add(steps);
+        if self.unsettled >= SETTLE_STEPS || !self.looked {
+            self.settle()?;
+        }
+        Ok(())
+    }
+
     /// This meter with every charged unit counted as `scale` steps: for work whose
     /// unit grows with its numbers (a product of big counts costs a step per few
     /// pairs of their 64-bit words).

@@ -194,23 +194,16 @@ fn render_table(report: &DistributionReport) -> String {
     out
 }
 
-/// The longest exact mean the summary line shows as a fraction.
-const MAX_FRACTION_CHARS: usize = 40;
-
-/// Mean (exact fraction when exact and short), sd, min, max, median.
+/// Mean (exact fraction when exact, its size when long), sd, min, max, median.
 fn summary_line(report: &DistributionReport) -> String {
-    let mean = match report.mean_fraction() {
-        Some(exact) if exact.len() <= MAX_FRACTION_CHARS => format!("{:.4} ({exact})", report.mean),
-        // A fraction of hundreds of digits says nothing a reader can use here.
-        Some(exact) => {
-            let (numerator, denominator) = exact.split_once('/').unwrap_or((&exact, "1"));
+    let mean = match report.mean_fraction_words() {
+        Some(exact) if exact.contains(' ') => {
             format!(
-                "{:.4} (exactly a fraction of {} digits over {}; --json prints it as mean_exact)",
-                report.mean,
-                numerator.len(),
-                denominator.len()
+                "{:.4} (exactly {exact}; --json prints it as mean_exact)",
+                report.mean
             )
         }
+        Some(exact) => format!("{:.4} ({exact})", report.mean),
         None => format!("{:.4} (estimated)", report.mean),
     };
     format!(

@@ -319,7 +319,7 @@ pub fn curves(
     let base = base_probabilities(randomizer);
     let mut previous_size = 1usize;
     let mut peak = 1;
-    let mut work = Work::new(control);
+    let mut work = Work::new(control, options);
     let per_state = curve_steps_per_state(n, raw.len());
     let memory_limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
     for step in 1..=samples {
@@ -626,6 +626,28 @@ mod tests {
         let control = Control::new().with_max_steps(40_000_000);
         let done = curves(&r, 200, &ExactOptions::default(), &control).expect("fits");
         assert_eq!(done.curves.entropy.len(), 200);
+    }
+
+    #[test]
+    fn a_tiny_budget_refuses_with_the_growth_of_the_first_steps_seen() {
+        // The fair roller over 2d6 keeps a count per outcome: its states grow like
+        // `C(t + 10, 10)`, and 6 samples are charged about 1.2e7 steps. Projected
+        // from the first step alone a budget of 1 was told about 1,900.
+        let r = Spec::build("fair(base=2d6, tightness=1)").expect("valid");
+        let whole = Control::new().with_max_steps(u64::MAX / 4);
+        curves(&r, 6, &ExactOptions::default(), &whole).expect("fits");
+        let charged = whole.steps_used() as f64;
+        for budget in [1, 1_000, 100_000] {
+            let control = Control::new().with_max_steps(budget);
+            let error = curves(&r, 6, &ExactOptions::default(), &control).expect_err("too slow");
+            let ExactError::TooSlow { projected, .. } = error else {
+                panic!("{error}");
+            };
+            assert!(
+                projected > charged / 10.0 && projected < charged * 10.0,
+                "budget {budget}: {projected} for {charged}"
+            );
+        }
     }
 
     #[test]

@@ -156,7 +156,7 @@ fn follow(
     layer.add(&key, 1.0);
     let mut previous = 1usize;
     let mut peak = 1usize;
-    let mut work = Work::new(control);
+    let mut work = Work::new(control, options);
     // An edge restores, observes and relabels a key of `len` entries and hashes
     // it: about 8 ns an entry (measured: the droughts of fair(base=2d6) over 10
     // samples, 2e9 of these entries in 17 s), priced at 4 steps of the budget's

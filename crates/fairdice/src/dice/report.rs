@@ -214,12 +214,35 @@ impl DistributionReport {
         })
     }
 
+    /// [`mean_fraction`](Self::mean_fraction) for prose: the fraction itself when it
+    /// takes at most [`SHORT_FRACTION_CHARS`] characters, else its size ("a fraction
+    /// of 412 digits over 410"), since hundreds of digits say nothing a reader can
+    /// use (`10d10!!kh3`); the JSON document keeps every digit.
+    pub fn mean_fraction_words(&self) -> Option<String> {
+        self.mean_fraction().map(|exact| {
+            if exact.len() <= SHORT_FRACTION_CHARS {
+                return exact;
+            }
+            match exact.split_once('/') {
+                Some((numerator, denominator)) => format!(
+                    "a fraction of {} digits over {}",
+                    numerator.len(),
+                    denominator.len()
+                ),
+                None => format!("an integer of {} digits", exact.len()),
+            }
+        })
+    }
+
     /// The report as the pretty-printed `fairdice dist --json` document.
     #[cfg(feature = "serde")]
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report holds only strings and numbers")
     }
 }
+
+/// The longest exact mean [`DistributionReport::mean_fraction_words`] spells out.
+pub const SHORT_FRACTION_CHARS: usize = 40;
 
 /// Totals up to this many bits convert to `f64` finitely: [`Die::probabilities`]
 /// takes its machine-float path for them.

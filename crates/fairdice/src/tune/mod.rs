@@ -50,7 +50,7 @@ use thiserror::Error;
 
 use crate::analysis::seats::{Game, SeatError};
 use crate::analysis::{self, AnalysisError, Curves, Method, MethodChoice};
-use crate::control::{Control, Failure, FailureKind, Stop};
+use crate::control::{Control, Failure, FailureKind, Stop, step_count};
 use crate::randomizer::{AnyRandomizer, Randomizer, Spec, SpecError};
 
 pub use grid::{BaseArgs, Grid, GridError, ParamValue};
@@ -306,7 +306,9 @@ pub enum TuneError {
     /// The search could cost more than [`MAX_SEARCH_WORK`] if its candidates fall
     /// back to Monte Carlo.
     #[error(
-        "{candidates} candidates of {outcomes} outcomes over {samples} samples could take about {work:.1e} steps of Monte Carlo, more than the {limit:.1e} a search may; use fewer outcomes, samples or candidates, or fewer --runs"
+        "{candidates} candidates of {outcomes} outcomes over {samples} samples could draw about {} outcomes by Monte Carlo, more than the {} a search may draw; use fewer outcomes, samples or candidates, or fewer --runs",
+        step_count(*work),
+        step_count(limit.floor())
     )]
     TooBig {
         /// Candidates in the grids.
@@ -317,7 +319,8 @@ pub enum TuneError {
         samples: usize,
         /// The worst-case work: runs × samples × outcomes, summed over candidates.
         work: f64,
-        /// [`MAX_SEARCH_WORK`].
+        /// The outcomes a search may draw: [`MAX_SEARCH_WORK`] for a forced method,
+        /// the budget's share for screening.
         limit: f64,
     },
     /// A candidate's spec was rejected.

@@ -76,7 +76,7 @@ pub(crate) fn sweep(
     let mut layer: Vec<(u32, u64, f64)> = vec![(start, tracker.start(), 1.0)];
     let mut next: Vec<(u32, u64, f64)> = Vec::new();
     let mut index: FxHashMap<(u32, u64), u32> = FxHashMap::default();
-    let mut work = Work::new(control);
+    let mut work = Work::new(control, options);
     let per_state = STEPS_PER_EDGE * n as u64 + 8;
     let memory_limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
     // A state met for the first time is expanded: each outcome restores,

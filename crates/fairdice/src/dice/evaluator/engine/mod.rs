@@ -149,11 +149,16 @@ pub fn evaluate_die<E: Evaluator<Output = Outcome>>(
     control: &Control,
 ) -> Result<Die, DieError> {
     let order = order::walk_order(evaluator.order(), pools);
-    let (mut meter, wide) = sized(pools, control);
-    let narrow = || match pools {
-        [pool] => CountType::for_bits(narrow_bits(pool, order)),
-        _ => wide,
+    let (meter, wide) = sized(pools, control);
+    let (mut meter, narrow) = match pools {
+        [pool] => {
+            let bits = narrow_bits(pool, order);
+            let scale = apart_weight_steps(pool, order, total_bits(pools) + 1, bits);
+            (meter.scaled(scale), CountType::for_bits(bits))
+        }
+        _ => (meter, wide),
     };
+    let narrow = || narrow;
     with_count_pair!(wide, narrow, C, W => {
         Die::from_sorted_generic(run::<C, W, E>(evaluator, pools, order, &mut meter, joint::step::<C, W, E>, true)?)
     })
@@ -208,6 +213,31 @@ fn weight_steps(pools: &[&Pool], bits: u64) -> u64 {
                 .unwrap_or(1);
             let binomial_words = (dice / 64 + 1).min(words);
             (words * binomial_words).div_ceil(4)
+        }
+        _ => (words * words).div_ceil(4),
+    }
+}
+
+/// [`weight_steps`] for the walk of one pool, whose unsettled states weigh at most
+/// `narrow` bits ([`narrow_bits`]) and whose branches multiply binomials `C(r, c)`
+/// that never pass `c` of about the ranks that still count: a weight update
+/// multiplies a total of `wide` bits by the wider of those two, not by a binomial
+/// of the whole pool (`3000d6kh10` was charged 16 words a product of 64 bits and
+/// 2000d2 kept 1000 of 2000 bits). The powers the branches read are charged as
+/// they are made ([`PoolPlan::power_work`]).
+fn apart_weight_steps(pool: &Pool, order: Order, wide: u64, narrow: u64) -> u64 {
+    let words = wide / 64 + 1;
+    match CountType::for_bits(wide) {
+        CountType::U64 | CountType::U128 => 1,
+        CountType::Long | CountType::Big => {
+            let n = u64::from(pool.size());
+            let counted = u64::from(PoolPlan::new(pool, order, 0..0).settles_after);
+            // `C(r, c) <= r^c`, and a walk that does not settle by complement reads
+            // rows of at most twice the counted ranks: `C(r, c) <= 2^r`.
+            let per_rank = (u64::BITS - n.leading_zeros()).max(2);
+            let binomial = n.min(counted.saturating_mul(u64::from(per_rank))) + 1;
+            let other = narrow.max(binomial) / 64 + 1;
+            (words * other.min(words)).div_ceil(4)
         }
         _ => (words * words).div_ceil(4),
     }

@@ -204,6 +204,9 @@ impl<C: Count> Walk<C> {
                     .filter(|&(_, r, _)| r > 0)
                     .collect();
                 meter.charge(plan.branch_work(&self.groups, self.step, &active))?;
+                let (steps, bytes) = plan.power_work(&self.groups, self.step, &active);
+                meter.charge_steps(steps)?;
+                meter.control().reserve(bytes)?;
                 let offset = self.fields[pool].0;
                 let cache = &mut self.cache[pool];
                 let start = cache.arena.len();

@@ -374,14 +374,33 @@ fn branches_of_wide_counts_are_charged_before_they_are_made() {
     // a budget of seconds. Charged as weight updates, they stop at once.
     use crate::control::{Control, Stop};
     use crate::dice::notation::{NotationError, Options, evaluate_with};
+    // The tails' powers the branches read are charged too, memory first: 65,536
+    // powers of up to 283,000 bits would hold gigabytes.
     let stopped = evaluate_with("65536d20df>2kh", &Options::default(), &Control::new());
     assert!(
         matches!(
             stopped,
-            Err(NotationError::Stopped(Stop::OverBudget { .. }))
+            Err(NotationError::Stopped(
+                Stop::OverBudget { .. } | Stop::OverMemory { .. }
+            ))
         ),
         "{stopped:?}"
     );
+}
+
+#[test]
+fn weight_updates_of_a_pool_are_charged_at_the_counts_they_multiply() {
+    // A walk of one pool multiplies its unsettled states' weights (`narrow_bits`) and
+    // binomials of the ranks still counted, not binomials of the whole pool: these
+    // take milliseconds and were charged 6.7e7 to 1.3e8 steps (2000d2 keeping
+    // half, 3000d6 keeping 10; 10000d6kh10, 0.05 s, was refused by default).
+    use crate::control::Control;
+    use crate::dice::notation::{Options, evaluate_with};
+    for expression in ["2000d2kh1000", "3000d6kh10", "222337d6kh0", "1000d6kh1"] {
+        let control = Control::new().with_max_steps(1 << 25);
+        let answered = evaluate_with(expression, &Options::default(), &control);
+        assert!(answered.is_ok(), "{expression}: {answered:?}");
+    }
 }
 
 #[test]

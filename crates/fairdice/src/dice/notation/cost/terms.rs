@@ -368,7 +368,9 @@ impl<'a> Estimator<'a> {
                     low: largest.low.min(0.0),
                     high: largest.high.max(0.0),
                     bits,
-                    steps: k.steps + pools + largest.support * k.support * limbs(bits),
+                    steps: k.steps
+                        + pools
+                        + largest.support * k.support * (limbs(bits) + MIXTURE_PAIR_OVERHEAD),
                     ..largest
                 };
                 mixed.peak = mixed.peak.max(k.peak);
@@ -842,7 +844,7 @@ fn sized_pool(modifiers: &[PoolModifier], die: Shape, count: f64, weights: Weigh
             // changed them into something else).
             let per_count = match weights {
                 Weights::Equal if !counting => UNIFORM_STEP_CHARGE as f64,
-                _ => span.max(1.0),
+                _ => span.max(1.0) * (1.0 + RECURRENCE_TERM_OVERHEAD / limbs(bits)),
             };
             result_span * per_count
         } else {
@@ -889,6 +891,17 @@ fn sized_pool(modifiers: &[PoolModifier], die: Shape, count: f64, weights: Weigh
     shape.with_support(sums)
 }
 
+/// What a term of the general power recurrence costs besides its counts' words:
+/// two products into new big integers and a sum (measured: `5d10!>=9`, 49,000
+/// terms of 3 words, 55 ns a term; priced at its words alone, 10 ns a step).
+const RECURRENCE_TERM_OVERHEAD: f64 = 16.0;
+
+/// What folding an outcome of one pool of a rolled count into the mixture costs
+/// besides its count's words: its count is scaled to the mixture's total in a new
+/// big integer (measured: `(d100)d6`, `(d300)d20`, `(d1000)d6` take 120 to 240 ns
+/// a pair of 5 to 41 words, 12 ns a step when charged their words alone).
+const MIXTURE_PAIR_OVERHEAD: f64 = 64.0;
+
 /// What a (state, branch) pair of the pool engine costs besides its count's
 /// words: hashing the state and merging it (measured over `NdFkhK` for N up to
 /// 4,000, F up to 1,000 and K up to N: 0.3 to 2 ns a step with this charge).
@@ -899,10 +912,12 @@ const PAIR_OVERHEAD: f64 = 8.0;
 /// `counted` count (its sums). At the `j`-th face from the walk's end its states
 /// are the ranks consumed so far, `c`, with the sums `c` counted dice can show on
 /// the faces passed (at most `c` times their span, plus one); each branches on how
-/// many more dice show the face, `consumed − c + 1` ways. The last face branches
-/// no more: every die left shows it. Summed over `c`, the branches are
-/// `(K+1)(K+2)/2` and the branches weighted by `c` are `K(K+1)(K+2)/6`; summed
-/// over the faces, the spans passed are `span·(faces−2)/2`.
+/// many more dice show the face, `consumed − c + 1` ways. The first face has one
+/// state (nothing consumed) and `K+1` branches; the last branches no more: every
+/// die left shows it (`5000d2kh2500` walks one face of 2,501 branches, and was
+/// priced as a face of every state, 12× its time). Summed over `c`, the branches
+/// of a face between are `(K+1)(K+2)/2` and the branches weighted by `c` are
+/// `K(K+1)(K+2)/6`; summed over the faces, the spans passed are `span·(faces−2)/2`.
 fn keep_walk_pairs(faces: f64, span: f64, counted: f64, consumed: f64) -> f64 {
     let k = consumed;
     let branches = (k + 1.0) * (k + 2.0) / 2.0;
@@ -911,7 +926,7 @@ fn keep_walk_pairs(faces: f64, span: f64, counted: f64, consumed: f64) -> f64 {
     // No step holds more sums than the counted dice can show at all.
     let passed = (span * (faces - 2.0).max(0.0) / 2.0)
         .min(steps * multisets(faces, counted) / counted.max(1.0));
-    steps * branches + weighted * passed
+    (k + 1.0) + (steps - 1.0) * branches + weighted * passed
 }
 
 /// How many dice a pool of `count` drops from one end when the evaluation sums it
