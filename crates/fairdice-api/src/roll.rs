@@ -125,6 +125,7 @@ impl RollShown {
                         PoolKind::Dice => "dice",
                         PoolKind::Group => "group",
                         PoolKind::Repeat => "repeat",
+                        PoolKind::Function => "function",
                     },
                     value: p.value,
                     dice: p

@@ -216,9 +216,10 @@ async fn charts_are_drawn_from_the_reports() {
 async fn the_time_limit_stops_a_slow_request_and_the_next_is_served() {
     let app = impatient_app(Duration::from_millis(300));
     let started = Instant::now();
-    // Seconds of exact work: the face 1 weighs twice, so the sum takes the general
-    // recurrence (equal weights would answer in a fraction of a second).
-    let slow = format!("/api/dist?expr={}", enc("45d{1,1..2200}"));
+    // Seconds of exact work within the default budget (about 6 s, priced 1.8e9
+    // steps): the face 1 weighs twice, so the sum takes the general recurrence
+    // (equal weights would answer in a fraction of a second).
+    let slow = format!("/api/dist?expr={}", enc("18d{1,1..2200}"));
     let reply = get(&app, &slow).await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(reply.json()["error"]["kind"], "timed_out");

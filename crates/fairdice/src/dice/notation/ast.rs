@@ -94,15 +94,104 @@ pub enum Function {
     Min,
     /// `abs(x)`: the absolute value.
     Abs,
+    /// `largest_set(5d6)`: how many dice show the most common face.
+    LargestSet,
+    /// `sets(10d10, 2)`: how many different faces at least that many dice show.
+    Sets,
+    /// `longest_straight(5d6)`: the longest run of consecutive faces shown.
+    LongestStraight,
+    /// `count(12d6, 5, 6)`: how many dice show one of the faces listed.
+    Count,
 }
 
 impl Function {
+    /// Every function, in the order the help lists them.
+    pub const ALL: [Function; 7] = [
+        Function::Max,
+        Function::Min,
+        Function::Abs,
+        Function::LargestSet,
+        Function::Sets,
+        Function::LongestStraight,
+        Function::Count,
+    ];
+
     /// The function's name as written.
     pub fn name(self) -> &'static str {
         match self {
             Function::Max => "max",
             Function::Min => "min",
             Function::Abs => "abs",
+            Function::LargestSet => "largest_set",
+            Function::Sets => "sets",
+            Function::LongestStraight => "longest_straight",
+            Function::Count => "count",
+        }
+    }
+
+    /// The function written `name`, if there is one.
+    pub fn named(name: &str) -> Option<Function> {
+        Function::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// What the function reads of a pool, for the functions whose first argument
+    /// is a pool of dice rather than a value, from its other `arguments` (written
+    /// out numbers, as the parser checks).
+    pub fn pattern(self, arguments: &[Expr]) -> Option<crate::dice::evaluator::Pattern> {
+        use crate::dice::evaluator::Pattern;
+        let number = |i: usize| arguments.get(i).and_then(Expr::constant).unwrap_or(1);
+        match self {
+            Function::LargestSet => Some(Pattern::LargestSet),
+            Function::Sets => Some(Pattern::Sets(
+                u32::try_from(number(1).max(1)).unwrap_or(u32::MAX),
+            )),
+            Function::LongestStraight => Some(Pattern::LongestStraight),
+            Function::Count => Some(Pattern::Count(
+                arguments
+                    .iter()
+                    .skip(1)
+                    .filter_map(Expr::constant)
+                    .collect(),
+            )),
+            Function::Max | Function::Min | Function::Abs => None,
+        }
+    }
+
+    /// Whether its first argument is a pool of dice.
+    pub fn reads_pool(self) -> bool {
+        matches!(
+            self,
+            Function::LargestSet | Function::Sets | Function::LongestStraight | Function::Count
+        )
+    }
+
+    /// Whether it takes `n` arguments.
+    pub fn takes(self, n: usize) -> bool {
+        match self {
+            Function::Max | Function::Min => n >= 1,
+            Function::Abs | Function::LargestSet | Function::LongestStraight => n == 1,
+            Function::Sets => n == 2,
+            Function::Count => n >= 2,
+        }
+    }
+
+    /// The arguments it takes, with an example, for an error that says so.
+    pub fn usage(self) -> &'static str {
+        match self {
+            Function::Max | Function::Min => "one argument or more: `max(d8!, d6!)`",
+            Function::Abs => "one argument: `abs(d20 - 10)`",
+            Function::LargestSet => {
+                "one pool of dice, every die read (no keep or count): `largest_set(5d6)`"
+            }
+            Function::Sets => {
+                "a pool of dice and a set size of 1 or more: `sets(10d10, 2)` (faces shown at least twice)"
+            }
+            Function::LongestStraight => {
+                "one pool of dice, every die read (no keep or count): `longest_straight(5d6)`"
+            }
+            Function::Count => {
+                "a pool of dice and the faces to count, written out: `count(12d6, 5, 6)`"
+            }
         }
     }
 }
@@ -307,6 +396,46 @@ impl Expr {
         }
     }
 
+    /// What a body reads of the pool bound to `name`: the patterns of the pool
+    /// functions whose first argument is `name` (each once, in the order written),
+    /// and whether it also says `name` alone (its sum).
+    pub fn pool_uses(&self, name: &str) -> (Vec<crate::dice::evaluator::Pattern>, bool) {
+        let (mut patterns, mut plain) = (Vec::new(), false);
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                ExprKind::Call {
+                    function,
+                    arguments,
+                } if function.reads_pool()
+                    && matches!(&arguments[0].kind, ExprKind::Name(n) if n == name) =>
+                {
+                    let pattern = function.pattern(arguments).expect("a pool function");
+                    if !patterns.contains(&pattern) {
+                        patterns.push(pattern);
+                    }
+                    stack.extend(arguments[1..].iter().rev());
+                    continue;
+                }
+                ExprKind::Name(n) if n == name => plain = true,
+                _ => {}
+            }
+            stack.extend(node.children().into_iter().rev());
+        }
+        (patterns, plain)
+    }
+
+    /// Whether this is a pool that keeps, drops or counts its dice (`5d6kh3`,
+    /// `{a, b}kh1`, `3#d6cs>=5`): one value, not the dice a pool function reads.
+    pub fn selects_from_pool(&self) -> bool {
+        match &self.kind {
+            ExprKind::Dice(dice) => !dice.pool_modifiers.is_empty(),
+            ExprKind::Group(group) => !group.pool_modifiers.is_empty(),
+            ExprKind::Repeat(repeat) => !repeat.pool_modifiers.is_empty(),
+            _ => false,
+        }
+    }
+
     /// The value of an expression without dice or names (`1+2`, `-3`,
     /// `max(2, 4)`), if it has one; `None` for anything rolled, named or
     /// undefined (a division by zero, an overflow).
@@ -330,6 +459,11 @@ impl Expr {
                     Function::Max => values.into_iter().max(),
                     Function::Min => values.into_iter().min(),
                     Function::Abs => values.first()?.checked_abs(),
+                    // A pool of values (`1+2` pools two): left to the evaluation.
+                    Function::LargestSet
+                    | Function::Sets
+                    | Function::LongestStraight
+                    | Function::Count => None,
                 }
             }
             _ => None,

@@ -63,6 +63,52 @@ fn names_conditionals_and_logic_match_brute_force() {
 }
 
 #[test]
+fn matching_sets_straights_and_counts_match_brute_force() {
+    for text in [
+        "largest_set(4d6)",
+        "sets(5d4, 2)",
+        "sets(4d3, 3) + sets(3d4, 1)",
+        "longest_straight(4d6)",
+        "longest_straight(d{1,2,4,5} + d{1,2,4,5} + d{1,2,4,5})",
+        "count(5d6, 1, 6)",
+        "count(4d6, 7)",
+        "largest_set({d4, d6, d4})",
+        "largest_set(2d4 + 2d6)",
+        "largest_set(3#d4)",
+        "longest_straight(1 + 2 + d4)",
+        "largest_set(2d4!)",
+        "sets(3dF, 2)",
+        "largest_set((d3)d4)",
+        // Names bound to a pool: several things of one roll, and its sum.
+        "[h = 4d6] sets(h, 2) == 2 and largest_set(h) == 2",
+        "[p = 5d6] count(p, 1) * 10 + count(p, 5, 6)",
+        "[p = 3d6] p + largest_set(p)",
+        "[p = 3d4] [q = 2d4] largest_set(p) - longest_straight(q) + p",
+        "[p = 3d6kh2] largest_set(p) + p",
+        "[p = {d4, d6}] longest_straight(p) > 1 ? p : -p",
+        "[n = d3] [p = (n)d4] largest_set(p) * n",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn a_pool_function_reads_every_die_and_says_how_to_call_it() {
+    for (text, expected) in [
+        ("largest_set(5d6kh3)", "no keep or count"),
+        ("sets(5d6, 0)", "set size of 1 or more"),
+        ("sets(5d6, d4)", "set size of 1 or more"),
+        ("count(5d6)", "the faces to count"),
+        ("count(5d6, d6)", "the faces to count"),
+        ("longest_straight(3d6, 2)", "one pool of dice"),
+    ] {
+        let error = notation::parse(text).expect_err(text);
+        let shown = error.render(text);
+        assert!(shown.contains(expected), "{text}: {shown}");
+    }
+}
+
+#[test]
 fn functions_and_modulo_match_brute_force() {
     for text in [
         "max(d8, d6)",

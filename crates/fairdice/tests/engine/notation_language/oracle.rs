@@ -66,6 +66,9 @@ fn joined(a: &[i64], b: &[i64]) -> Vec<i64> {
 pub struct Oracle {
     pub depth: u32,
     names: Vec<(String, i64)>,
+    /// Every name's roll as the dice its value pools (a value that is not a pool
+    /// is one die), sorted: pool functions of the name read them.
+    pools: Vec<(String, Vec<i64>)>,
 }
 
 impl Oracle {
@@ -73,6 +76,7 @@ impl Oracle {
         Oracle {
             depth,
             names: Vec::new(),
+            pools: Vec::new(),
         }
     }
 
@@ -91,13 +95,37 @@ impl Oracle {
             ExprKind::Bind {
                 name, value, body, ..
             } => {
-                let v = self.value(value);
-                bind(&v, |x| {
-                    self.names.push((name.clone(), *x));
+                // The roll of every die the value pools; the name alone is their sum.
+                let v = self.pooled(value);
+                bind(&v, |dice| {
+                    self.names.push((name.clone(), dice.iter().sum()));
+                    self.pools.push((name.clone(), dice.clone()));
                     let d = self.value(body);
+                    self.pools.pop();
                     self.names.pop();
                     d
                 })
+            }
+            ExprKind::Call {
+                function,
+                arguments,
+            } if matches!(
+                function,
+                Function::LargestSet | Function::Sets | Function::LongestStraight | Function::Count
+            ) =>
+            {
+                let pool = match &arguments[0].kind {
+                    ExprKind::Name(name) => {
+                        let dice = &self.pools.iter().rev().find(|(n, _)| n == name).unwrap().1;
+                        point(dice.clone())
+                    }
+                    _ => self.pooled(&arguments[0]),
+                };
+                let numbers: Vec<i64> = arguments[1..]
+                    .iter()
+                    .map(|a| *self.value(a).keys().next().unwrap())
+                    .collect();
+                map(&pool, |dice| shows(*function, dice, &numbers))
             }
             ExprKind::Conditional {
                 condition,
@@ -130,6 +158,7 @@ impl Oracle {
                     Function::Max => *l.iter().max().unwrap(),
                     Function::Min => *l.iter().min().unwrap(),
                     Function::Abs => l[0].abs(),
+                    _ => unreachable!("pool functions are read above"),
                 })
             }
             ExprKind::Dice(dice) => {
@@ -464,5 +493,22 @@ fn apply(op: BinaryOp, a: i64, b: i64) -> i64 {
         BinaryOp::Ne => i64::from(a != b),
         BinaryOp::And => i64::from(a != 0 && b != 0),
         BinaryOp::Or => i64::from(a != 0 || b != 0),
+    }
+}
+
+/// What `dice` show to a pool function: counted face by face.
+fn shows(function: Function, dice: &[i64], numbers: &[i64]) -> i64 {
+    let how_many = |face: i64| dice.iter().filter(|&&d| d == face).count() as i64;
+    let faces: std::collections::BTreeSet<i64> = dice.iter().copied().collect();
+    match function {
+        Function::LargestSet => faces.iter().map(|&f| how_many(f)).max().unwrap_or(0),
+        Function::Sets => faces.iter().filter(|&&f| how_many(f) >= numbers[0]).count() as i64,
+        Function::LongestStraight => faces
+            .iter()
+            .map(|&f| (f..).take_while(|g| faces.contains(g)).count() as i64)
+            .max()
+            .unwrap_or(0),
+        Function::Count => dice.iter().filter(|d| numbers.contains(d)).count() as i64,
+        _ => unreachable!("not a pool function"),
     }
 }

@@ -57,7 +57,20 @@ fn expression() -> impl Strategy<Value = String> {
                 prop::sample::select(vec!["", "kh1", "dl1"])
             )
                 .prop_map(|(n, a, m)| format!("{n}#({a}){m}")),
-            inner.prop_map(|a| format!("[c = {a}] c * c")),
+            inner.clone().prop_map(|a| format!("[c = {a}] c * c")),
+            (
+                prop::sample::select(vec![
+                    "largest_set({})",
+                    "sets({}, 2)",
+                    "longest_straight({})",
+                    "count({}, 1, 3)"
+                ]),
+                inner.clone(),
+                inner.clone(),
+            )
+                .prop_map(|(f, a, b)| f.replace("{}", &format!("{{{a}, {b}}}"))),
+            (inner.clone(), 1u32..4)
+                .prop_map(|(a, n)| format!("[p = {n}#({a})] largest_set(p) + count(p, 1) + p")),
         ]
     });
     inner.prop_map(|body| format!("[a = d3] [b = d2 - 1] {body}"))

@@ -84,6 +84,12 @@ impl Shape {
         self.high - self.low + 1.0
     }
 
+    /// A pattern's shape, whose support counts every value up to its high.
+    fn with_support_of_high(self) -> Shape {
+        let support = self.high - self.low + 1.0;
+        self.with_support(support)
+    }
+
     pub(super) fn with_support(mut self, support: f64) -> Shape {
         self.support = support.min(self.span()).max(1.0);
         self.peak = self.peak.max(self.support);
@@ -181,6 +187,31 @@ impl<'a> Estimator<'a> {
             }
             ExprKind::Bind {
                 name, value, body, ..
+            } if !body.pool_uses(name).0.is_empty() => {
+                // The pool walked once for every pattern its body reads, and the
+                // body evaluated for each joint outcome.
+                let (mut patterns, plain) = body.pool_uses(name);
+                if plain {
+                    patterns.push(crate::dice::evaluator::Pattern::Sum);
+                }
+                let walk = self.pattern(&patterns, value);
+                let sum = self.shape(value);
+                self.names.push((name, sum.low, sum.high));
+                let b = self.shape(body);
+                self.names.pop();
+                let times = walk.support;
+                let bits = b.bits + walk.bits;
+                Shape {
+                    bits,
+                    steps: walk.steps
+                        + times * (b.steps + BODY_OVERHEAD)
+                        + times * b.support * limbs(bits),
+                    peak: walk.peak.max(b.peak),
+                    ..b
+                }
+            }
+            ExprKind::Bind {
+                name, value, body, ..
             } => {
                 let v = self.shape(value);
                 self.names.push((name, v.low, v.high));
@@ -223,6 +254,11 @@ impl<'a> Estimator<'a> {
                 function,
                 arguments,
             } => {
+                if let Some(pattern) = function.pattern(arguments) {
+                    return self
+                        .pattern(&[pattern], &arguments[0])
+                        .with_support_of_high();
+                }
                 let mut shapes = arguments.iter().map(|a| self.shape(a));
                 let first = shapes.next().unwrap_or(Shape::constant(0.0));
                 match function {
@@ -248,6 +284,12 @@ impl<'a> Estimator<'a> {
                             BinaryOp::Min
                         };
                         shapes.fold(first, |acc, next| binary(op, acc, next))
+                    }
+                    Function::LargestSet
+                    | Function::Sets
+                    | Function::LongestStraight
+                    | Function::Count => {
+                        unreachable!("a pool function has a pattern")
                     }
                 }
             }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::{Estimator, Shape, limbs, log2, power};
 use crate::dice::arithmetic::UNIFORM_STEP_CHARGE;
 use crate::dice::die::Outcome;
-use crate::dice::evaluator;
+use crate::dice::evaluator::{self, Pattern};
 use crate::dice::notation::ast::{
     Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep,
     PoolModifier, PoolPart, Repeat,
@@ -683,6 +683,92 @@ impl<'a> Estimator<'a> {
             bits,
             steps: roll.steps + power + pools,
             ..per_pool
+        }
+    }
+}
+
+impl<'a> Estimator<'a> {
+    /// `largest_set(P)`, `sets(P, k)`, `longest_straight(P)`, `count(P, …)`, and
+    /// several of them of one roll (`[p = P] …`, `patterns` walked together): the
+    /// pool engine walks the faces with the dice still unassigned (`n + 1`
+    /// buckets of up to `n + 1` branches) and the patterns' states, the product of
+    /// each one's: a count up to `m = min(n, faces) + 1` (a count of listed faces,
+    /// `n + 1`), a straight's run and best (`2m²`), a sum's values. Each pair costs
+    /// its count's words plus [`PAIR_OVERHEAD`], like a keep's. The shape is the
+    /// last pattern's; its support, the joint outcomes.
+    pub(super) fn pattern(&mut self, patterns: &[Pattern], pool: &'a Expr) -> Shape {
+        let (dice, faces, bits, steps) = self.pattern_pool(pool);
+        let m = dice.min(faces) + 1.0;
+        let mut states = 1.0;
+        let mut joint = 1.0;
+        let mut high = 0.0;
+        for pattern in patterns {
+            states *= match pattern {
+                Pattern::LongestStraight => 2.0 * m * m,
+                Pattern::LargestSet | Pattern::Sets(_) => m,
+                Pattern::Count(_) => dice + 1.0,
+                Pattern::Sum => (dice * faces + 1.0).max(1.0),
+            };
+            high = pattern.most(dice as u64, faces as u64) as f64;
+            joint *= high + 1.0;
+        }
+        let pairs = faces * (dice + 1.0) * (dice + 2.0) / 2.0 * states;
+        Shape {
+            low: 0.0,
+            high,
+            support: joint,
+            bits,
+            steps: steps + pairs * (limbs(bits) + PAIR_OVERHEAD),
+            peak: states * (dice + 1.0),
+        }
+        .with_support(joint)
+    }
+
+    /// The dice a pattern reads in `expr`, the faces each may show, the bits of
+    /// their total and what making them costs, as the evaluation pools them.
+    fn pattern_pool(&mut self, expr: &'a Expr) -> (f64, f64, f64, f64) {
+        match expr.pool_part() {
+            PoolPart::Sum { left, right, .. } => {
+                let (a, fa, ba, sa) = self.pattern_pool(left);
+                let (b, fb, bb, sb) = self.pattern_pool(right);
+                (a + b, fa.max(fb), ba + bb, sa + sb)
+            }
+            PoolPart::Dice(dice) => {
+                let term = self.dice(dice);
+                let count = match dice.count.as_deref() {
+                    None => 1.0,
+                    Some(count) => self.shape(count).high.max(0.0),
+                };
+                let faces = match &dice.faces {
+                    Faces::Rolled(sides) => self.shape(sides).high.max(1.0),
+                    faces => bare_faces(faces).support,
+                };
+                // An explosion's extra rolls add to a die's faces.
+                let depth = if dice.die_modifiers.is_empty() {
+                    1.0
+                } else {
+                    f64::from(self.options.explode_depth) + 1.0
+                };
+                (count, faces * depth, term.bits, term.steps)
+            }
+            PoolPart::Repeat(repeat) => {
+                let count = self.shape(&repeat.count).high.max(0.0);
+                let body = self.shape(&repeat.body);
+                (count, body.support, body.bits * count, body.steps * count)
+            }
+            PoolPart::Members(members) => members.iter().fold((0.0, 1.0, 0.0, 0.0), |acc, m| {
+                let s = self.shape(m);
+                (
+                    acc.0 + 1.0,
+                    acc.1.max(s.support),
+                    acc.2 + s.bits,
+                    acc.3 + s.steps,
+                )
+            }),
+            PoolPart::Value(value) => {
+                let s = self.shape(value);
+                (1.0, s.support, s.bits, s.steps)
+            }
         }
     }
 }

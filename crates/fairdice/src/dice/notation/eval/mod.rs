@@ -34,6 +34,7 @@ use super::options::Options;
 use crate::control::{Control, Meter};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{Die, DieError, Outcome};
+use crate::dice::evaluator::Pattern;
 use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
 
@@ -75,6 +76,7 @@ pub fn evaluate_expr(
         control,
         meter: control.meter(),
         names: Vec::new(),
+        pools: Vec::new(),
         remembered: HashMap::default(),
         named: HashMap::default(),
     };
@@ -87,6 +89,9 @@ struct Exact<'a> {
     meter: Meter,
     /// The bound names in scope and the outcome each stands for now.
     names: Vec<(&'a str, Outcome)>,
+    /// The names bound to a pool whose body reads it with pool functions, and
+    /// what the current roll of the pool shows to each of them.
+    pools: Vec<(&'a str, Vec<(Pattern, Outcome)>)>,
     /// Distributions of nodes that use no bound name, by node address, once a
     /// binding's body is evaluated several times.
     remembered: HashMap<usize, Die>,
@@ -211,34 +216,61 @@ impl<'a> Exact<'a> {
         body: &'a Expr,
         span: &Span,
     ) -> Result<Die, NotationError> {
+        let (patterns, plain) = body.pool_uses(name);
+        if !patterns.is_empty() {
+            return self.bind_pool(name, value, body, (patterns, plain), span);
+        }
         let rolled = self.expr(value)?;
         let at = NotationError::at(span);
-        // Outcomes leading to the same distribution are weighed together.
-        let mut parts: Vec<(BigUint, Die)> = Vec::new();
-        let mut index: HashMap<Die, usize> = HashMap::default();
+        let mut parts = Parts::default();
         for (outcome, count) in rolled.iter() {
             self.names.push((name, outcome));
             let part = self.expr(body);
             self.names.pop();
-            let part = part?;
-            match index.get(&part) {
-                Some(&i) => parts[i].0 += count,
-                None => {
-                    index.insert(part.clone(), parts.len());
-                    parts.push((count, part));
-                }
-            }
+            parts.add(count, part?);
         }
-        if let [(_, only)] = parts.as_slice() {
-            // One distribution whatever the roll: keep the roll's total in it.
-            let scale = rolled.total();
-            return scale_counts(only, &scale).map_err(at);
+        parts.finish(&rolled.total(), self.control).map_err(at)
+    }
+
+    /// `[name = pool] body` where `body` reads the pool's dice (`largest_set(name)`,
+    /// `count(name, 1)`): the pool is walked once for every pattern the body reads
+    /// (and its sum, when the body also says `name` alone), and `body` is mixed
+    /// over their joint outcomes, so each sees the same roll.
+    #[cold]
+    fn bind_pool(
+        &mut self,
+        name: &'a str,
+        value: &'a Expr,
+        body: &'a Expr,
+        (mut patterns, plain): (Vec<Pattern>, bool),
+        span: &Span,
+    ) -> Result<Die, NotationError> {
+        let at = NotationError::at(span);
+        if plain {
+            patterns.push(Pattern::Sum);
         }
-        let mut mixture = Mixture::new();
-        for (weight, part) in &parts {
-            mixture.add(weight, part, self.control).map_err(&at)?;
+        let shapes = self.pool_of(value)?;
+        let joint = shapes.joint(&patterns, &mut self.meter).map_err(&at)?;
+        let total: BigUint = joint.values().sum();
+        let mut parts = Parts::default();
+        for (values, count) in joint {
+            let sum = if plain { values[values.len() - 1] } else { 0 };
+            self.names.push((name, sum));
+            self.pools
+                .push((name, patterns.iter().cloned().zip(values).collect()));
+            let part = self.expr(body);
+            self.pools.pop();
+            self.names.pop();
+            parts.add(count, part?);
         }
-        mixture.finish().map_err(at)
+        parts.finish(&total, self.control).map_err(at)
+    }
+
+    /// What the current roll of the pool bound to `name` shows to `pattern`, when
+    /// `name` is bound to a pool read by pool functions.
+    fn pool_value(&self, name: &str, pattern: &Pattern) -> Option<Outcome> {
+        let (_, values) = self.pools.iter().rev().find(|(bound, _)| *bound == name)?;
+        values.iter().find(|(p, _)| p == pattern).map(|&(_, v)| v)
     }
 
     /// `condition ? then : otherwise`, evaluating only the branches that can be
@@ -269,7 +301,7 @@ impl<'a> Exact<'a> {
         mixture.finish().map_err(at)
     }
 
-    /// `max(…)`, `min(…)`, `abs(x)`.
+    /// `max(…)`, `min(…)`, `abs(x)`, and the patterns of a pool (`largest_set(5d6)`).
     #[cold]
     fn call(
         &mut self,
@@ -278,6 +310,15 @@ impl<'a> Exact<'a> {
         span: &Span,
     ) -> Result<Die, NotationError> {
         let at = NotationError::at(span);
+        if let Some(pattern) = function.pattern(arguments) {
+            if let ExprKind::Name(name) = &arguments[0].kind
+                && let Some(value) = self.pool_value(name, &pattern)
+            {
+                return Ok(Die::constant(value));
+            }
+            let shapes = self.pool_of(&arguments[0])?;
+            return shapes.pattern(&pattern, &mut self.meter).map_err(at);
+        }
         let op = match function {
             Function::Abs => {
                 let x = self.expr(&arguments[0])?;
@@ -287,6 +328,9 @@ impl<'a> Exact<'a> {
             }
             Function::Max => BinaryOp::Max,
             Function::Min => BinaryOp::Min,
+            Function::LargestSet | Function::Sets | Function::LongestStraight | Function::Count => {
+                unreachable!("a pool function has a pattern")
+            }
         };
         let mut result = self.expr(&arguments[0])?;
         for argument in &arguments[1..] {
@@ -416,6 +460,39 @@ impl<'a> Exact<'a> {
 }
 
 /// `die` with every count multiplied by `scale`.
+/// A binding's body over the rolls of its value: the rolls leading to the same
+/// distribution weighed together.
+#[derive(Default)]
+struct Parts {
+    parts: Vec<(BigUint, Die)>,
+    index: HashMap<Die, usize>,
+}
+
+impl Parts {
+    fn add(&mut self, count: BigUint, part: Die) {
+        match self.index.get(&part) {
+            Some(&i) => self.parts[i].0 += count,
+            None => {
+                self.index.insert(part.clone(), self.parts.len());
+                self.parts.push((count, part));
+            }
+        }
+    }
+
+    /// The mixture of the parts; one distribution whatever the roll keeps the
+    /// roll's `total` in it.
+    fn finish(self, total: &BigUint, control: &Control) -> Result<Die, DieError> {
+        if let [(_, only)] = self.parts.as_slice() {
+            return scale_counts(only, total);
+        }
+        let mut mixture = Mixture::new();
+        for (weight, part) in &self.parts {
+            mixture.add(weight, part, control)?;
+        }
+        mixture.finish()
+    }
+}
+
 fn scale_counts(die: &Die, scale: &BigUint) -> Result<Die, DieError> {
     Die::new(die.iter().map(|(o, c)| (o, c * scale)))
 }

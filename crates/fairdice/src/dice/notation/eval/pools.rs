@@ -24,7 +24,7 @@ use crate::BinaryOp;
 use crate::control::{Control, Meter};
 use crate::dice::count::Count;
 use crate::dice::die::{Die, DieError, Outcome};
-use crate::dice::evaluator;
+use crate::dice::evaluator::{self, Pattern};
 use crate::dice::notation::ast::Keep;
 use crate::dice::pool::Pool;
 
@@ -157,6 +157,47 @@ impl Shapes {
             Some(trimmed) => evaluate_factors(&trimmed.factors, keeps, value, meter),
             None => evaluate_factors(&self.factors, keeps, value, meter),
         }
+    }
+
+    /// What every die of the pool shows together ([`Pattern`]): each make-up's
+    /// pattern from the pool engine, mixed by the make-ups' weights.
+    ///
+    /// # Errors
+    /// [`DieError::Stopped`] through `meter`; [`DieError::TooManyDice`] past the
+    /// engine's limit.
+    pub(crate) fn pattern(&self, pattern: &Pattern, meter: &mut Meter) -> Result<Die, DieError> {
+        let control = meter.control().clone();
+        let mut weighed = Weighed::new(&self.factors);
+        for_each_makeup(&self.factors, |weight, groups| {
+            let pool = Pool::mixed(groups.iter().cloned())?;
+            let die = evaluator::pattern(pattern, &pool, &control)?;
+            weighed.add(weight, die, meter)
+        })?;
+        weighed.finish()
+    }
+
+    /// Several patterns of the same roll ([`evaluator::joint`]), each make-up's
+    /// joint outcomes weighed by the make-up's weight.
+    ///
+    /// # Errors
+    /// As [`pattern`](Self::pattern); [`DieError::Overflow`] for a sum past `i64`.
+    pub(crate) fn joint(
+        &self,
+        patterns: &[Pattern],
+        meter: &mut Meter,
+    ) -> Result<BTreeMap<Vec<Outcome>, BigUint>, DieError> {
+        let control = meter.control().clone();
+        let mut joint: BTreeMap<Vec<Outcome>, BigUint> = BTreeMap::new();
+        for_each_makeup(&self.factors, |weight, groups| {
+            let pool = Pool::mixed(groups.iter().cloned())?;
+            let part = evaluator::joint(patterns, &pool, &control)?;
+            meter.charge(part.len() as u64 * (weight.bits() / 64 + patterns.len() as u64))?;
+            for (values, count) in part {
+                *joint.entry(values).or_default() += count * weight;
+            }
+            Ok(())
+        })?;
+        Ok(joint)
     }
 
     /// A mixture dropping its `d` lowest (highest) dice, with the dice no roll
@@ -374,9 +415,8 @@ fn evaluate_factors(
     meter: &mut Meter,
 ) -> Result<Die, DieError> {
     let control = meter.control().clone();
-    let mut sum: BTreeMap<Outcome, BigUint> = BTreeMap::new();
-    let mut single: Option<Die> = None;
-    let only = makeups(factors) == 1;
+    let mut weighed = Weighed::new(factors);
+    let only = weighed.only;
     // A mixture's make-ups that keep alike, trimmed of the dice no roll keeps,
     // are one pool evaluated once (an exploding pool's make-ups mostly differ
     // in dice that a few sure high ones push out).
@@ -436,19 +476,45 @@ fn evaluate_factors(
             }
         };
         let weight = scaled.as_ref().unwrap_or(weight);
-        if only && weight.is_one() {
-            single = Some(die);
+        weighed.add(weight, die, meter)
+    })?;
+    weighed.finish()
+}
+
+/// The make-ups' dice of a mixture, weighed and added up as they come: one
+/// make-up of weight one is its die as it stands.
+struct Weighed {
+    sum: BTreeMap<Outcome, BigUint>,
+    single: Option<Die>,
+    only: bool,
+}
+
+impl Weighed {
+    fn new(factors: &[Factor]) -> Weighed {
+        Weighed {
+            sum: BTreeMap::new(),
+            single: None,
+            only: makeups(factors) == 1,
+        }
+    }
+
+    fn add(&mut self, weight: &BigUint, die: Die, meter: &mut Meter) -> Result<(), DieError> {
+        if self.only && weight.is_one() {
+            self.single = Some(die);
             return Ok(());
         }
         meter.charge(die.len() as u64 * (weight.bits() / 64 + 1))?;
         for (outcome, count) in die.iter() {
-            *sum.entry(outcome).or_default() += count * weight;
+            *self.sum.entry(outcome).or_default() += count * weight;
         }
         Ok(())
-    })?;
-    match single {
-        Some(die) => Ok(die),
-        None => Die::new(sum),
+    }
+
+    fn finish(self) -> Result<Die, DieError> {
+        match self.single {
+            Some(die) => Ok(die),
+            None => Die::new(self.sum),
+        }
     }
 }
 

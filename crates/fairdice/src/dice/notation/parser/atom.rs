@@ -193,11 +193,9 @@ fn call_arguments(
 ) -> Parsed<Expr> {
     input.list_end(&mut arguments, expression, b')')?;
     let span = name_span.start..input.pos();
-    let function = match name {
-        "max" => Function::Max,
-        "min" => Function::Min,
-        "abs" => Function::Abs,
-        _ => {
+    let function = match Function::named(name) {
+        Some(function) => function,
+        None => {
             let problem = Problem::UnknownFunction {
                 name: name.to_string(),
             };
@@ -205,18 +203,19 @@ fn call_arguments(
             Function::Max
         }
     };
-    let fits = match function {
-        Function::Abs => arguments.len() == 1,
-        Function::Max | Function::Min => !arguments.is_empty(),
-    };
+    let fits = function.takes(arguments.len())
+        && match function {
+            // A set size is a number written out, at least 1; faces to count too.
+            Function::Sets => arguments[1].constant().is_some_and(|k| k >= 1),
+            Function::Count => arguments[1..].iter().all(|a| a.constant().is_some()),
+            _ => true,
+        }
+        // A pool function reads every die: a pool that keeps or counts is one value.
+        && (!function.reads_pool() || !arguments[0].selects_from_pool());
     if !fits {
-        let expected = match function {
-            Function::Abs => "one argument: `abs(d20 - 10)`",
-            _ => "one argument or more: `max(d8!, d6!)`",
-        };
         let problem = Problem::Arguments {
             function: function.name(),
-            expected,
+            expected: function.usage(),
         };
         input.problem(span.clone(), problem);
     }

@@ -85,7 +85,7 @@ fn reads_as(name: &str) -> Option<&'static str> {
     if matches!(name, "and" | "or" | "not") {
         return Some("a keyword");
     }
-    if matches!(name, "max" | "min" | "abs") {
+    if crate::dice::notation::ast::Function::named(name).is_some() {
         return Some("a function");
     }
     if matches!(name, "d" | "D") {

@@ -50,6 +50,9 @@ pub enum PoolKind {
     Group,
     /// A repetition `6#(4d6kh3)`: one value per roll of the body.
     Repeat,
+    /// The pool a function reads (`largest_set(5d6)`): its dice, and what they
+    /// show together.
+    Function,
 }
 
 /// The dice of one pool: a dice term (`4d6kh3`), a group or a repetition.

@@ -8,6 +8,7 @@ use crate::control::{Control, Stop};
 /// Dice between two reads of a cancel switch (a few hundred microseconds).
 const CHECK_EVERY: u64 = 1 << 14;
 use crate::dice::die::{DieError, MAX_DICE, Outcome};
+use crate::dice::evaluator::Pattern;
 use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Function, Keep, PoolModifier,
     PoolPart, Span,
@@ -28,6 +29,8 @@ pub(super) struct Roller<'a, 'r, R: ?Sized> {
     pub(super) pools: Vec<PoolRoll>,
     pub(super) bindings: Vec<BoundRoll>,
     names: Vec<(&'a str, Outcome)>,
+    /// The names bound to a pool that pool functions read, with its dice.
+    pool_names: Vec<(&'a str, Vec<RolledDie>)>,
     /// Dice rolled so far, rerolls and explosions included.
     pub(super) dice_rolled: u64,
     /// Past this many dice a roll stops with [`Stop::OverBudget`].
@@ -45,6 +48,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             pools: Vec::new(),
             bindings: Vec::new(),
             names: Vec::new(),
+            pool_names: Vec::new(),
             dice_rolled: 0,
             most_dice: u64::MAX,
             control: None,
@@ -82,7 +86,35 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 value,
                 body,
             } => {
-                let rolled = self.expr(value)?;
+                let pooled = !body.pool_uses(name).0.is_empty();
+                let dice = if pooled {
+                    let dice = self.pooled(value)?;
+                    if self.record {
+                        self.pools.push(PoolRoll {
+                            span: value.span.clone(),
+                            kind: PoolKind::Group,
+                            dice: dice.clone(),
+                            value: 0,
+                        });
+                    }
+                    Some(dice)
+                } else {
+                    None
+                };
+                let rolled = match &dice {
+                    Some(dice) => {
+                        let values: Vec<Outcome> = dice.iter().map(|d| d.value).collect();
+                        let sum = pattern_of(&Pattern::Sum, &values).map_err(&at)?;
+                        if let Some(pool) = self.pools.last_mut().filter(|_| self.record) {
+                            pool.value = sum;
+                        }
+                        sum
+                    }
+                    None => self.expr(value)?,
+                };
+                if let Some(dice) = dice {
+                    self.pool_names.push((name, dice));
+                }
                 if self.record {
                     self.bindings.push(BoundRoll {
                         name: name.clone(),
@@ -93,6 +125,9 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 self.names.push((name, rolled));
                 let result = self.expr(body);
                 self.names.pop();
+                if pooled {
+                    self.pool_names.pop();
+                }
                 result
             }
             ExprKind::Conditional {
@@ -109,6 +144,36 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             ExprKind::Call {
                 function,
                 arguments,
+            } if function.reads_pool() => {
+                let pattern = function.pattern(arguments).expect("a pool function");
+                let named = match &arguments[0].kind {
+                    ExprKind::Name(n) => self
+                        .pool_names
+                        .iter()
+                        .rev()
+                        .find(|(bound, _)| bound == n)
+                        .map(|(_, dice)| dice.clone()),
+                    _ => None,
+                };
+                let dice = match named {
+                    Some(dice) => dice,
+                    None => self.pooled(&arguments[0])?,
+                };
+                let values: Vec<Outcome> = dice.iter().map(|d| d.value).collect();
+                let value = pattern_of(&pattern, &values).map_err(at)?;
+                if self.record {
+                    self.pools.push(PoolRoll {
+                        span: expr.span.clone(),
+                        kind: PoolKind::Function,
+                        dice,
+                        value,
+                    });
+                }
+                Ok(value)
+            }
+            ExprKind::Call {
+                function,
+                arguments,
             } => {
                 let mut values = Vec::with_capacity(arguments.len());
                 for argument in arguments {
@@ -121,6 +186,12 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                         .checked_abs()
                         .ok_or(DieError::Overflow)
                         .map_err(at),
+                    Function::LargestSet
+                    | Function::Sets
+                    | Function::LongestStraight
+                    | Function::Count => {
+                        unreachable!("pool functions are rolled above")
+                    }
                 }
             }
             ExprKind::Dice(dice) => {
@@ -513,6 +584,47 @@ fn apply_keep(dice: &mut [RolledDie], keep: Keep) {
     for (rank, &i) in ranked.iter().enumerate() {
         dice[i].counted = (rank < split) == first;
     }
+}
+
+/// What the dice `values` show together: the one roll's [`Pattern`].
+fn pattern_of(pattern: &Pattern, values: &[Outcome]) -> Result<Outcome, DieError> {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    // Runs of equal values, and of consecutive distinct ones.
+    let (mut best, mut same, mut straight) = (0usize, 0usize, 0usize);
+    let (mut sets, mut distinct_run) = (0usize, 0usize);
+    let at_least = match pattern {
+        Pattern::Sets(k) => *k as usize,
+        _ => 1,
+    };
+    for (i, &v) in sorted.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|j| sorted[j]);
+        if previous == Some(v) {
+            same += 1;
+        } else {
+            same = 1;
+            distinct_run = if previous.and_then(|p| p.checked_add(1)) == Some(v) {
+                distinct_run + 1
+            } else {
+                1
+            };
+            straight = straight.max(distinct_run);
+        }
+        if same == at_least {
+            sets += 1;
+        }
+        best = best.max(same);
+    }
+    Ok(match pattern {
+        Pattern::LargestSet => best as Outcome,
+        Pattern::Sets(_) => sets as Outcome,
+        Pattern::LongestStraight => straight as Outcome,
+        Pattern::Count(faces) => values.iter().filter(|v| faces.contains(v)).count() as Outcome,
+        Pattern::Sum => values
+            .iter()
+            .try_fold(0 as Outcome, |a, &v| a.checked_add(v))
+            .ok_or(DieError::Overflow)?,
+    })
 }
 
 #[cfg(test)]

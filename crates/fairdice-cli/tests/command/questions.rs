@@ -1,0 +1,162 @@
+//! `docs/questions.json`: every user's question there is asked of the command as
+//! written, and its answer compared, exactly, with a calculation of this file's
+//! own (every roll counted, or a closed form), which shares no code with the
+//! engine.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use serde_json::Value;
+
+/// The repository's root, where `argv` runs.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("the crate lies two folders below the root")
+}
+
+fn ratio(numerator: u64, denominator: u64) -> BigRational {
+    BigRational::new(BigInt::from(numerator), BigInt::from(denominator))
+}
+
+/// Every roll of `n` dice of faces `1..=faces`, the mean of `value` over them.
+fn every_roll(n: usize, faces: u64, value: impl Fn(&[u64]) -> u64) -> BigRational {
+    let mut roll = vec![1u64; n];
+    let (mut sum, mut rolls) = (BigInt::from(0), BigInt::from(0));
+    loop {
+        sum += value(&roll);
+        rolls += 1;
+        let Some(i) = roll.iter().position(|&x| x < faces) else {
+            return BigRational::new(sum, rolls);
+        };
+        roll[i] += 1;
+        roll[..i].fill(1);
+    }
+}
+
+/// How many dice show each face shown, largest first.
+fn sizes(roll: &[u64]) -> Vec<usize> {
+    let faces: BTreeSet<u64> = roll.iter().copied().collect();
+    let mut sizes: Vec<usize> = faces
+        .iter()
+        .map(|f| roll.iter().filter(|x| *x == f).count())
+        .collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes
+}
+
+fn holds(roll: &[u64], run: std::ops::RangeInclusive<u64>) -> bool {
+    run.into_iter().all(|face| roll.contains(&face))
+}
+
+fn choose(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+}
+
+/// This file's own answer to the question `id`.
+fn independent(id: &str) -> Option<BigRational> {
+    let yes = |b: bool| u64::from(b);
+    Some(match id {
+        "yahtzee" => every_roll(5, 6, |r| yes(sizes(r)[0] == 5)),
+        "large-straight" => every_roll(5, 6, |r| yes(holds(r, 1..=5) || holds(r, 2..=6))),
+        "full-house-dice" => every_roll(5, 6, |r| yes(sizes(r) == [3, 2])),
+        "two-pairs-dice" => every_roll(5, 6, |r| yes(sizes(r) == [2, 2, 1])),
+        "small-straight" => every_roll(5, 6, |r| {
+            yes(holds(r, 1..=4) || holds(r, 2..=5) || holds(r, 3..=6))
+        }),
+        // No two of 10d10 alike: 10!/10^10 of the rolls.
+        "ore-set" => ratio(1, 1) - ratio((1..=10).product(), 10u64.pow(10)),
+        // 7 to 12 ones, every other die a 2, 3 or 4.
+        "critical-glitch" => ratio(
+            (7..=12)
+                .map(|k| choose(12, k) * 3u64.pow(12 - k as u32))
+                .sum(),
+            6u64.pow(12),
+        ),
+        "largest-set-mean" => every_roll(6, 6, |r| sizes(r)[0] as u64),
+        // Each of 12 dice a hit with chance 2/6.
+        "shadowrun-hits-mean" => ratio(12 * 2, 6),
+        _ => return None,
+    })
+}
+
+/// The answer a document holds at `at`: an RFC 6901 pointer to a number or an
+/// exact `"p/q"`, or `outcome=N` for outcome N's exact probability in a `dist`
+/// document.
+fn answer(document: &Value, at: &str) -> BigRational {
+    if let Some(outcome) = at.strip_prefix("outcome=") {
+        let outcome: i64 = outcome.parse().expect("outcome=N names an integer");
+        let count = |v: &Value| {
+            v.as_str()
+                .expect("counts are strings")
+                .parse::<BigInt>()
+                .unwrap()
+        };
+        let total = count(&document["total"]);
+        let row = document["outcomes"]
+            .as_array()
+            .expect("a dist document lists its outcomes")
+            .iter()
+            .find(|row| row["outcome"] == outcome);
+        let hits = row.map_or(BigInt::from(0), |row| count(&row["count"]));
+        return BigRational::new(hits, total);
+    }
+    match document.pointer(at) {
+        Some(Value::String(exact)) => exact.parse().expect("an exact p/q"),
+        Some(Value::Number(n)) if n.is_i64() => {
+            BigRational::from_integer(n.as_i64().unwrap().into())
+        }
+        other => panic!("{at}: {other:?} is not an exact answer"),
+    }
+}
+
+#[test]
+fn every_question_is_answered_exactly_by_its_command() {
+    let path = root().join("docs/questions.json");
+    let text = std::fs::read_to_string(&path).expect("docs/questions.json");
+    let questions: Vec<Value> = serde_json::from_str(&text).expect("a JSON list");
+    let mut ids = BTreeSet::new();
+    for question in &questions {
+        let id = question["id"].as_str().expect("an id");
+        assert!(ids.insert(id), "{id} is listed twice");
+        assert!(
+            question["question"].as_str().is_some_and(|q| !q.is_empty()),
+            "{id}: the question in words"
+        );
+        let argv: Vec<&str> = question["argv"]
+            .as_array()
+            .expect("argv")
+            .iter()
+            .map(|a| a.as_str().expect("string arguments"))
+            .collect();
+        let at = question["at"].as_str().expect("at");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_fairdice"))
+            .args(&argv)
+            .current_dir(root())
+            .output()
+            .expect("fairdice runs");
+        assert!(
+            output.status.success(),
+            "{id}: fairdice {argv:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let document: Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
+        let got = answer(&document, at);
+        let expected = independent(id).unwrap_or_else(|| panic!("{id}: no calculation of its own"));
+        assert_eq!(got, expected, "{id}: fairdice {argv:?}");
+    }
+    // The questions the cards-and-sets work answers first.
+    for id in [
+        "yahtzee",
+        "large-straight",
+        "full-house-dice",
+        "ore-set",
+        "critical-glitch",
+        "largest-set-mean",
+    ] {
+        assert!(ids.contains(id), "docs/questions.json lacks {id}");
+    }
+}
