@@ -693,45 +693,61 @@ impl<'a> Estimator<'a> {
     /// pool engine walks the faces with the dice still unassigned (`n + 1`
     /// buckets of up to `n + 1` branches) and the patterns' states, the product of
     /// each one's: a count up to `m = min(n, faces) + 1` (a count of listed faces,
-    /// `n + 1`), a straight's run and best (`2m²`), a sum's values. Each pair costs
-    /// its count's words plus [`PAIR_OVERHEAD`], like a keep's. The shape is the
-    /// last pattern's; its support, the joint outcomes.
+    /// `n + 1`), a straight's run and best (`m(m+1)/2`), a sum's values; several
+    /// kinds of dice multiply their buckets and branches. Each pair costs its
+    /// count's words (more when they are many) plus [`PAIR_OVERHEAD`], like a
+    /// keep's. The shape is the last pattern's; its support, the joint outcomes.
     pub(super) fn pattern(&mut self, patterns: &[Pattern], pool: &'a Expr) -> Shape {
-        let (dice, faces, bits, steps) = self.pattern_pool(pool);
+        let mut kinds = Vec::new();
+        let (bits, steps) = self.pattern_pool(pool, &mut kinds);
+        let dice: f64 = kinds.iter().map(|k| k.0).sum();
+        let faces = kinds.iter().map(|k| k.1).fold(1.0, f64::max);
         let m = dice.min(faces) + 1.0;
         let mut states = 1.0;
         let mut joint = 1.0;
         let mut high = 0.0;
         for pattern in patterns {
             states *= match pattern {
-                Pattern::LongestStraight => 2.0 * m * m,
+                // A run no longer than the best so far.
+                Pattern::LongestStraight => m * (m + 1.0) / 2.0,
                 Pattern::LargestSet | Pattern::Sets(_) => m,
                 Pattern::Count(_) => dice + 1.0,
-                Pattern::Sum => (dice * faces + 1.0).max(1.0),
+                Pattern::Sum => (dice * (faces - 1.0) + 1.0).max(1.0),
             };
             high = pattern.most(dice as u64, faces as u64) as f64;
             joint *= high + 1.0;
         }
-        let pairs = faces * (dice + 1.0) * (dice + 2.0) / 2.0 * states;
+        // Each kind of dice splits its unassigned dice apart: the buckets and
+        // branches of several kinds multiply.
+        let splits: f64 = kinds
+            .iter()
+            .map(|&(n, _)| (n + 1.0) * (n + 2.0) / 2.0)
+            .product();
+        let pairs = faces * splits * states;
+        // A state's weight and a branch's binomial are both wide in a big pool
+        // (`largest_set(200d6)`: counts of 10 words ran at 9 ns a step charged
+        // their words alone).
+        let words = limbs(bits);
         Shape {
             low: 0.0,
             high,
             support: joint,
             bits,
-            steps: steps + pairs * (limbs(bits) + PAIR_OVERHEAD),
+            steps: steps + pairs * (words * (1.0 + words / 8.0) + PAIR_OVERHEAD),
             peak: states * (dice + 1.0),
         }
         .with_support(joint)
     }
 
-    /// The dice a pattern reads in `expr`, the faces each may show, the bits of
-    /// their total and what making them costs, as the evaluation pools them.
-    fn pattern_pool(&mut self, expr: &'a Expr) -> (f64, f64, f64, f64) {
+    /// The kinds of dice a pattern reads in `expr` (how many dice, the faces each
+    /// may show) pushed onto `kinds`; the bits of their total and what making them
+    /// costs, as the evaluation pools them.
+    fn pattern_pool(&mut self, expr: &'a Expr, kinds: &mut Vec<(f64, f64)>) -> (f64, f64) {
         match expr.pool_part() {
             PoolPart::Sum { left, right, .. } => {
-                let (a, fa, ba, sa) = self.pattern_pool(left);
-                let (b, fb, bb, sb) = self.pattern_pool(right);
-                (a + b, fa.max(fb), ba + bb, sa + sb)
+                let (ba, sa) = self.pattern_pool(left, kinds);
+                let (bb, sb) = self.pattern_pool(right, kinds);
+                (ba + bb, sa + sb)
             }
             PoolPart::Dice(dice) => {
                 let term = self.dice(dice);
@@ -749,25 +765,24 @@ impl<'a> Estimator<'a> {
                 } else {
                     f64::from(self.options.explode_depth) + 1.0
                 };
-                (count, faces * depth, term.bits, term.steps)
+                kinds.push((count, faces * depth));
+                (term.bits, term.steps)
             }
             PoolPart::Repeat(repeat) => {
                 let count = self.shape(&repeat.count).high.max(0.0);
                 let body = self.shape(&repeat.body);
-                (count, body.support, body.bits * count, body.steps * count)
+                kinds.push((count, body.support));
+                (body.bits * count, body.steps * count)
             }
-            PoolPart::Members(members) => members.iter().fold((0.0, 1.0, 0.0, 0.0), |acc, m| {
+            PoolPart::Members(members) => members.iter().fold((0.0, 0.0), |acc, m| {
                 let s = self.shape(m);
-                (
-                    acc.0 + 1.0,
-                    acc.1.max(s.support),
-                    acc.2 + s.bits,
-                    acc.3 + s.steps,
-                )
+                kinds.push((1.0, s.support));
+                (acc.0 + s.bits, acc.1 + s.steps)
             }),
             PoolPart::Value(value) => {
                 let s = self.shape(value);
-                (1.0, s.support, s.bits, s.steps)
+                kinds.push((1.0, s.support));
+                (s.bits, s.steps)
             }
         }
     }
