@@ -102,14 +102,23 @@ pub enum Function {
     LongestStraight,
     /// `count(12d6, 5, 6)`: how many dice show one of the faces listed.
     Count,
+    /// `floor(a / b)`: the quotient rounded down (what `/` gives).
+    Floor,
+    /// `ceil(a / b)`: the quotient rounded up.
+    Ceil,
+    /// `round(a / b)`: the quotient rounded to the nearest integer, halves up.
+    Round,
 }
 
 impl Function {
     /// Every function, in the order the help lists them.
-    pub const ALL: [Function; 7] = [
+    pub const ALL: [Function; 10] = [
         Function::Max,
         Function::Min,
         Function::Abs,
+        Function::Floor,
+        Function::Ceil,
+        Function::Round,
         Function::LargestSet,
         Function::Sets,
         Function::LongestStraight,
@@ -126,6 +135,9 @@ impl Function {
             Function::Sets => "sets",
             Function::LongestStraight => "longest_straight",
             Function::Count => "count",
+            Function::Floor => "floor",
+            Function::Ceil => "ceil",
+            Function::Round => "round",
         }
     }
 
@@ -153,7 +165,22 @@ impl Function {
                     .filter_map(Expr::constant)
                     .collect(),
             )),
-            Function::Max | Function::Min | Function::Abs => None,
+            Function::Max
+            | Function::Min
+            | Function::Abs
+            | Function::Floor
+            | Function::Ceil
+            | Function::Round => None,
+        }
+    }
+
+    /// How a rounding function rounds a quotient `a / b`; `None` for the others.
+    pub fn rounding(self) -> Option<Rounding> {
+        match self {
+            Function::Floor => Some(Rounding::Down),
+            Function::Ceil => Some(Rounding::Up),
+            Function::Round => Some(Rounding::Nearest),
+            _ => None,
         }
     }
 
@@ -169,7 +196,12 @@ impl Function {
     pub fn takes(self, n: usize) -> bool {
         match self {
             Function::Max | Function::Min => n >= 1,
-            Function::Abs | Function::LargestSet | Function::LongestStraight => n == 1,
+            Function::Abs
+            | Function::LargestSet
+            | Function::LongestStraight
+            | Function::Floor
+            | Function::Ceil
+            | Function::Round => n == 1,
             Function::Sets => n == 2,
             Function::Count => n >= 2,
         }
@@ -192,7 +224,47 @@ impl Function {
             Function::Count => {
                 "a pool of dice and the faces to count, written out: `count(12d6, 5, 6)`"
             }
+            Function::Floor => "one argument, a division: `floor(d20 / 3)`",
+            Function::Ceil => "one argument, a division: `ceil(d20 / 3)`",
+            Function::Round => "one argument, a division: `round(d20 / 3)`",
         }
+    }
+}
+
+/// How [`Function::Floor`], [`Function::Ceil`] and [`Function::Round`] round a
+/// quotient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// Down, as `/` does: `floor(7 / 2)` is 3, `floor(-7 / 2)` is −4.
+    Down,
+    /// Up: `ceil(7 / 2)` is 4, `ceil(-7 / 2)` is −3.
+    Up,
+    /// To the nearest, halves up: `round(7 / 2)` is 4, `round(-7 / 2)` is −3,
+    /// `round(5 / 3)` is 2.
+    Nearest,
+}
+
+impl Rounding {
+    /// `a / b` rounded.
+    ///
+    /// # Errors
+    /// [`DieError::DivisionByZero`](crate::dice::die::DieError::DivisionByZero),
+    /// [`DieError::Overflow`](crate::dice::die::DieError::Overflow).
+    pub fn divide(self, a: Outcome, b: Outcome) -> Result<Outcome, crate::dice::die::DieError> {
+        use crate::dice::die::DieError;
+        if b == 0 {
+            return Err(DieError::DivisionByZero);
+        }
+        // In i128, where no quotient of two i64 overflows.
+        let (a, b) = (i128::from(a), i128::from(b));
+        let floor = |n: i128, d: i128| n.div_euclid(d) - i128::from(d < 0 && n.rem_euclid(d) != 0);
+        let q = match self {
+            Rounding::Down => floor(a, b),
+            Rounding::Up => -floor(-a, b),
+            // a/b + 1/2 = (2a + b) / 2b.
+            Rounding::Nearest => floor(2 * a + b, 2 * b),
+        };
+        Outcome::try_from(q).map_err(|_| DieError::Overflow)
     }
 }
 
@@ -451,6 +523,16 @@ impl Expr {
                 function,
                 arguments,
             } => {
+                if let Some(rounding) = function.rounding() {
+                    return match &arguments.first()?.kind {
+                        ExprKind::Binary {
+                            op: BinaryOp::Div,
+                            left,
+                            right,
+                        } => rounding.divide(left.constant()?, right.constant()?).ok(),
+                        _ => arguments[0].constant(),
+                    };
+                }
                 let values = arguments
                     .iter()
                     .map(Expr::constant)
@@ -459,6 +541,7 @@ impl Expr {
                     Function::Max => values.into_iter().max(),
                     Function::Min => values.into_iter().min(),
                     Function::Abs => values.first()?.checked_abs(),
+                    Function::Floor | Function::Ceil | Function::Round => None,
                     // A pool of values (`1+2` pools two): left to the evaluation.
                     Function::LargestSet
                     | Function::Sets

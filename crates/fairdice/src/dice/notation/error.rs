@@ -419,7 +419,10 @@ pub enum Problem {
         expected: &'static str,
     },
     /// A function name that does not exist.
-    #[error("unknown function `{name}`; the functions are `max`, `min` and `abs`")]
+    #[error(
+        "unknown function `{name}`; the functions are {}",
+        crate::dice::notation::ast::Function::ALL.map(|f| format!("`{}`", f.name())).join(", ")
+    )]
     UnknownFunction {
         /// The name.
         name: String,

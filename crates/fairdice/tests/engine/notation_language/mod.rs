@@ -93,6 +93,38 @@ fn matching_sets_straights_and_counts_match_brute_force() {
 }
 
 #[test]
+fn rounded_quotients_match_brute_force() {
+    for text in [
+        "floor(d20 / 3)",
+        "ceil(d20 / 3)",
+        "round(d20 / 3)",
+        "round(d6 / -4)",
+        "ceil((d6 - 4) / 3)",
+        "round((d6 - 4) / 2)",
+        "round(2d6 / d4)",
+        "ceil(d8 / -d3)",
+        "floor(d6)",
+        "ceil(d6 + 1)",
+        "[r = d6] round(r / 2) + r",
+        "round(7 / 2) + ceil(-7 / 2) * 10",
+    ] {
+        agrees_with_brute_force(text);
+    }
+    let control = Control::new();
+    let options = Options::default();
+    for (text, value) in [
+        ("round(7 / 2)", 4),
+        ("round(-7 / 2)", -3),
+        ("ceil(-7 / 2)", -3),
+        ("floor(-7 / 2)", -4),
+        ("round(5 / 3)", 2),
+    ] {
+        let die = evaluate_with(text, &options, &control).unwrap();
+        assert_eq!(die.outcomes(), &[value], "{text}");
+    }
+}
+
+#[test]
 fn a_pool_function_reads_every_die_and_says_how_to_call_it() {
     for (text, expected) in [
         ("largest_set(5d6kh3)", "no keep or count"),

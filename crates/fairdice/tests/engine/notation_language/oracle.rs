@@ -107,6 +107,20 @@ impl Oracle {
                 })
             }
             ExprKind::Call {
+                function: function @ (Function::Floor | Function::Ceil | Function::Round),
+                arguments,
+            } => match &arguments[0].kind {
+                ExprKind::Binary {
+                    op: BinaryOp::Div,
+                    left,
+                    right,
+                } => {
+                    let (a, b) = (self.value(left), self.value(right));
+                    bind(&a, |&x| map(&b, |&y| rounded(*function, x, y)))
+                }
+                _ => self.value(&arguments[0]),
+            },
+            ExprKind::Call {
                 function,
                 arguments,
             } if matches!(
@@ -511,4 +525,27 @@ fn shows(function: Function, dice: &[i64], numbers: &[i64]) -> i64 {
         Function::Count => dice.iter().filter(|d| numbers.contains(d)).count() as i64,
         _ => unreachable!("not a pool function"),
     }
+}
+
+/// `x / y` as a fraction, rounded as `function` says (halves up), by comparing
+/// with the integers around it.
+fn rounded(function: Function, x: i64, y: i64) -> i64 {
+    let q = num_rational::Ratio::new(i128::from(x), i128::from(y));
+    let down = q.floor().to_integer();
+    let up = q.ceil().to_integer();
+    let value = match function {
+        Function::Floor => down,
+        Function::Ceil => up,
+        // The nearest; a half (q − down = 1/2) goes up.
+        _ => {
+            if (q - num_rational::Ratio::from_integer(down)) * 2
+                >= num_rational::Ratio::from_integer(1)
+            {
+                up.max(down + 1)
+            } else {
+                down
+            }
+        }
+    };
+    value as i64
 }

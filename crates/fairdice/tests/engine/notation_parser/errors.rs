@@ -256,10 +256,10 @@ fn mistakes_of_the_new_forms_are_explained_where_they_are() {
         },
     );
     assert_problem(
-        "floor(d6)",
-        0..5,
+        "sqrt(d6)",
+        0..4,
         Problem::UnknownFunction {
-            name: "floor".into(),
+            name: "sqrt".into(),
         },
     );
     assert_problem(

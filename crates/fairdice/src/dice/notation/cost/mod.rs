@@ -254,6 +254,10 @@ impl<'a> Estimator<'a> {
                 function,
                 arguments,
             } => {
+                if function.rounding().is_some() {
+                    // A quotient rounded another way: priced as the division.
+                    return self.shape(&arguments[0]);
+                }
                 if let Some(pattern) = function.pattern(arguments) {
                     return self
                         .pattern(&[pattern], &arguments[0])
@@ -285,12 +289,10 @@ impl<'a> Estimator<'a> {
                         };
                         shapes.fold(first, |acc, next| binary(op, acc, next))
                     }
-                    Function::LargestSet
-                    | Function::Sets
-                    | Function::LongestStraight
-                    | Function::Count => {
-                        unreachable!("a pool function has a pattern")
-                    }
+                    other => unreachable!(
+                        "`{}`: pool and rounding functions are priced above",
+                        other.name()
+                    ),
                 }
             }
             ExprKind::Dice(dice) => self.dice(dice),

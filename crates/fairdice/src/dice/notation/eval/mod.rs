@@ -27,7 +27,9 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use self::pools::{Groups, Shapes};
-use super::ast::{Condition, Expr, ExprKind, Function, Keep, PoolModifier, PoolPart, Span};
+use super::ast::{
+    Condition, Expr, ExprKind, Function, Keep, PoolModifier, PoolPart, Rounding, Span,
+};
 use super::cost::estimate;
 use super::failure::{NotationError, TooBig};
 use super::options::Options;
@@ -266,6 +268,42 @@ impl<'a> Exact<'a> {
         parts.finish(&total, self.control).map_err(at)
     }
 
+    /// `floor(a / b)`, `ceil(a / b)`, `round(a / b)`: every pair of a roll of `a`
+    /// and one of `b`, their quotient rounded; any argument that is not a
+    /// division is an integer already, and stands.
+    #[cold]
+    fn rounded(
+        &mut self,
+        rounding: Rounding,
+        argument: &'a Expr,
+        span: &Span,
+    ) -> Result<Die, NotationError> {
+        let ExprKind::Binary {
+            op: BinaryOp::Div,
+            left,
+            right,
+        } = &argument.kind
+        else {
+            return self.expr(argument);
+        };
+        let (a, b) = (self.expr(left)?, self.expr(right)?);
+        let at = NotationError::at(span);
+        let mut counts: std::collections::BTreeMap<Outcome, BigUint> = Default::default();
+        for (x, cx) in a.iter() {
+            self.meter
+                .charge(b.len() as u64)
+                .map_err(DieError::from)
+                .map_err(&at)?;
+            for (y, cy) in b.iter() {
+                let q = rounding
+                    .divide(x, y)
+                    .map_err(NotationError::at(&right.span))?;
+                *counts.entry(q).or_default() += &cx * cy;
+            }
+        }
+        Die::new(counts).map_err(at)
+    }
+
     /// What the current roll of the pool bound to `name` shows to `pattern`, when
     /// `name` is bound to a pool read by pool functions.
     fn pool_value(&self, name: &str, pattern: &Pattern) -> Option<Outcome> {
@@ -319,6 +357,9 @@ impl<'a> Exact<'a> {
             let shapes = self.pool_of(&arguments[0])?;
             return shapes.pattern(&pattern, &mut self.meter).map_err(at);
         }
+        if let Some(rounding) = function.rounding() {
+            return self.rounded(rounding, &arguments[0], span);
+        }
         let op = match function {
             Function::Abs => {
                 let x = self.expr(&arguments[0])?;
@@ -328,9 +369,10 @@ impl<'a> Exact<'a> {
             }
             Function::Max => BinaryOp::Max,
             Function::Min => BinaryOp::Min,
-            Function::LargestSet | Function::Sets | Function::LongestStraight | Function::Count => {
-                unreachable!("a pool function has a pattern")
-            }
+            other => unreachable!(
+                "`{}`: pool and rounding functions are evaluated above",
+                other.name()
+            ),
         };
         let mut result = self.expr(&arguments[0])?;
         for argument in &arguments[1..] {

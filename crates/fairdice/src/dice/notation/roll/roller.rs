@@ -7,6 +7,7 @@ use crate::control::{Control, Stop};
 
 /// Dice between two reads of a cancel switch (a few hundred microseconds).
 const CHECK_EVERY: u64 = 1 << 14;
+use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{DieError, MAX_DICE, Outcome};
 use crate::dice::evaluator::Pattern;
 use crate::dice::notation::ast::{
@@ -174,6 +175,21 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             ExprKind::Call {
                 function,
                 arguments,
+            } if function.rounding().is_some() => match &arguments[0].kind {
+                ExprKind::Binary {
+                    op: BinaryOp::Div,
+                    left,
+                    right,
+                } => {
+                    let (a, b) = (self.expr(left)?, self.expr(right)?);
+                    let rounding = function.rounding().expect("a rounding function");
+                    rounding.divide(a, b).map_err(at)
+                }
+                _ => self.expr(&arguments[0]),
+            },
+            ExprKind::Call {
+                function,
+                arguments,
             } => {
                 let mut values = Vec::with_capacity(arguments.len());
                 for argument in arguments {
@@ -186,12 +202,10 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                         .checked_abs()
                         .ok_or(DieError::Overflow)
                         .map_err(at),
-                    Function::LargestSet
-                    | Function::Sets
-                    | Function::LongestStraight
-                    | Function::Count => {
-                        unreachable!("pool functions are rolled above")
-                    }
+                    other => unreachable!(
+                        "`{}`: pool and rounding functions are rolled above",
+                        other.name()
+                    ),
                 }
             }
             ExprKind::Dice(dice) => {
