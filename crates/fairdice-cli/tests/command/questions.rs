@@ -79,6 +79,12 @@ fn independent(id: &str) -> Option<BigRational> {
         "largest-set-mean" => every_roll(6, 6, |r| sizes(r)[0] as u64),
         // Each of 12 dice a hit with chance 2/6.
         "shadowrun-hits-mean" => ratio(12 * 2, 6),
+        "advantage-hit" => every_roll(2, 20, |r| yes(r[0].max(r[1]) + 5 >= 15)),
+        "ability-score-18" => every_roll(4, 6, |r| {
+            let lowest = *r.iter().min().unwrap();
+            yes(r.iter().sum::<u64>() - lowest == 18)
+        }),
+        "half-d20-rounded-up-mean" => every_roll(1, 20, |r| r[0].div_ceil(2)),
         _ => return None,
     })
 }
