@@ -146,6 +146,26 @@ pub(super) struct Estimator<'a> {
 }
 
 impl<'a> Estimator<'a> {
+    /// `[name = value] body` reading `name` as a value: the body priced once per
+    /// outcome of the value when it uses the name.
+    fn bind(&mut self, name: &'a str, value: &'a Expr, body: &'a Expr) -> Shape {
+        let v = self.shape(value);
+        self.names.push((name, v.low, v.high));
+        let b = self.shape(body);
+        self.names.pop();
+        let times = if body.uses_names() { v.support } else { 1.0 };
+        let support = (b.support * v.support).min(b.span());
+        let bits = b.bits + v.bits;
+        Shape {
+            support,
+            bits,
+            steps: v.steps + times * (b.steps + BODY_OVERHEAD) + times * b.support * limbs(bits),
+            peak: v.peak.max(b.peak).max(support),
+            ..b
+        }
+        .with_support(support)
+    }
+
     pub(super) fn shape(&mut self, expr: &'a Expr) -> Shape {
         match &expr.kind {
             ExprKind::Number(n) => Shape::constant(*n as f64),
@@ -187,10 +207,13 @@ impl<'a> Estimator<'a> {
             }
             ExprKind::Bind {
                 name, value, body, ..
-            } if !body.pool_uses(name).0.is_empty() => {
+            } => {
+                let (mut patterns, plain) = body.pool_uses(name);
+                if patterns.is_empty() {
+                    return self.bind(name, value, body);
+                }
                 // The pool walked once for every pattern its body reads, and the
                 // body evaluated for each joint outcome.
-                let (mut patterns, plain) = body.pool_uses(name);
                 if plain {
                     patterns.push(crate::dice::evaluator::Pattern::Sum);
                 }
@@ -209,27 +232,6 @@ impl<'a> Estimator<'a> {
                     peak: walk.peak.max(b.peak),
                     ..b
                 }
-            }
-            ExprKind::Bind {
-                name, value, body, ..
-            } => {
-                let v = self.shape(value);
-                self.names.push((name, v.low, v.high));
-                let b = self.shape(body);
-                self.names.pop();
-                let times = if body.uses_names() { v.support } else { 1.0 };
-                let support = (b.support * v.support).min(b.span());
-                let bits = b.bits + v.bits;
-                Shape {
-                    support,
-                    bits,
-                    steps: v.steps
-                        + times * (b.steps + BODY_OVERHEAD)
-                        + times * b.support * limbs(bits),
-                    peak: v.peak.max(b.peak).max(support),
-                    ..b
-                }
-                .with_support(support)
             }
             ExprKind::Conditional {
                 condition,

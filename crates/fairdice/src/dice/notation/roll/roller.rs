@@ -1,6 +1,7 @@
 //! [`Roller`]: one roll of an expression, die by die, recording every die.
 
 use rand_core::Rng;
+use rustc_hash::FxHashMap;
 
 use super::{BoundRoll, FaceList, PoolKind, PoolRoll, RolledDie, face_list};
 use crate::control::{Control, Stop};
@@ -32,6 +33,8 @@ pub(super) struct Roller<'a, 'r, R: ?Sized> {
     names: Vec<(&'a str, Outcome)>,
     /// The names bound to a pool that pool functions read, with its dice.
     pool_names: Vec<(&'a str, Vec<RolledDie>)>,
+    /// Whether a binding's body reads its value's dice, by the body's address.
+    pooled_bodies: FxHashMap<usize, bool>,
     /// Dice rolled so far, rerolls and explosions included.
     pub(super) dice_rolled: u64,
     /// Past this many dice a roll stops with [`Stop::OverBudget`].
@@ -50,6 +53,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             bindings: Vec::new(),
             names: Vec::new(),
             pool_names: Vec::new(),
+            pooled_bodies: FxHashMap::default(),
             dice_rolled: 0,
             most_dice: u64::MAX,
             control: None,
@@ -87,35 +91,30 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 value,
                 body,
             } => {
-                let pooled = !body.pool_uses(name).0.is_empty();
-                let dice = if pooled {
+                // Whether the body reads the value's dice: asked once per binding, not
+                // on every roll of a Monte Carlo run.
+                let key = std::ptr::from_ref::<Expr>(body) as usize;
+                let pooled = *self
+                    .pooled_bodies
+                    .entry(key)
+                    .or_insert_with(|| !body.pool_uses(name).0.is_empty());
+                let rolled = if pooled {
                     let dice = self.pooled(value)?;
+                    let values: Vec<Outcome> = dice.iter().map(|d| d.value).collect();
+                    let sum = pattern_of(&Pattern::Sum, &values).map_err(&at)?;
                     if self.record {
                         self.pools.push(PoolRoll {
                             span: value.span.clone(),
                             kind: PoolKind::Group,
                             dice: dice.clone(),
-                            value: 0,
+                            value: sum,
                         });
                     }
-                    Some(dice)
-                } else {
-                    None
-                };
-                let rolled = match &dice {
-                    Some(dice) => {
-                        let values: Vec<Outcome> = dice.iter().map(|d| d.value).collect();
-                        let sum = pattern_of(&Pattern::Sum, &values).map_err(&at)?;
-                        if let Some(pool) = self.pools.last_mut().filter(|_| self.record) {
-                            pool.value = sum;
-                        }
-                        sum
-                    }
-                    None => self.expr(value)?,
-                };
-                if let Some(dice) = dice {
                     self.pool_names.push((name, dice));
-                }
+                    sum
+                } else {
+                    self.expr(value)?
+                };
                 if self.record {
                     self.bindings.push(BoundRoll {
                         name: name.clone(),
