@@ -66,6 +66,8 @@ export interface ExactDistribution extends DistributionCommon {
   variance_exact: Fraction;
   /** Present when an explosion was cut at this many extra rolls per die. */
   explode_depth?: number;
+  /** What the total counts when not rolls of dice alone: deals of cards, or both. */
+  counted?: "deals" | "rolls_and_deals";
 }
 
 export interface EstimatedDistribution extends DistributionCommon {

@@ -5,7 +5,7 @@
 //! (droughts alone: a [`DroughtsReport`], which a page shows after the cheaper
 //! curves).
 
-use fairdice::analysis::monte_carlo::STEPS_PER_DRAWN_OUTCOME;
+use fairdice::analysis::monte_carlo;
 use fairdice::analysis::{
     self, AnalysisError, AnalysisOptions, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, MethodChoice,
 };
@@ -131,9 +131,7 @@ impl AnalyzeRequest {
             return Err(Error::from_failure(&AnalysisError::Samples(self.samples)));
         }
         let outcomes = randomizer.outcomes().len() as u64;
-        let per_run = (self.samples as u64)
-            .saturating_mul(outcomes.max(1))
-            .saturating_mul(STEPS_PER_DRAWN_OUTCOME);
+        let per_run = monte_carlo::steps_per_run(&randomizer, self.samples).max(1);
         if let MethodChoice::Auto { .. } = method {
             let method = priced_fallback(method, per_run, self.samples, outcomes as usize, control);
             return Ok((randomizer, method));
@@ -158,10 +156,9 @@ impl AnalyzeRequest {
 
     /// The same analysis as a Monte Carlo estimate that finishes in seconds.
     fn suggestion(&self, randomizer: &AnyRandomizer, control: &Control) -> Option<Suggestion> {
-        let outcomes = randomizer.outcomes().len() as u64;
         let by_draws = SUGGESTED_DRAWS / self.samples.max(1) as u64;
-        let by_budget = control.max_steps()
-            / (self.samples.max(1) as u64 * outcomes.max(1) * STEPS_PER_DRAWN_OUTCOME);
+        let by_budget =
+            control.max_steps() / monte_carlo::steps_per_run(randomizer, self.samples).max(1);
         let runs = nice_runs(by_draws.min(by_budget));
         if runs < 2 {
             return None;

@@ -292,7 +292,8 @@ impl UseCase for DistRequest {
                     );
                     return Err(self.report_refusal(&stop, &size, &expr, control));
                 }
-                let report = DistributionReport::exact(&self.expression, &die);
+                let report =
+                    DistributionReport::exact(&self.expression, &die).counting(expr.counted());
                 Ok(if expr.explodes_to_depth() {
                     report.cut_at_explode_depth(self.explode_depth)
                 } else {

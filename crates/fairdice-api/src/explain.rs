@@ -24,12 +24,13 @@ impl Explanation {
     pub fn of(report: &DistributionReport) -> Explanation {
         let method = match &report.method {
             Method::Exact => format!(
-                "{}: every one of {} equally likely rolls counted",
+                "{}: every one of {} equally likely {} counted",
                 match report.explode_depth {
                     Some(depth) => format!("exact up to {depth} extra rolls per exploding die"),
                     None => "exact".into(),
                 },
-                fairdice::dice::report::short_count(&report.total, 24)
+                fairdice::dice::report::short_count(&report.total, 24),
+                report.counted.noun()
             ),
             Method::MonteCarlo { runs, seed, .. } => format!(
                 "estimated from {runs} seeded rolls (seed {seed}); each chance is within about ±{} (95%)",

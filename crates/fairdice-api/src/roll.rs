@@ -126,6 +126,7 @@ impl RollShown {
                         PoolKind::Group => "group",
                         PoolKind::Repeat => "repeat",
                         PoolKind::Function => "function",
+                        PoolKind::Hand => "hand",
                     },
                     value: p.value,
                     dice: p

@@ -172,10 +172,14 @@ fn render_table(report: &DistributionReport) -> String {
             abbreviated |= total.contains('e');
             match report.explode_depth {
                 Some(depth) => out.push_str(&format!(
-                    "exact up to {depth} extra rolls per exploding die: {total} equally likely rolls \
-                     (a die that would roll more stands at its last roll; --explode-depth N goes further)\n"
+                    "exact up to {depth} extra rolls per exploding die: {total} equally likely {} \
+                     (a die that would roll more stands at its last roll; --explode-depth N goes further)\n",
+                    report.counted.noun()
                 )),
-                None => out.push_str(&format!("exact: {total} equally likely rolls\n")),
+                None => out.push_str(&format!(
+                    "exact: {total} equally likely {}\n",
+                    report.counted.noun()
+                )),
             }
         }
         Method::MonteCarlo {

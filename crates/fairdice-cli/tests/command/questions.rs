@@ -85,6 +85,35 @@ fn independent(id: &str) -> Option<BigRational> {
             yes(r.iter().sum::<u64>() - lowest == 18)
         }),
         "half-d20-rounded-up-mean" => every_roll(1, 20, |r| r[0].div_ceil(2)),
+        // Cards: hypergeometric counts of hands, written out.
+        "ace-in-hand" => ratio(1, 1) - ratio(choose(48, 5), choose(52, 5)),
+        "flush" => ratio(4 * choose(13, 5), choose(52, 5)),
+        "full-house" => ratio(13 * choose(4, 3) * 12 * choose(4, 2), choose(52, 5)),
+        "lands-2-to-4" => (2..=4)
+            .map(|k| ratio(choose(24, k) * choose(36, 7 - k), choose(60, 7)))
+            .sum(),
+        "more-hearts" => {
+            let mut more = 0;
+            for a in 0..=5 {
+                for b in 0..a {
+                    more += choose(13, a)
+                        * choose(39, 5 - a)
+                        * choose(13 - a, b)
+                        * choose(34 + a, 5 - b);
+                }
+            }
+            ratio(more, choose(52, 5) * choose(47, 5))
+        }
+        "largest-rank-mean" => {
+            // Hands by their largest set of one rank: four of a kind, a full
+            // house or three of a kind, two pairs or one pair, five ranks.
+            let four = 13 * 48;
+            let three = 13 * 4 * 12 * 6 + 13 * 4 * choose(12, 2) * 16;
+            let two = choose(13, 2) * 36 * 44 + 13 * 6 * choose(12, 3) * 64;
+            let one = choose(13, 5) * 4u64.pow(5);
+            assert_eq!(four + three + two + one, choose(52, 5));
+            ratio(4 * four + 3 * three + 2 * two + one, choose(52, 5))
+        }
         _ => return None,
     })
 }
@@ -162,6 +191,12 @@ fn every_question_is_answered_exactly_by_its_command() {
         "ore-set",
         "critical-glitch",
         "largest-set-mean",
+        "ace-in-hand",
+        "flush",
+        "full-house",
+        "lands-2-to-4",
+        "more-hearts",
+        "largest-rank-mean",
     ] {
         assert!(ids.contains(id), "docs/questions.json lacks {id}");
     }

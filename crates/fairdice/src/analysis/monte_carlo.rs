@@ -16,11 +16,12 @@ use crate::control::{Control, Stop};
 use crate::randomizer::{AnyRandomizer, Randomizer};
 use crate::rng;
 
-/// Budget steps one sample of a run costs, per outcome of the randomizer: each
-/// sample weighs the whole next-sample distribution for its entropy and follows
-/// every outcome's gap (measured: about 2 ns an outcome for the curves, 20 for
-/// the droughts of the fair roller over 2d6).
-pub const STEPS_PER_DRAWN_OUTCOME: u64 = 4;
+/// Budget steps one run of `samples` samples of `randomizer` costs (its
+/// [`sample_steps`](Randomizer::sample_steps) for each sample): what the
+/// estimate charges, and what every price of an estimate reads.
+pub fn steps_per_run(randomizer: &impl Randomizer, samples: usize) -> u64 {
+    (samples as u64).saturating_mul(randomizer.sample_steps())
+}
 
 /// Runs per chunk (the unit of parallel work and of progress reports).
 pub const CHUNK: u64 = 1024;
@@ -118,9 +119,7 @@ fn run_chunk(
     let mut squared = vec![0.0; n];
     let mut meter = control.meter();
     let chi = ChiSquare::new(base);
-    let per_run = (samples as u64)
-        .saturating_mul(n as u64)
-        .saturating_mul(STEPS_PER_DRAWN_OUTCOME);
+    let per_run = steps_per_run(randomizer, samples);
     for _ in 0..count {
         // One look per run: a chunk of long runs takes long enough to matter.
         control.check()?;

@@ -126,6 +126,7 @@ fn collect_terms<'a>(
         ExprKind::Call { function, .. } => Err(refuse(&format!("`{}`", function.name()))),
         ExprKind::Group(_) => Err(refuse("a group")),
         ExprKind::Repeat(_) => Err(refuse("a repetition")),
+        ExprKind::Deal(_) | ExprKind::BindHands { .. } => Err(refuse("a deal of cards")),
     }
 }
 

@@ -62,6 +62,25 @@ pub enum DieError {
         /// The limit.
         max: u64,
     },
+    /// A deck with no card.
+    #[error("a deck needs at least one card")]
+    EmptyDeck,
+    /// Hands that need more cards than the deck holds.
+    #[error("the hands need {cards} cards, more than the {deck} the deck holds")]
+    DealTooLarge {
+        /// The cards of every hand together.
+        cards: u64,
+        /// The cards of the deck.
+        deck: u64,
+    },
+    /// A deal of no hand, or of more hands than a deal may hand out.
+    #[error("a deal hands out 1 to {max} hands, got {hands}")]
+    TooManyHands {
+        /// The hands asked for.
+        hands: usize,
+        /// The limit.
+        max: usize,
+    },
 }
 
 impl Failure for DieError {

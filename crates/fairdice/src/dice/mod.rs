@@ -1,8 +1,10 @@
-//! Exact dice: the [`Die`](die::Die) distribution, its arithmetic, pools of dice and the
-//! evaluators that fold over them, and the dice notation that builds them all.
+//! Exact dice: the [`Die`](die::Die) distribution, its arithmetic, pools of dice, decks
+//! and their deals, the evaluators that fold over them, and the dice notation that
+//! builds them all.
 
 pub mod arithmetic;
 pub mod count;
+pub mod deck;
 pub mod die;
 pub mod evaluator;
 pub mod mixture;

@@ -68,6 +68,43 @@ pub struct DistributionReport {
     /// Absent when nothing is cut.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub explode_depth: Option<u32>,
+    /// What the exact total counts: rolls of dice (absent in JSON), deals of
+    /// cards, or both.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Counted::is_rolls"))]
+    pub counted: Counted,
+}
+
+/// What an exact distribution's equally likely cases are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum Counted {
+    /// Rolls of dice (and expressions without any).
+    #[default]
+    Rolls,
+    /// Deals of cards.
+    Deals,
+    /// Rolls of dice together with deals of cards.
+    RollsAndDeals,
+}
+
+impl Counted {
+    /// The cases in words: "rolls", "deals", "rolls and deals".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Counted::Rolls => "rolls",
+            Counted::Deals => "deals",
+            Counted::RollsAndDeals => "rolls and deals",
+        }
+    }
+
+    /// Whether the cases are rolls of dice alone.
+    pub fn is_rolls(&self) -> bool {
+        *self == Counted::Rolls
+    }
 }
 
 /// One outcome's row.
@@ -121,6 +158,13 @@ impl DistributionReport {
     #[must_use]
     pub fn cut_at_explode_depth(mut self, depth: u32) -> DistributionReport {
         self.explode_depth = Some(depth);
+        self
+    }
+
+    /// This report, saying what its equally likely cases are.
+    #[must_use]
+    pub fn counting(mut self, counted: Counted) -> DistributionReport {
+        self.counted = counted;
         self
     }
 
@@ -180,6 +224,7 @@ impl DistributionReport {
             median: median.unwrap_or(die.max_outcome()),
             method,
             explode_depth: None,
+            counted: Counted::Rolls,
         }
     }
 

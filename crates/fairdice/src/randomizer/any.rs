@@ -114,6 +114,10 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.next_entropy_fraction())
     }
 
+    fn sample_steps(&self) -> u64 {
+        dispatch!(self, r => r.sample_steps())
+    }
+
     #[inline]
     fn draw<R: Rng + ?Sized>(&mut self, rng: &mut R) -> usize {
         dispatch!(self, r => r.draw(rng))

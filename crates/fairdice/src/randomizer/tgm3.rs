@@ -30,8 +30,8 @@ use super::piece_history::{MAX_HISTORY, PieceHistory};
 use super::tetris::{FIRST_PIECES, PIECE_OUTCOMES, S, Z, piece_label};
 use super::tgm::{HISTORY, first_allowed, first_piece_flag};
 use super::{
-    AnyRandomizer, ObserveError, Randomizer, RestoreError, Spec, SpecError, check_index,
-    check_key_len,
+    AnyRandomizer, ObserveError, Randomizer, RestoreError, STEPS_PER_DRAWN_OUTCOME, Spec,
+    SpecError, check_index, check_key_len,
 };
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -271,6 +271,13 @@ impl Randomizer for Tgm3 {
     fn next_distribution(&self) -> Vec<f64> {
         let (weights, total) = self.next_weights();
         weights.iter().map(|&w| w as f64 / total as f64).collect()
+    }
+
+    /// Twice the default: the next distribution sums exact weights over every
+    /// try of the pool, and a draw rerolls up to `tries` times (measured at the
+    /// default price: 10 ns a step, against 5 for `tgm` and the other families).
+    fn sample_steps(&self) -> u64 {
+        2 * PIECE_OUTCOMES.len() as u64 * STEPS_PER_DRAWN_OUTCOME
     }
 
     #[inline]

@@ -46,9 +46,10 @@ use rayon::prelude::*;
 
 use super::{CandidateResult, TuneError, Tuning};
 use crate::analysis::exact::{self, ExactError, ExactOptions};
-use crate::analysis::monte_carlo::{self, STEPS_PER_DRAWN_OUTCOME};
+use crate::analysis::monte_carlo;
 use crate::analysis::{AnalysisError, Curves, Method};
 use crate::control::{Control, Stop};
+use crate::randomizer::STEPS_PER_DRAWN_OUTCOME;
 use crate::randomizer::{AnyRandomizer, Randomizer};
 
 /// Standard errors on each side of an estimate that a decision trusts.

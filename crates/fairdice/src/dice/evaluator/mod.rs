@@ -53,7 +53,7 @@ use super::die::{DieError, Outcome};
 
 pub(crate) use drop_few::drops_few;
 pub use engine::{evaluate, evaluate_by_pool, evaluate_die};
-pub use sets::{Joint, Pattern, joint, pattern};
+pub use sets::{Joint, Pattern, PerPool, joint, pattern};
 pub use sum::SumOf;
 pub(crate) use sum::kept_sum;
 

@@ -138,12 +138,52 @@ impl Evaluator for Joint {
     }
 
     fn final_outcome(&self, state: &Vec<PatternState>) -> Result<Final<Vec<Outcome>>, DieError> {
-        Ok(Final::Value(state.iter().map(|s| s.best).collect()))
+        Ok(Final::Value(values(state)))
     }
 
     fn order(&self) -> Order {
         Order::Ascending
     }
+}
+
+/// Patterns each of one of several pools (the hands of one deal): the pool's
+/// index and what is read of it. The result is their values in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerPool(pub Vec<(usize, Pattern)>);
+
+impl Evaluator for PerPool {
+    type State = Vec<PatternState>;
+    type Output = Vec<Outcome>;
+
+    fn initial_state(&self) -> Vec<PatternState> {
+        self.0.iter().map(|(_, p)| p.initial_state()).collect()
+    }
+
+    fn next_state(
+        &self,
+        state: &Vec<PatternState>,
+        outcome: Outcome,
+        counts: &[u32],
+    ) -> Result<Vec<PatternState>, DieError> {
+        self.0
+            .iter()
+            .zip(state)
+            .map(|((pool, pattern), s)| pattern.next_state(s, outcome, &counts[*pool..=*pool]))
+            .collect()
+    }
+
+    fn final_outcome(&self, state: &Vec<PatternState>) -> Result<Final<Vec<Outcome>>, DieError> {
+        Ok(Final::Value(values(state)))
+    }
+
+    fn order(&self) -> Order {
+        Order::Ascending
+    }
+}
+
+/// The values of several patterns' states, in order.
+fn values(states: &[PatternState]) -> Vec<Outcome> {
+    states.iter().map(|s| s.best).collect()
 }
 
 /// The distribution of `pattern` over every roll of `pool`, exactly.

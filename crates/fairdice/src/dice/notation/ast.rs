@@ -83,6 +83,22 @@ pub enum ExprKind {
     Group(Group),
     /// `6#(4d6kh3)kh1`: one expression rolled several times as one pool.
     Repeat(Repeat),
+    /// `deal(deck{1..13:4}, 5)`: hands dealt from one shuffle of a deck. Pool
+    /// functions read a hand's cards as they read dice; alone, a deal of one hand
+    /// is the sum of its cards.
+    Deal(crate::dice::deck::Deal),
+    /// `[a, b = deal(deck{1:13, 0:39}, 5, 5)] body`: each name one hand of the
+    /// same deal, which `body` reads through pool functions (`count(a, 1)`) or
+    /// alone (its sum). Exactly, a mixture of `body` over the hands' joint
+    /// outcomes.
+    BindHands {
+        /// The names, one a hand, with where each is written.
+        names: Vec<(String, Span)>,
+        /// The deal ([`ExprKind::Deal`]).
+        deal: Box<Expr>,
+        /// Where the names may be used.
+        body: Box<Expr>,
+    },
 }
 
 /// A function of the notation.
@@ -336,7 +352,8 @@ impl Expr {
             })
         }
         match &self.kind {
-            ExprKind::Number(_) | ExprKind::Name(_) => Vec::new(),
+            ExprKind::Number(_) | ExprKind::Name(_) | ExprKind::Deal(_) => Vec::new(),
+            ExprKind::BindHands { deal, body, .. } => vec![deal, body],
             ExprKind::Dice(dice) => {
                 let mut children: Vec<&Expr> = dice.count.as_deref().into_iter().collect();
                 if let Faces::Rolled(sides) = &dice.faces {
@@ -495,6 +512,60 @@ impl Expr {
             stack.extend(node.children().into_iter().rev());
         }
         (patterns, plain)
+    }
+
+    /// What a body reads of each hand bound to `names` (one a hand, in order):
+    /// the hand's index, its patterns (its sum last where the body says its name
+    /// alone) and whether it does. Hands the body never reads are left out.
+    pub fn hand_uses(
+        &self,
+        names: &[(String, Span)],
+    ) -> Vec<(usize, Vec<crate::dice::evaluator::Pattern>, bool)> {
+        names
+            .iter()
+            .enumerate()
+            .filter_map(|(hand, (name, _))| {
+                let (mut patterns, plain) = self.pool_uses(name);
+                if plain {
+                    patterns.push(crate::dice::evaluator::Pattern::Sum);
+                }
+                (!patterns.is_empty()).then_some((hand, patterns, plain))
+            })
+            .collect()
+    }
+
+    /// What the equally likely cases of this expression's exact distribution
+    /// are: rolls of its dice, deals of its cards, or both.
+    pub fn counted(&self) -> crate::dice::report::Counted {
+        use crate::dice::report::Counted;
+        let (mut dice, mut deals) = (false, false);
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                ExprKind::Dice(_) => dice = true,
+                ExprKind::Deal(_) => deals = true,
+                _ => {}
+            }
+            stack.extend(node.children());
+        }
+        match (dice, deals) {
+            (_, false) => Counted::Rolls,
+            (false, true) => Counted::Deals,
+            (true, true) => Counted::RollsAndDeals,
+        }
+    }
+
+    /// Whether this pools a deal's hand with other dice or values (`deal(…) +
+    /// d4` read as one pool): a hand is read alone or through its name.
+    pub fn joins_a_deal(&self) -> bool {
+        fn leaves(expr: &Expr) -> bool {
+            match expr.pool_part() {
+                PoolPart::Sum { left, right, .. } => leaves(left) || leaves(right),
+                PoolPart::Value(value) => matches!(value.kind, ExprKind::Deal(_)),
+                _ => false,
+            }
+        }
+        !matches!(self.kind, ExprKind::Deal(_)) && leaves(self)
     }
 
     /// Whether this is a pool that keeps, drops or counts its dice (`5d6kh3`,

@@ -472,4 +472,40 @@ pub enum Problem {
     /// `3d6 = 10`: a single `=` where an operator belongs.
     #[error("`=` is not an operator; compare with `==`")]
     SingleEquals,
+    /// A deck or deal that cannot be made (no card, hands larger than the deck).
+    #[error("{0}")]
+    Cards(String),
+    /// A hand size that is not a number written out.
+    #[error("a hand's size is a number written out, 0 or more (`deal(deck{{1..13:4}}, 5)`)")]
+    HandSize,
+    /// Names bound to a deal of a different number of hands.
+    #[error(
+        "{names} {} bound to a deal of {hands} {}; write one name a hand",
+        if *names == 1 { "name is" } else { "names are" },
+        if *hands == 1 { "hand" } else { "hands" }
+    )]
+    HandNames {
+        /// Names written.
+        names: usize,
+        /// Hands dealt.
+        hands: usize,
+    },
+    /// Several names bound to something other than a deal.
+    #[error(
+        "only a deal binds several names at once, one a hand (`[a, b = deal(deck{{1..13:4}}, 5, 5)]`)"
+    )]
+    SeveralNames,
+    /// A hand pooled with other dice or values.
+    #[error(
+        "a hand is read alone or through its name, not pooled with other dice (`[h = deal(…)] largest_set(h)`)"
+    )]
+    HandInPool,
+    /// A deal of several hands not bound to names.
+    #[error(
+        "a deal of {hands} hands is read through names, one a hand: `[a, b = deal(…)] count(a, 1) > count(b, 1)`"
+    )]
+    UnnamedHands {
+        /// Hands dealt.
+        hands: usize,
+    },
 }

@@ -86,6 +86,7 @@
 //!   the same tree, spans included, before anything else is set up.
 
 mod atom;
+mod cards;
 mod dice;
 mod expression;
 mod input;

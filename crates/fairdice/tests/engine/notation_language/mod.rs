@@ -93,6 +93,28 @@ fn matching_sets_straights_and_counts_match_brute_force() {
 }
 
 #[test]
+fn deals_match_brute_force() {
+    for text in [
+        "deal(deck{1..4:2}, 3)",
+        "largest_set(deal(deck{1..4:2}, 4))",
+        "sets(deal(deck{1..3:3}, 5), 2)",
+        "longest_straight(deal(deck{1..6, 3:2}, 4))",
+        "count(deal(deck{1:3, 0:5}, 4), 1)",
+        "count(deal(deck{-1..2:2}, 3), -1, 2) + deal(deck{5:2, 7}, 2)",
+        "[h = deal(deck{1..4:2}, 4)] largest_set(h) == 2 and sets(h, 2) == 2",
+        "[h = deal(deck{1..5:2}, 3)] h + longest_straight(h)",
+        "[a, b = deal(deck{1:3, 0:4}, 3, 2)] count(a, 1) > count(b, 1)",
+        "[a, b = deal(deck{1..3:2}, 2, 2)] a - b",
+        "[a, b, c = deal(deck{1..4:2}, 2, 2, 2)] largest_set(a) + largest_set(c) * 10 + b",
+        "[a, b = deal(deck{1..4:2}, 3, 3)] largest_set(b)",
+        "[h = deal(deck{1..3:2}, 3)] [r = d4] r > largest_set(h) ? r : h",
+        "d6 + deal(deck{1..6}, 2)",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
 fn rounded_quotients_match_brute_force() {
     for text in [
         "floor(d20 / 3)",

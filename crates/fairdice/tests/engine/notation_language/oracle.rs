@@ -190,6 +190,24 @@ impl Oracle {
                 let pool = self.repetition(&repeat.count, &repeat.body);
                 self.finish(&pool, &repeat.pool_modifiers)
             }
+            ExprKind::Deal(cards) => map(&dealt(cards), |hands| hands[0].iter().sum()),
+            ExprKind::BindHands { names, deal, body } => {
+                let ExprKind::Deal(cards) = &deal.kind else {
+                    unreachable!("names are bound to a deal")
+                };
+                bind(&dealt(cards), |hands| {
+                    for ((name, _), hand) in names.iter().zip(hands) {
+                        self.names.push((name.clone(), hand.iter().sum()));
+                        self.pools.push((name.clone(), hand.clone()));
+                    }
+                    let d = self.value(body);
+                    for _ in names {
+                        self.pools.pop();
+                        self.names.pop();
+                    }
+                    d
+                })
+            }
         }
     }
 
@@ -227,6 +245,7 @@ impl Oracle {
                 bind(&a, |x| map(&b, |y| joined(x, y)))
             }
             ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => self.dice(dice),
+            ExprKind::Deal(cards) => map(&dealt(cards), |hands| hands[0].clone()),
             ExprKind::Repeat(r) if r.pool_modifiers.is_empty() => {
                 self.repetition(&r.count, &r.body)
             }
@@ -508,6 +527,50 @@ fn apply(op: BinaryOp, a: i64, b: i64) -> i64 {
         BinaryOp::And => i64::from(a != 0 && b != 0),
         BinaryOp::Or => i64::from(a != 0 || b != 0),
     }
+}
+
+/// Every deal of `cards`, one card at a time: each card drawn is any card left
+/// in the deck, equally likely; each hand sorted.
+fn dealt(cards: &fairdice::dice::deck::Deal) -> Dist<Vec<Vec<i64>>> {
+    let deck: Vec<(i64, u64)> = cards
+        .deck()
+        .cards()
+        .iter()
+        .map(|&(v, c)| (v, u64::from(c)))
+        .collect();
+    let left: Vec<u64> = deck.iter().map(|&(_, c)| c).collect();
+    let mut states: Dist<(Vec<Vec<i64>>, Vec<u64>)> = point((Vec::new(), left));
+    for &size in cards.hands() {
+        states = map(&states, |(hands, left)| {
+            let mut hands = hands.clone();
+            hands.push(Vec::new());
+            (hands, left.clone())
+        });
+        for _ in 0..size {
+            states = bind(&states, |(hands, left)| {
+                let in_deck: u64 = left.iter().sum();
+                let mut next = Dist::new();
+                for (i, &copies) in left.iter().enumerate() {
+                    if copies == 0 {
+                        continue;
+                    }
+                    let mut hands = hands.clone();
+                    let hand = hands.last_mut().unwrap();
+                    hand.push(deck[i].0);
+                    hand.sort_unstable();
+                    let mut left = left.clone();
+                    left[i] -= 1;
+                    let p = BigRational::new(
+                        i64::try_from(copies).unwrap().into(),
+                        i64::try_from(in_deck).unwrap().into(),
+                    );
+                    *next.entry((hands, left)).or_insert_with(BigRational::zero) += p;
+                }
+                next
+            });
+        }
+    }
+    map(&states, |(hands, _)| hands.clone())
 }
 
 /// What `dice` show to a pool function: counted face by face.

@@ -449,3 +449,49 @@ fn expected_items_are_sorted_and_deduplicated() {
         "unexpected end of input; expected a number, `d`, `-`, an operator, `)` or end of input"
     );
 }
+
+#[test]
+fn deals_that_cannot_be_made_are_refused_where_written() {
+    assert_problem(
+        "deal(deck{1..3}, 5)",
+        0..19,
+        Problem::Cards("the hands need 5 cards, more than the 3 the deck holds".into()),
+    );
+    assert_problem(
+        "1 + deal(deck{1:0}, 1)",
+        9..18,
+        Problem::Cards("a deck needs at least one card".into()),
+    );
+    assert_problem("deal(deck{1..3}, d6)", 17..19, Problem::HandSize);
+    assert_problem("deal(deck{1..3}, -1)", 17..19, Problem::HandSize);
+    assert_problem(
+        "deal(deck{1..13:4}, 5, 5)",
+        0..25,
+        Problem::UnnamedHands { hands: 2 },
+    );
+    assert_problem(
+        "[a, b = deal(deck{1..13:4}, 5)] a",
+        1..30,
+        Problem::HandNames { names: 2, hands: 1 },
+    );
+    assert_problem("[a, b = 2d6] a + b", 1..5, Problem::SeveralNames);
+    assert_problem(
+        "largest_set(deal(deck{1..4:2}, 3) + d4)",
+        12..38,
+        Problem::HandInPool,
+    );
+    assert_problem("[h = {deal(deck{1..4}, 2)}] h", 5..26, Problem::HandInPool);
+    assert_problem(
+        "[a, a = deal(deck{1..13:4}, 5, 5)] a",
+        4..5,
+        Problem::NameTaken { name: "a".into() },
+    );
+    assert_problem(
+        "[deck = d6] deck",
+        1..5,
+        Problem::ReservedName {
+            name: "deck".into(),
+            reads_as: "cards (`deal(deck{1..13:4}, 5)`)",
+        },
+    );
+}

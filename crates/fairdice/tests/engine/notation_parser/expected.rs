@@ -208,6 +208,12 @@ pub fn strip(expr: &Expr) -> Expr {
             members: group.members.iter().map(strip).collect(),
             pool_modifiers: strip_pool(&group.pool_modifiers),
         }),
+        ExprKind::Deal(deal) => ExprKind::Deal(deal.clone()),
+        ExprKind::BindHands { names, deal, body } => ExprKind::BindHands {
+            names: names.iter().map(|(n, _)| (n.clone(), 0..0)).collect(),
+            deal: Box::new(strip(deal)),
+            body: Box::new(strip(body)),
+        },
         ExprKind::Repeat(repeat) => ExprKind::Repeat(Repeat {
             count: Box::new(strip(&repeat.count)),
             body: Box::new(strip(&repeat.body)),

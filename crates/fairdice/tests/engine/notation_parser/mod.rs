@@ -57,6 +57,20 @@ fn show(expr: &Expr) -> String {
             show_pool(&repeat.pool_modifiers)
         ),
         ExprKind::Dice(dice) => show_dice(dice),
+        ExprKind::Deal(deal) => {
+            let cards: Vec<String> = deal
+                .deck()
+                .cards()
+                .iter()
+                .map(|(v, c)| format!("{v}:{c}"))
+                .collect();
+            let hands: Vec<String> = deal.hands().iter().map(u32::to_string).collect();
+            format!("(deal {{{}}} {})", cards.join(" "), hands.join(" "))
+        }
+        ExprKind::BindHands { names, deal, body } => {
+            let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+            format!("(let {} {} {})", names.join(","), show(deal), show(body))
+        }
     }
 }
 
@@ -308,6 +322,29 @@ fn pool_modifiers_default_to_one_die() {
         ("4d6dl(2*1)", "4d6[][dl2]"),
         ("4d6kh(d3)", "4d6[][Highest(d3)]"),
         ("4d6kl(max(1,d2))", "4d6[][Lowest((max 1 d2))]"),
+    ]);
+}
+
+#[test]
+fn deals_name_each_hand() {
+    assert_parses(&[
+        ("deal(deck{1..3:2}, 2)", "(deal {1:2 2:2 3:2} 2)"),
+        (
+            "deal( deck{ 1 , 2..3 : 2 , 1 } , 1 + 1 )",
+            "(deal {1:2 2:2 3:2} 2)",
+        ),
+        (
+            "largest_set(deal(deck{-1..1:4}, 5))",
+            "(largest_set (deal {-1:4 0:4 1:4} 5))",
+        ),
+        (
+            "[a, b = deal(deck{1:13, 0:39}, 5, 5)] count(a, 1) > count(b, 1)",
+            "(let a,b (deal {0:39 1:13} 5 5) (> (count a 1) (count b 1)))",
+        ),
+        (
+            "[h = deal(deck{1..13:4}, 5), r = d6] h + r",
+            "(let h (deal {1:4 2:4 3:4 4:4 5:4 6:4 7:4 8:4 9:4 10:4 11:4 12:4 13:4} 5) (let r d6 (+ h r)))",
+        ),
     ]);
 }
 

@@ -20,11 +20,13 @@
 //! keep/drop, groups, repetitions, dice that explode into more dice) are costed
 //! in `cost/terms.rs`.
 
+mod cards;
 mod terms;
 
 use super::ast::{Expr, ExprKind, Function};
 use super::options::Options;
 use crate::dice::arithmetic::{BinaryOp, sum_steps};
+use crate::dice::evaluator::Pattern;
 
 /// An estimated cost of an exact computation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -222,16 +224,7 @@ impl<'a> Estimator<'a> {
                 self.names.push((name, sum.low, sum.high));
                 let b = self.shape(body);
                 self.names.pop();
-                let times = walk.support;
-                let bits = b.bits + walk.bits;
-                Shape {
-                    bits,
-                    steps: walk.steps
-                        + times * (b.steps + BODY_OVERHEAD)
-                        + times * b.support * limbs(bits),
-                    peak: walk.peak.max(b.peak),
-                    ..b
-                }
+                mixed_over(&walk, b)
             }
             ExprKind::Conditional {
                 condition,
@@ -261,6 +254,9 @@ impl<'a> Estimator<'a> {
                     return self.shape(&arguments[0]);
                 }
                 if let Some(pattern) = function.pattern(arguments) {
+                    if let ExprKind::Deal(deal) = &arguments[0].kind {
+                        return self.deal(deal, &[(0, pattern)]).with_support_of_high();
+                    }
                     return self
                         .pattern(&[pattern], &arguments[0])
                         .with_support_of_high();
@@ -308,7 +304,41 @@ impl<'a> Estimator<'a> {
                 }),
             ExprKind::Group(group) => self.group(group),
             ExprKind::Repeat(repeat) => self.repeat(repeat),
+            ExprKind::Deal(deal) => self.deal(deal, &[(0, Pattern::Sum)]),
+            ExprKind::BindHands { names, deal, body } => {
+                let ExprKind::Deal(cards) = &deal.kind else {
+                    unreachable!("the parser binds names to the hands of a deal only");
+                };
+                let reads = body.hand_uses(names);
+                let per_pool: Vec<(usize, Pattern)> = reads
+                    .iter()
+                    .flat_map(|(hand, patterns, _)| patterns.iter().map(|p| (*hand, p.clone())))
+                    .collect();
+                let walk = self.deal(cards, &per_pool);
+                for (hand, _) in names.iter().enumerate() {
+                    let sum = self.deal(cards, &[(hand, Pattern::Sum)]);
+                    self.names.push((&names[hand].0, sum.low, sum.high));
+                }
+                let b = self.shape(body);
+                for _ in names {
+                    self.names.pop();
+                }
+                mixed_over(&walk, b)
+            }
         }
+    }
+}
+
+/// A body `b` evaluated for each joint outcome of a `walk` (a pool's or a
+/// deal's patterns) and mixed over them.
+fn mixed_over(walk: &Shape, b: Shape) -> Shape {
+    let times = walk.support;
+    let bits = b.bits + walk.bits;
+    Shape {
+        bits,
+        steps: walk.steps + times * (b.steps + BODY_OVERHEAD) + times * b.support * limbs(bits),
+        peak: walk.peak.max(b.peak),
+        ..b
     }
 }
 

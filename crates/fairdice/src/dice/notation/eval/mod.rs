@@ -36,7 +36,7 @@ use super::options::Options;
 use crate::control::{Control, Meter};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{Die, DieError, Outcome};
-use crate::dice::evaluator::Pattern;
+use crate::dice::evaluator::{Pattern, PerPool};
 use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
 
@@ -206,7 +206,56 @@ impl<'a> Exact<'a> {
                 let shapes = self.repetition(&repeat.count, &repeat.body)?;
                 self.finish_pool(&shapes, &repeat.pool_modifiers, &expr.span)
             }
+            // Alone, a deal of one hand (the parser refuses more) is its sum.
+            ExprKind::Deal(deal) => deal
+                .evaluate_die(&Pattern::Sum, self.control)
+                .map_err(NotationError::at(&expr.span)),
+            ExprKind::BindHands { names, deal, body } => self.bind_hands(names, deal, body),
         }
+    }
+
+    /// `[a, b = deal(…)] body`: the deal walked once for every pattern the body
+    /// reads of each hand (and a hand's sum, where the body says its name
+    /// alone), and `body` mixed over their joint outcomes.
+    #[cold]
+    fn bind_hands(
+        &mut self,
+        names: &'a [(String, Span)],
+        deal: &'a Expr,
+        body: &'a Expr,
+    ) -> Result<Die, NotationError> {
+        let ExprKind::Deal(cards) = &deal.kind else {
+            unreachable!("the parser binds names to the hands of a deal only");
+        };
+        let at = NotationError::at(&deal.span);
+        let reads = body.hand_uses(names);
+        let per_pool = PerPool(
+            reads
+                .iter()
+                .flat_map(|(hand, patterns, _)| patterns.iter().map(|p| (*hand, p.clone())))
+                .collect(),
+        );
+        let joint = cards.evaluate(&per_pool, self.control).map_err(&at)?;
+        let total: BigUint = joint.iter().map(|(_, count)| count).sum();
+        let mut parts = Parts::default();
+        for (values, count) in joint {
+            let mut values = values.into_iter();
+            for (hand, patterns, plain) in &reads {
+                let read: Vec<(Pattern, Outcome)> =
+                    patterns.iter().cloned().zip(values.by_ref()).collect();
+                let sum = if *plain { read[read.len() - 1].1 } else { 0 };
+                let name = names[*hand].0.as_str();
+                self.names.push((name, sum));
+                self.pools.push((name, read));
+            }
+            let part = self.expr(body);
+            for _ in &reads {
+                self.pools.pop();
+                self.names.pop();
+            }
+            parts.add(count, part?);
+        }
+        parts.finish(&total, self.control).map_err(at)
     }
 
     /// `[name = value] body`: the mixture of `body` over the outcomes of `value`.
@@ -353,6 +402,9 @@ impl<'a> Exact<'a> {
                 && let Some(value) = self.pool_value(name, &pattern)
             {
                 return Ok(Die::constant(value));
+            }
+            if let ExprKind::Deal(deal) = &arguments[0].kind {
+                return deal.evaluate_die(&pattern, self.control).map_err(at);
             }
             let shapes = self.pool_of(&arguments[0])?;
             return shapes.pattern(&pattern, &mut self.meter).map_err(at);

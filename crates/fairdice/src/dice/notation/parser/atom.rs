@@ -113,6 +113,9 @@ fn repeat(count: Expr, body: Expr, pool_modifiers: Vec<PoolModifier>, end: usize
 fn named(input: &mut Input<'_>, start: usize, repeatable: bool, may_call: bool) -> Parsed<Expr> {
     let name = identifier(input).ok_or(Fail)?;
     let name_span = start..input.pos();
+    if may_call && name == "deal" && input.byte(0) == Some(b'(') {
+        return super::cards::deal(input, start);
+    }
     if may_call && input.byte(0) == Some(b'(') {
         // A call that does not fit leaves the name (what follows it fails).
         if let Some(call) = input.attempt(|input| call(input, name, name_span.clone())) {
@@ -212,6 +215,9 @@ fn call_arguments(
         }
         // A pool function reads every die: a pool that keeps or counts is one value.
         && (!function.reads_pool() || !arguments[0].selects_from_pool());
+    if fits && function.reads_pool() && arguments[0].joins_a_deal() {
+        input.problem(arguments[0].span.clone(), Problem::HandInPool);
+    }
     if !fits {
         let problem = Problem::Arguments {
             function: function.name(),

@@ -301,7 +301,7 @@ fn custom_faces(input: &mut Input<'_>) -> Parsed<Vec<Outcome>> {
 }
 
 /// One face `5` or range `-1..1` of a custom die.
-fn face_range(input: &mut Input<'_>) -> Parsed<(Outcome, Outcome)> {
+pub(super) fn face_range(input: &mut Input<'_>) -> Parsed<(Outcome, Outcome)> {
     input.whitespace();
     let start = input.pos();
     let low = signed(input)?;

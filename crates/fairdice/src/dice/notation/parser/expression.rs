@@ -37,20 +37,42 @@ pub(super) fn expression(input: &mut Input<'_>) -> Parsed<Expr> {
     Ok(bindings
         .into_iter()
         .rev()
-        .fold(body, |body, (name, name_span, value, start)| Expr {
-            span: start..body.span.end,
-            kind: ExprKind::Bind {
-                name,
-                name_span,
-                value: Box::new(value),
-                body: Box::new(body),
-            },
-        }))
+        .fold(body, |body, binding| binding.around(body)))
 }
 
-/// A binding as read: the name, its span, the value and where the binding starts
-/// (the `[` for the first of a list, the name for the others).
-type Binding = (String, Span, Expr, usize);
+/// A binding as read: the names with their spans, the value and where the
+/// binding starts (the `[` for the first of a list, the name for the others).
+struct Binding {
+    names: Vec<(String, Span)>,
+    value: Expr,
+    start: usize,
+}
+
+impl Binding {
+    /// The binding around `body`: one name bound to a value, or names bound to
+    /// the hands of a deal (one name to a deal of one hand too).
+    fn around(self, body: Expr) -> Expr {
+        let span = self.start..body.span.end;
+        let mut names = self.names;
+        let kind = if let ExprKind::Deal(_) = &self.value.kind {
+            ExprKind::BindHands {
+                names,
+                deal: Box::new(self.value),
+                body: Box::new(body),
+            }
+        } else {
+            // The parser refused several names bound to anything else.
+            let (name, name_span) = names.swap_remove(0);
+            ExprKind::Bind {
+                name,
+                name_span,
+                value: Box::new(self.value),
+                body: Box::new(body),
+            }
+        };
+        Expr { kind, span }
+    }
+}
 
 /// `[name = value, name = value]`.
 fn binding_list(input: &mut Input<'_>) -> Parsed<Vec<Binding>> {
@@ -64,25 +86,57 @@ fn binding_list(input: &mut Input<'_>) -> Parsed<Vec<Binding>> {
     Ok(list)
 }
 
-/// `name = value`; the binding starts at `start`, or at the name.
+/// `name = value` or `a, b = deal(…)`; the binding starts at `start`, or at the
+/// first name.
 fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
     input.whitespace();
+    let name_start = input.pos();
+    let mut names = vec![binding_name(input)?];
+    while let Some(name) = input.attempt(|input| {
+        input.whitespace();
+        input.expect(b',')?;
+        input.whitespace();
+        binding_name(input)
+    }) {
+        names.push(name);
+    }
+    input.whitespace();
+    input.expect(b'=')?;
+    let value = expression(input)?;
+    input.whitespace();
+    match &value.kind {
+        ExprKind::Deal(deal) if deal.hands().len() != names.len() => {
+            let problem = Problem::HandNames {
+                names: names.len(),
+                hands: deal.hands().len(),
+            };
+            input.problem(name_start..value.span.end, problem);
+        }
+        ExprKind::Deal(_) => {}
+        _ if value.joins_a_deal() => input.problem(value.span.clone(), Problem::HandInPool),
+        _ if names.len() > 1 => {
+            input.problem(
+                name_start..names[names.len() - 1].1.end,
+                Problem::SeveralNames,
+            );
+        }
+        _ => {}
+    }
+    Ok(Binding {
+        names,
+        value,
+        start: start.unwrap_or(name_start),
+    })
+}
+
+/// A name of a binding, with its span.
+fn binding_name(input: &mut Input<'_>) -> Parsed<(String, Span)> {
     let name_start = input.pos();
     let Some(name) = identifier(input) else {
         input.want(&[Expected::Name]);
         return Err(Fail);
     };
-    let name_span = name_start..input.pos();
-    input.whitespace();
-    input.expect(b'=')?;
-    let value = expression(input)?;
-    input.whitespace();
-    Ok((
-        name.to_string(),
-        name_span,
-        value,
-        start.unwrap_or(name_start),
-    ))
+    Ok((name.to_string(), name_start..input.pos()))
 }
 
 /// `a ? b : c ? d : e`, read as `a ? b : (c ? d : e)` without recursing per `?`.

@@ -69,6 +69,36 @@ pub(super) fn check_names(text: &str, expr: &Expr) -> Result<(), ParseError> {
                 tasks.push(Task::Bind(name));
                 tasks.push(Task::Visit(value));
             }
+            ExprKind::BindHands { names, body, .. } => {
+                let mut bound: Vec<&str> = Vec::new();
+                for (name, name_span) in names {
+                    if let Some(reads_as) = reads_as(name) {
+                        let problem = Problem::ReservedName {
+                            name: name.clone(),
+                            reads_as,
+                        };
+                        report(name_span, problem);
+                    } else if scope.contains(&name.as_str()) || bound.contains(&name.as_str()) {
+                        report(name_span, Problem::NameTaken { name: name.clone() });
+                    }
+                    bound.push(name);
+                }
+                // The deal is read through the names: it is not visited as a
+                // deal of several hands standing alone.
+                for _ in names {
+                    tasks.push(Task::Unbind);
+                }
+                tasks.push(Task::Visit(body));
+                for name in bound {
+                    tasks.push(Task::Bind(name));
+                }
+            }
+            ExprKind::Deal(deal) if deal.hands().len() > 1 => {
+                let problem = Problem::UnnamedHands {
+                    hands: deal.hands().len(),
+                };
+                report(&node.span, problem);
+            }
             _ => {
                 for child in node.children().into_iter().rev() {
                     tasks.push(Task::Visit(child));
@@ -84,6 +114,9 @@ fn reads_as(name: &str) -> Option<&'static str> {
     let bytes = name.as_bytes();
     if matches!(name, "and" | "or" | "not") {
         return Some("a keyword");
+    }
+    if matches!(name, "deal" | "deck") {
+        return Some("cards (`deal(deck{1..13:4}, 5)`)");
     }
     if crate::dice::notation::ast::Function::named(name).is_some() {
         return Some("a function");

@@ -53,6 +53,9 @@ pub enum PoolKind {
     /// The pool a function reads (`largest_set(5d6)`): its dice, and what they
     /// show together.
     Function,
+    /// A hand of a deal (`deal(deck{1..13:4}, 5)`): its cards in the order
+    /// dealt, and their sum.
+    Hand,
 }
 
 /// The dice of one pool: a dice term (`4d6kh3`), a group or a repetition.

@@ -9,6 +9,7 @@ use crate::control::{Control, Stop};
 /// Dice between two reads of a cancel switch (a few hundred microseconds).
 const CHECK_EVERY: u64 = 1 << 14;
 use crate::dice::arithmetic::BinaryOp;
+use crate::dice::deck::Deal;
 use crate::dice::die::{DieError, MAX_DICE, Outcome};
 use crate::dice::evaluator::Pattern;
 use crate::dice::notation::ast::{
@@ -155,9 +156,10 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                         .map(|(_, dice)| dice.clone()),
                     _ => None,
                 };
-                let dice = match named {
-                    Some(dice) => dice,
-                    None => self.pooled(&arguments[0])?,
+                let dice = match (named, &arguments[0].kind) {
+                    (Some(dice), _) => dice,
+                    (None, ExprKind::Deal(deal)) => self.deal(deal)?.swap_remove(0),
+                    (None, _) => self.pooled(&arguments[0])?,
                 };
                 let values: Vec<Outcome> = dice.iter().map(|d| d.value).collect();
                 let value = pattern_of(&pattern, &values).map_err(at)?;
@@ -225,7 +227,71 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 let rolled = self.repetition(&repeat.count, &repeat.body)?;
                 self.pool(rolled, &repeat.pool_modifiers, PoolKind::Repeat, &expr.span)
             }
+            ExprKind::Deal(deal) => {
+                let hand = self.deal(deal)?.swap_remove(0);
+                self.pool(hand, &[], PoolKind::Hand, &expr.span)
+            }
+            ExprKind::BindHands { names, deal, body } => {
+                let ExprKind::Deal(cards) = &deal.kind else {
+                    unreachable!("the parser binds names to the hands of a deal only");
+                };
+                let hands = self.deal(cards)?;
+                for ((name, name_span), hand) in names.iter().zip(hands) {
+                    let sum = hand
+                        .iter()
+                        .try_fold(0 as Outcome, |sum, card| sum.checked_add(card.value))
+                        .ok_or(DieError::Overflow)
+                        .map_err(&at)?;
+                    if self.record {
+                        self.pools.push(PoolRoll {
+                            span: name_span.clone(),
+                            kind: PoolKind::Hand,
+                            dice: hand.clone(),
+                            value: sum,
+                        });
+                        self.bindings.push(BoundRoll {
+                            name: name.clone(),
+                            span: name_span.clone(),
+                            value: sum,
+                        });
+                    }
+                    self.names.push((name, sum));
+                    self.pool_names.push((name, hand));
+                }
+                let result = self.expr(body);
+                for _ in names {
+                    self.names.pop();
+                    self.pool_names.pop();
+                }
+                result
+            }
         }
+    }
+
+    /// One shuffle of a deal's deck: each hand's cards, in the order dealt.
+    fn deal(&mut self, deal: &Deal) -> Result<Vec<Vec<RolledDie>>, NotationError> {
+        let cards = deal.deck().cards();
+        let mut left: Vec<u64> = cards.iter().map(|&(_, c)| u64::from(c)).collect();
+        let mut in_deck = deal.deck().len();
+        let mut hands = Vec::with_capacity(deal.hands().len());
+        for &size in deal.hands() {
+            let mut hand = Vec::with_capacity(size as usize);
+            for _ in 0..size {
+                self.count_die()?;
+                // A card uniform among those left: walk the values' copies.
+                let mut at = rng::below(self.rng, in_deck);
+                let mut index = 0;
+                while at >= left[index] {
+                    at -= left[index];
+                    index += 1;
+                }
+                left[index] -= 1;
+                in_deck -= 1;
+                hand.push(value_die(cards[index].0));
+            }
+            hands.push(hand);
+        }
+        Ok(hands)
     }
 
     /// The dice a lone group member pools (see the exact evaluator's `pool_of`).
