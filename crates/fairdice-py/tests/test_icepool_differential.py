@@ -101,3 +101,48 @@ def test_the_generator_covers_the_notation():
 def test_converted_dice_are_icepools():
     for text, code in [("4d6kh3", "d(6).highest(4, 3)"), ("2d20kl1 + 5", "d(20).lowest(2, 1) + 5")]:
         assert fairdice.dist(text).to_icepool() == eval(code, {"d": icepool.d})
+
+
+DEALS = 120
+
+
+def deal_question(rng: random.Random) -> tuple[str, str]:
+    """A question over one hand dealt from a random small deck, in fairdice's
+    notation and as icepool's Deck, deal and multiset evaluators."""
+    low = rng.randint(-2, 3)
+    copies = {low + i: rng.randint(1, 4) for i in range(rng.randint(2, 7))}
+    size = sum(copies.values())
+    hand = rng.randint(1, min(size, 8))
+    deck = ", ".join(f"{v}:{c}" for v, c in copies.items())
+    dealt = f"deal(deck{{{deck}}}, {hand})"
+    held = f"icepool.Deck({copies!r}).deal({hand})"
+    listed = sorted(rng.sample(sorted(copies), rng.randint(1, len(copies))))
+    kind = rng.choice(["largest", "pairs", "straight", "count", "sum"])
+    text, code = {
+        "largest": (f"largest_set({dealt})", f"{held}.largest_count()"),
+        "pairs": (f"sets({dealt}, 2)", f"{held}.keep_counts('>=', 2).unique().size()"),
+        "straight": (f"longest_straight({dealt})", f"{held}.largest_straight()"),
+        "count": (
+            f"count({dealt}, {', '.join(map(str, listed))})",
+            f"{held}.keep_outcomes({listed!r}).size()",
+        ),
+        "sum": (dealt, f"{held}.sum()"),
+    }[kind]
+    if rng.random() < 0.3:
+        value = rng.randint(0, 4)
+        text, code = f"{text} >= {value}", f"({code} >= {value})"
+    return text, code
+
+
+def test_every_deal_probability_equals_icepools():
+    rng = random.Random(20261128)
+    checked = set()
+    while len(checked) < DEALS:
+        text, code = deal_question(rng)
+        if text in checked:
+            continue
+        checked.add(text)
+        ours = fairdice.dist(text).to_dict(probabilities=True)
+        die = eval(code, {"icepool": icepool})
+        theirs = {int(o): Fraction(q, die.denominator()) for o, q in die.items() if q}
+        assert ours == theirs, f"{text}  (icepool: {code})"
