@@ -23,8 +23,10 @@ use crate::output::{Table, bar, progress, shown_on, write_plot};
 #[derive(Debug, clap::Args)]
 #[command(after_help = NOTATION_HELP)]
 pub struct Args {
-    /// The dice expression, e.g. `4d6kh3`, `d20+5 >= 15`, `10d10cs>=8`.
-    pub expression: String,
+    /// The dice expression, e.g. `4d6kh3`, `d20+5 >= 15`, `10d10cs>=8`; several
+    /// are shown side by side (`fairdice dist 3d6 4d6kh3`).
+    #[arg(required = true, value_name = "EXPRESSION")]
+    pub expressions: Vec<String>,
     /// Print JSON instead of a table.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -75,61 +77,137 @@ Dice notation (the whole language: docs/notation.md):
   d6!!  d6!p  6d10xo  6d10x5=10              compound, penetrate, once, at most 5 per term
   2d6r1  d20rr<3  2d6ro1  4d10min2  4d10max8 reroll until no match, once; clamp each roll
   10d10cs>=8  10d10cs>=8df=1  10d20cf<3      count successes (minus failures), failures
-  3d6even  3d6odd                            count even or odd dice";
+  3d6even  3d6odd                            count even or odd dice
+  largest_set(5d6) sets(10d10, 2)            matching sets; longest_straight(5d6), count(12d6, 5, 6)
+  [h = 5d6] largest_set(h) + count(h, 1)     a named pool: several things of one roll
+  floor(d20 / 3) ceil(…) round(…)            a division rounded down, up, to the nearest
+  deal(deck{1..13:4}, 5)                     cards without replacement (value:copies); the same functions
+  [a, b = deal(deck{1:13, 0:39}, 5, 5)]      several hands of one shuffle, one name each
+Several expressions are shown side by side: fairdice dist 3d6 4d6kh3";
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let request = DistRequest {
-        expression: args.expression.clone(),
-        runs: args.runs,
-        seed: args.seed,
-        explode_depth: args.explode_depth,
-    };
     let control = Control::new().with_max_steps(args.max_steps);
-    let report = match args.runs {
-        None => request.run(&control),
-        Some(runs) => {
-            let bar = progress(runs, "rolling");
-            let report = request.run(&shown_on(control, &bar));
-            bar.finish_and_clear();
-            report
+    let mut reports = Vec::with_capacity(args.expressions.len());
+    for expression in &args.expressions {
+        let request = DistRequest {
+            expression: expression.clone(),
+            runs: args.runs,
+            seed: args.seed,
+            explode_depth: args.explode_depth,
+        };
+        let report = match args.runs {
+            None => request.run(&control),
+            Some(runs) => {
+                let bar = progress(runs, "rolling");
+                let report = request.run(&shown_on(control.clone(), &bar));
+                bar.finish_and_clear();
+                report
+            }
         }
+        .map_err(UserError::from_api)?;
+        reports.push(report);
     }
-    .map_err(UserError::from_api)?;
     if let Some(path) = &args.plot {
-        let chart = distribution_chart(std::slice::from_ref(&report), args.plot_measure);
+        let chart = distribution_chart(&reports, args.plot_measure);
         write_plot(path, &chart)?;
     }
     if args.json || args.csv {
-        check_document(&report, MAX_DOCUMENT_BYTES).map_err(UserError::from_api)?;
+        for report in &reports {
+            check_document(report, MAX_DOCUMENT_BYTES).map_err(UserError::from_api)?;
+        }
     }
     let mut out = std::io::stdout().lock();
-    let printed = if args.json {
-        write!(out, "{}", crate::output::json(&report)?)
-    } else if args.csv {
-        write_csv(&mut out, &report)
-    } else if args.explain {
-        writeln!(out, "{}", report.expression)
-            .and_then(|()| writeln!(out, "  {}", Explanation::of(&report).lines().join("\n  ")))
-    } else {
-        write!(out, "{}", render_table(&report))
+    let printed = match reports.as_slice() {
+        [report] if args.json => write!(out, "{}", crate::output::json(report)?),
+        reports if args.json => write!(out, "{}", crate::output::json(&reports)?),
+        reports if args.csv => write_csv(&mut out, reports),
+        reports if args.explain => reports.iter().try_for_each(|report| {
+            writeln!(out, "{}", report.expression)
+                .and_then(|()| writeln!(out, "  {}", Explanation::of(report).lines().join("\n  ")))
+        }),
+        [report] => write!(out, "{}", render_table(report)),
+        reports => write!(out, "{}", render_comparison(reports)),
     };
     printed.context("could not write the output")
 }
 
-fn write_csv(out: &mut impl Write, report: &DistributionReport) -> std::io::Result<()> {
+/// The rows as CSV; with several expressions, each row led by its expression.
+fn write_csv(out: &mut impl Write, reports: &[DistributionReport]) -> std::io::Result<()> {
+    let several = reports.len() > 1;
     let mut writer = csv::Writer::from_writer(out);
-    writer.write_record(["outcome", "count", "probability", "at_most", "at_least"])?;
-    for row in &report.outcomes {
-        writer.write_record([
-            row.outcome.to_string(),
-            row.count.to_string(),
-            row.probability.to_string(),
-            row.at_most.to_string(),
-            row.at_least.to_string(),
-        ])?;
+    let header = ["outcome", "count", "probability", "at_most", "at_least"];
+    if several {
+        writer.write_record(std::iter::once("expression").chain(header))?;
+    } else {
+        writer.write_record(header)?;
+    }
+    for report in reports {
+        for row in &report.outcomes {
+            let fields = [
+                row.outcome.to_string(),
+                row.count.to_string(),
+                row.probability.to_string(),
+                row.at_most.to_string(),
+                row.at_least.to_string(),
+            ];
+            if several {
+                writer.write_record(std::iter::once(report.expression.clone()).chain(fields))?;
+            } else {
+                writer.write_record(fields)?;
+            }
+        }
     }
     writer.flush()
+}
+
+/// Several distributions side by side: each expression's summary, numbered, then
+/// one row an outcome (of any of them) with each one's probability and chance
+/// of at least that outcome.
+fn render_comparison(reports: &[DistributionReport]) -> String {
+    let mut out = String::new();
+    for (i, report) in reports.iter().enumerate() {
+        out.push_str(&format!(
+            "#{} {}\n   {}",
+            i + 1,
+            report.expression,
+            summary_line(report)
+        ));
+    }
+    let mut headers = vec!["outcome".to_string()];
+    for i in 1..=reports.len() {
+        headers.push(format!("#{i} P(X = x)"));
+        headers.push(format!("#{i} P(X ≥ x)"));
+    }
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    let mut table = Table::new(&headers, &vec![true; headers.len()]);
+    let outcomes: std::collections::BTreeSet<i64> = reports
+        .iter()
+        .flat_map(|r| r.outcomes.iter().map(|row| row.outcome))
+        .collect();
+    for x in outcomes {
+        let mut cells = vec![x.to_string()];
+        for report in reports {
+            cells.push(percent(report.value_at(Measure::Probability, x)));
+            cells.push(percent(report.value_at(Measure::AtLeast, x)));
+        }
+        table.row(cells);
+    }
+    out.push_str(&format!("\n{}\n", table.render()));
+    for (i, report) in reports.iter().enumerate() {
+        let method = match &report.method {
+            Method::Exact => format!(
+                "exact, {} equally likely {}",
+                short_count(&report.total, MAX_TABLE_DIGITS),
+                report.counted.noun()
+            ),
+            Method::MonteCarlo { runs, seed, .. } => {
+                format!("Monte Carlo estimate, {runs} rolls, seed {seed}")
+            }
+        };
+        out.push_str(&format!("#{}: {method}\n", i + 1));
+    }
+    out
 }
 
 /// Counts longer than this many digits are abbreviated in the table (exact in JSON/CSV).

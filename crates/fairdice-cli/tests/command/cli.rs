@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-use super::support::{fairdice, json, stderr, stdout};
+use super::support::{fails, fairdice, json, stderr, stdout};
 
 #[test]
 fn dist_json_has_exact_counts_and_fractions() {
@@ -22,6 +22,51 @@ fn dist_json_has_exact_counts_and_fractions() {
         .sum();
     assert!((sum - 1.0).abs() < 1e-12);
     assert!((v["sd"].as_f64().unwrap() - 2.958039891549808).abs() < 1e-12);
+}
+
+#[test]
+fn dist_compares_several_expressions_side_by_side() {
+    let table = stdout(&fairdice(&["dist", "3d6", "4d6kh3"]));
+    assert!(
+        table.starts_with("#1 3d6\n   mean 10.5000 (21/2)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("#2 4d6kh3\n   mean 12.2446 (15869/1296)"),
+        "{table}"
+    );
+    // Each outcome once, with each expression's chance of it and of at least it.
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("18 "))
+        .expect("a row for 18");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        ["18", "0.4630%", "0.4630%", "1.620%", "1.620%"],
+        "{table}"
+    );
+    assert!(
+        table.contains("#2: exact, 1296 equally likely rolls"),
+        "{table}"
+    );
+    // An outcome only one of them gives is 0 for the other.
+    let table = stdout(&fairdice(&["dist", "d4", "d6"]));
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("6 "))
+        .expect("6");
+    assert_eq!(row.split_whitespace().nth(1), Some("0%"), "{table}");
+    // JSON: the documents in order; CSV: a column names the expression.
+    let documents = json(&["dist", "3d6", "4d6kh3", "--json"]);
+    assert_eq!(documents[1], json(&["dist", "4d6kh3", "--json"]));
+    assert_eq!(documents.as_array().map(Vec::len), Some(2));
+    let csv = stdout(&fairdice(&["dist", "d4", "d6", "--csv"]));
+    assert_eq!(csv.lines().nth(1), Some("d4,1,1,0.25,0.25,1"));
+    assert_eq!(csv.lines().count(), 1 + 4 + 6);
+    // The first expression at fault is shown with its caret, exit 2.
+    let error = fails(&["dist", "d4", "d6+"], 2);
+    assert!(error.contains("error: d6+\n"), "{error}");
 }
 
 #[test]
