@@ -28,6 +28,10 @@ pub const DROPS: &str = include_str!("cases/drops.tsv");
 /// (`30d10dh2dl2`, `30d6!!dh2dl2`).
 pub const SHAPES: &str = include_str!("cases/shapes.tsv");
 
+/// Decks, deals and matching sets of issue 40, and the growth of a deal with its
+/// hand and its deck (`largest_set(deal(deck{1..13:4}, 13))`).
+pub const CARDS: &str = include_str!("cases/cards.tsv");
+
 /// The engine every ratio is taken against.
 pub const BASELINE: &str = "fairdice";
 
