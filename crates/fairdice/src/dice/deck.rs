@@ -19,8 +19,7 @@
 //! work is polynomial in the deck and the hands: a 13-card hand from a standard
 //! deck's ranks walks 13 values with at most 14 counts to come.
 
-use std::collections::HashMap;
-use std::hash::Hash;
+use rustc_hash::FxHashMap as HashMap;
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -241,7 +240,7 @@ impl Deal {
         }
         let mut binomials = Binomials::new(self.hands.iter().copied().max().unwrap_or(0));
         // The states, grouped by the cards each hand still has to come.
-        let mut groups: HashMap<Hand, HashMap<E::State, C>> = HashMap::new();
+        let mut groups: HashMap<Hand, HashMap<E::State, C>> = HashMap::default();
         let start: Hand = self.hands.iter().copied().collect();
         groups
             .entry(start)
@@ -250,7 +249,7 @@ impl Deal {
         let mut later: u64 = self.deck.len();
         for &(value, copies) in &values {
             later -= u64::from(copies);
-            let mut next: HashMap<Hand, HashMap<E::State, C>> = HashMap::new();
+            let mut next: HashMap<Hand, HashMap<E::State, C>> = HashMap::default();
             for (to_come, states) in groups {
                 control.check()?;
                 let branches: Vec<(Hand, C)> = branches(&to_come, copies, later, &mut binomials);
@@ -260,8 +259,10 @@ impl Deal {
                     let target = next.entry(left).or_default();
                     for (state, weight) in &states {
                         let after = evaluator.next_state(state, value, held)?;
-                        let entry = target.entry(after).or_insert_with(C::zero);
-                        entry.add_assign(&weight.times(ways));
+                        target
+                            .entry(after)
+                            .or_insert_with(C::zero)
+                            .add_mul(weight, ways);
                     }
                 }
             }
@@ -352,7 +353,7 @@ impl Binomials {
     fn new(largest: u32) -> Binomials {
         Binomials {
             largest,
-            rows: HashMap::new(),
+            rows: HashMap::default(),
         }
     }
 
