@@ -21,6 +21,7 @@ suggestion.
 from collections.abc import Mapping as _Mapping
 
 from ._native import DEFAULT_EXPLODE_DEPTH, DEFAULT_SEED, Die, Randomizer, _standard, dist
+from .cards import Deal, Deck
 from .errors import (
     CancelledError,
     FairdiceError,
@@ -83,6 +84,8 @@ def d(sides: int) -> Die:
 __all__ = [
     "DEFAULT_EXPLODE_DEPTH",
     "DEFAULT_SEED",
+    "Deal",
+    "Deck",
     "Die",
     "Randomizer",
     "d",
