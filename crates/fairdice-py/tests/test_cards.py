@@ -25,12 +25,13 @@ def test_a_deck_writes_itself_in_the_notation():
     assert Deck.standard_suits().size() == 52
     assert Deck({2: 1, 1: 2}) == Deck([1, 2, 1])
     assert dict(Deck({5: 0, 4: 2})) == {4: 2}
+    assert Deck({1: 2}).notation() == "deck{1:2}"
 
 
 def test_hands_count_as_the_hypergeometric_formulas():
     hand = Deck({1: 24, 0: 36}).deal(7)
     lands = hand.count(1)
-    assert lands.total() == comb(60, 7)
+    assert lands.total == comb(60, 7)
     for k in range(8):
         assert lands[k] == comb(24, k) * comb(36, 7 - k)
     assert Deck.standard_suits().deal(5).largest_count().probability(5) == Fraction(4 * comb(13, 5), comb(52, 5))
@@ -68,7 +69,9 @@ def test_bad_decks_and_deals_are_refused_clearly():
         Deck([1, 2]).deal(1).sum(hand=1)
     with pytest.raises(fairdice.ParseError, match="more than the 3 the deck holds"):
         Deck([1, 2, 3]).deal(4).sum()
+    with pytest.raises(ValueError, match="a deck needs at least one card"):
+        Deck({})
     with pytest.raises(fairdice.ParseError, match="a deck needs at least one card"):
-        Deal(Deck({}), [1]).sum()
+        fairdice.dist("deal(deck{1:0}, 1)")
     with pytest.raises(fairdice.TooLargeError):
         Deck({v: 4 for v in range(1, 301)}).deal(30).sum()

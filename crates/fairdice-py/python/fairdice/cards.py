@@ -43,6 +43,8 @@ class Deck(Mapping[int, int]):
                 raise ValueError(f"a card value cannot have {copies} copies")
             if copies:
                 counted[value] = counted.get(value, 0) + copies
+        if not counted:
+            raise ValueError("a deck needs at least one card")
         self._cards = dict(sorted(counted.items()))
 
     @staticmethod
