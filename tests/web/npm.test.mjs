@@ -58,6 +58,23 @@ test("roll shows every die as `fairdice roll --json` does", () => {
   assert.equal(typeof fairdice.roll("d20").seed, "number");
 });
 
+test("decks and deals: dist and roll equal the command line's, every card shown", () => {
+  for (const expression of [
+    "count(deal(deck{1..13:4}, 5), 1) >= 1",
+    "[a, b = deal(deck{1:13, 0:39}, 5, 5)] count(a, 1) > count(b, 1)",
+    "largest_set(deal(deck{1..13:4}, 13))",
+  ]) {
+    const report = fairdice.dist(expression);
+    assert.deepEqual(report, cliJson("dist", expression), expression);
+    assert.equal(report.counted, "deals", expression);
+  }
+  const expression = "[a, b = deal(deck{1..13:4}, 5, 5)] largest_set(a) - largest_set(b)";
+  const rolled = fairdice.roll(expression, { times: 3, seed: 7 });
+  assert.deepEqual(rolled, cliJson("roll", expression, "--times", "3", "--seed", "7"));
+  const hands = rolled.rolls[0].terms.filter((term) => term.kind === "hand");
+  assert.deepEqual(hands.map((hand) => hand.dice.length), [5, 5]);
+});
+
 test("randomizers: seeded samples, saved sessions continued, next and PRD as the command line", () => {
   assert.deepEqual(fairdice.sample("tgm2", { samples: 25, seed: 1 }), cliJson("sample", "tgm2", "--samples", "25", "--seed", "1"));
   assert.deepEqual(fairdice.sample("tgm3", { samples: 25, seed: 1 }), cliJson("sample", "tgm3", "--samples", "25", "--seed", "1"));

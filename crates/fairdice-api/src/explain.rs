@@ -63,8 +63,9 @@ impl Explanation {
         };
         let low = quantile(report, 0.05);
         let high = quantile(report, 0.95);
+        let cases = report.counted.noun();
         let middle = format!(
-            "half the rolls give {} or less; 9 rolls in 10 give {low} to {high}",
+            "half the {cases} give {} or less; 9 {cases} in 10 give {low} to {high}",
             report.median
         );
         let mut points: Vec<i64> = [0.25, 0.5, 0.75]
@@ -115,13 +116,15 @@ impl Explanation {
         Explanation {
             method,
             average: format!(
-                "true (1) in {}{margin} of rolls, {}{exactly}",
+                "true (1) in {}{margin} of {}, {}{exactly}",
                 percent(yes),
+                report.counted.noun(),
                 odds(yes)
             ),
             middle: format!(
-                "false (0) in {} of rolls, {}",
+                "false (0) in {} of {}, {}",
                 percent(1.0 - yes),
+                report.counted.noun(),
                 odds(1.0 - yes)
             ),
             thresholds: Vec::new(),

@@ -20,8 +20,22 @@ fn expression() -> impl Strategy<Value = String> {
         ]),
     )
         .prop_map(|(n, d, m)| format!("{n}{d}{m}"));
+    // A small deal, read whole or by a pool function.
+    let deal = (
+        prop::sample::select(vec!["deck{1..3:2}", "deck{0:2, 1, 2..4}", "deck{-1..1:3}"]),
+        1u32..4,
+        prop::sample::select(vec![
+            "{}",
+            "largest_set({})",
+            "sets({}, 2)",
+            "longest_straight({})",
+            "count({}, 1)",
+        ]),
+    )
+        .prop_map(|(deck, k, f)| f.replace("{}", &format!("deal({deck}, {k})")));
     let leaf = prop_oneof![
         3 => die,
+        1 => deal,
         1 => (-3i64..5).prop_map(|n| n.to_string()),
         1 => prop::sample::select(vec!["a", "b"]).prop_map(str::to_string),
     ];
@@ -71,6 +85,9 @@ fn expression() -> impl Strategy<Value = String> {
                 .prop_map(|(f, a, b)| f.replace("{}", &format!("{{{a}, {b}}}"))),
             (inner.clone(), 1u32..4)
                 .prop_map(|(a, n)| format!("[p = {n}#({a})] largest_set(p) + count(p, 1) + p")),
+            (inner.clone(), 1u32..3).prop_map(|(a, k)| format!(
+                "({a}) + ([h, g = deal(deck{{1..3:2}}, {k}, 2)] largest_set(h) * 10 - count(g, 2) + h)"
+            )),
         ]
     });
     inner.prop_map(|body| format!("[a = d3] [b = d2 - 1] {body}"))
