@@ -55,6 +55,21 @@ test("4d6kh3: the numbers of `fairdice dist --json`, a chart and the table", asy
   await page.close();
 });
 
+test("a deal of cards: the command line's numbers, counted as deals; the example link opens it", async () => {
+  const expression = "count(deal(deck{1:24, 0:36}, 7), 1)";
+  const page = await browser.page("dice.html");
+  await page.waitForSelector(".examples");
+  await page.click(`.examples a:has-text("${expression}")`);
+  await page.waitForSelector("#summary");
+  const printed = cliJson("dist", expression);
+  const summary = await page.textContent("#summary");
+  assert.ok(summary.includes(printed.mean_exact), summary);
+  assert.match(summary, /exact: 386206920 equally likely deals/);
+  assert.deepEqual(await downloadedJson(page, `JSON for ${expression}`), printed);
+  assert.equal(new URL(page.url()).searchParams.get("expr"), expression);
+  assert.deepEqual(page.errors, []);
+});
+
 test("exact counts past 24 digits are abbreviated on the page and whole in the CSV", async () => {
   const page = await browser.page("dice.html?expr=100d6");
   await settled(page);

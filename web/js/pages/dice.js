@@ -21,6 +21,9 @@ const EXAMPLES = [
   ["advantage vs. plain d20", ["2d20kh1", "d20"]],
   ["success pool", ["10d10cs>=8"]],
   ["exploding", ["d6!"]],
+  ["Yahtzee full house", ["[h = 5d6] sets(h, 2) == 2 and largest_set(h) == 3"]],
+  ["lands in a 7-card hand of 60 with 24 lands", ["count(deal(deck{1:24, 0:36}, 7), 1)"]],
+  ["largest set of one rank, 5 cards vs. 5d13", ["largest_set(deal(deck{1..13:4}, 5))", "largest_set(5d13)"]],
 ];
 
 const form = document.getElementById("dice-form");
@@ -172,14 +175,19 @@ function exactly(report) {
     : `exact up to ${report.explode_depth} extra rolls per exploding die`;
 }
 
+/** What an exact report's equally likely cases are: rolls, deals, or both. */
+function cases(report) {
+  return { deals: "deals", rolls_and_deals: "rolls and deals" }[report.counted] ?? "rolls";
+}
+
 /** One row per expression: mean, spread, range, median, and how it was computed. */
 function summary(computed, state) {
   const rows = computed.map(({ report: r, extras }) => {
     const computed =
       r.method === "exact"
         ? {
-            text: `${exactly(r)}: ${shortCount(r.total)} equally likely rolls`,
-            csv: `${exactly(r)}: ${r.total} equally likely rolls`,
+            text: `${exactly(r)}: ${shortCount(r.total)} equally likely ${cases(r)}`,
+            csv: `${exactly(r)}: ${r.total} equally likely ${cases(r)}`,
             class: "computed",
           }
         : {
