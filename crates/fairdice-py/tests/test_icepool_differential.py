@@ -146,3 +146,69 @@ def test_every_deal_probability_equals_icepools():
         die = eval(code, {"icepool": icepool})
         theirs = {int(o): Fraction(q, die.denominator()) for o, q in die.items() if q}
         assert ours == theirs, f"{text}  (icepool: {code})"
+
+
+SEVERAL_HANDS = 60
+
+
+class _Hands(icepool.MultisetEvaluator):
+    """Each hand's largest count, its count of the listed values and its sum, read
+    from icepool's deal of several hands (a tuple of counts at each value)."""
+
+    def __init__(self, listed: frozenset[int]) -> None:
+        self.listed = listed
+
+    def initial_state(self, order, outcomes, *sizes):  # type: ignore[no-untyped-def]
+        return None
+
+    def next_state(self, state, order, outcome, counts):  # type: ignore[no-untyped-def]
+        if state is None:
+            state = tuple((0, 0, 0) for _ in counts)
+        return tuple(
+            (max(largest, c), listed + (c if outcome in self.listed else 0), total + c * outcome)
+            for (largest, listed, total), c in zip(state, counts)
+        )
+
+    def final_outcome(self, state, order, outcomes, *sizes):  # type: ignore[no-untyped-def]
+        return state
+
+    def next_state_key(self):  # type: ignore[no-untyped-def]
+        return (type(self), self.listed)
+
+
+def several_hands(rng: random.Random) -> tuple[str, dict[int, Fraction]]:
+    """A question over two or three hands of one shuffle, in fairdice's notation,
+    and icepool's answer to it."""
+    low = rng.randint(-1, 2)
+    copies = {low + i: rng.randint(1, 3) for i in range(rng.randint(2, 5))}
+    size = sum(copies.values())
+    hands = [rng.randint(0, 3) for _ in range(rng.randint(2, 3))]
+    while sum(hands) > size:
+        hands[hands.index(max(hands))] -= 1
+    listed = rng.choice(sorted(copies))
+    names = "abc"[: len(hands)]
+    reads = [rng.choice(["largest", "count", "sum"]) for _ in hands]
+    weights = [rng.choice([-2, -1, 1, 2, 10]) for _ in hands]
+    spelled = {"largest": "largest_set({})", "count": f"count({{}}, {listed})", "sum": "{}"}
+    terms = " + ".join(f"{w} * {spelled[r].format(n)}" for w, r, n in zip(weights, reads, names))
+    deck = ", ".join(f"{v}:{c}" for v, c in copies.items())
+    sizes = ", ".join(map(str, hands))
+    text = f"[{', '.join(names)} = deal(deck{{{deck}}}, {sizes})] {terms}"
+    index = {"largest": 0, "count": 1, "sum": 2}
+    die = _Hands(frozenset([listed])).evaluate(icepool.Deck(copies).deal(tuple(hands)))
+    theirs: dict[int, Fraction] = {}
+    for state, quantity in die.items():
+        value = sum(w * state[i][index[r]] for i, (w, r) in enumerate(zip(weights, reads)))
+        theirs[value] = theirs.get(value, Fraction(0)) + Fraction(quantity, die.denominator())
+    return text, {v: p for v, p in sorted(theirs.items()) if p}
+
+
+def test_several_hands_of_one_shuffle_equal_icepools():
+    rng = random.Random(20261129)
+    checked = set()
+    while len(checked) < SEVERAL_HANDS:
+        text, theirs = several_hands(rng)
+        if text in checked:
+            continue
+        checked.add(text)
+        assert fairdice.dist(text).to_dict(probabilities=True) == theirs, text
