@@ -114,6 +114,18 @@ fn independent(id: &str) -> Option<BigRational> {
             assert_eq!(four + three + two + one, choose(52, 5));
             ratio(4 * four + 3 * three + 2 * two + one, choose(52, 5))
         }
+        "pair-or-better" => ratio(1, 1) - ratio(choose(13, 5) * 4u64.pow(5), choose(52, 5)),
+        "no-lands-opening" => ratio(choose(36, 7), choose(60, 7)),
+        "both-players-ace" => {
+            let mut both = 0;
+            for i in 1..=4 {
+                for j in 1..=4 - i {
+                    both +=
+                        choose(4, i) * choose(48, 5 - i) * choose(4 - i, j) * choose(43 + i, 5 - j);
+                }
+            }
+            ratio(both, choose(52, 5) * choose(47, 5))
+        }
         _ => return None,
     })
 }
