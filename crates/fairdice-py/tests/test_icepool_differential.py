@@ -74,7 +74,7 @@ def expression(rng: random.Random) -> tuple[str, str]:
 
 
 def icepool_probabilities(code: str) -> dict[int, Fraction]:
-    die = eval(code, {"d": icepool.d})
+    die = eval(code, {"d": icepool.d, "icepool": icepool})
     denominator = die.denominator()
     return {int(o): Fraction(q, denominator) for o, q in die.items() if q}
 
@@ -143,9 +143,7 @@ def test_every_deal_probability_equals_icepools():
             continue
         checked.add(text)
         ours = fairdice.dist(text).to_dict(probabilities=True)
-        die = eval(code, {"icepool": icepool})
-        theirs = {int(o): Fraction(q, die.denominator()) for o, q in die.items() if q}
-        assert ours == theirs, f"{text}  (icepool: {code})"
+        assert ours == icepool_probabilities(code), f"{text}  (icepool: {code})"
 
 
 SEVERAL_HANDS = 60

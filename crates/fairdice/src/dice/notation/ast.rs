@@ -624,3 +624,16 @@ impl Expr {
         }
     }
 }
+
+/// The evaluator of a deal that reads what [`Expr::hand_uses`] lists: each
+/// hand's patterns, in order.
+pub fn hands_evaluator(
+    reads: &[(usize, Vec<crate::dice::evaluator::Pattern>, bool)],
+) -> crate::dice::evaluator::PerPool {
+    crate::dice::evaluator::PerPool(
+        reads
+            .iter()
+            .flat_map(|(hand, patterns, _)| patterns.iter().map(|p| (*hand, p.clone())))
+            .collect(),
+    )
+}

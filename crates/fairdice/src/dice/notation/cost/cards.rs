@@ -48,15 +48,16 @@ impl Estimator<'_> {
                 Pattern::Sum => h * (highest - lowest) + 1.0,
             };
             (low, high) = match pattern {
-                Pattern::Sum => (h * lowest, h * highest),
+                Pattern::Sum => hand_sums(deal, *hand),
                 _ => (0.0, pattern.most(h as u64, values as u64) as f64),
             };
             joint *= high - low + 1.0;
         }
         let bits = deal.total().bits() as f64;
         let words = limbs(bits);
-        let groups: f64 = groups_by_step(deal).iter().sum();
-        let widest = groups_by_step(deal).into_iter().fold(1.0, f64::max);
+        let steps = groups_by_step(deal);
+        let groups: f64 = steps.iter().sum();
+        let widest = steps.into_iter().fold(1.0, f64::max);
         let pairs = groups * branches * states;
         Shape {
             low,
@@ -68,6 +69,15 @@ impl Estimator<'_> {
         }
         .with_support(joint)
     }
+}
+
+/// The range of the sums hand `hand` of `deal` can hold: its size times the
+/// deck's lowest and highest values.
+pub(super) fn hand_sums(deal: &Deal, hand: usize) -> (f64, f64) {
+    let cards = deal.deck().cards();
+    let size = f64::from(deal.hands()[hand]);
+    let (lowest, highest) = (cards[0].0 as f64, cards[cards.len() - 1].0 as f64);
+    (size * lowest, size * highest)
 }
 
 /// How many groups of states (vectors of the cards still to come in each hand)

@@ -23,7 +23,7 @@
 mod cards;
 mod terms;
 
-use super::ast::{Expr, ExprKind, Function};
+use super::ast::{Expr, ExprKind, Function, hands_evaluator};
 use super::options::Options;
 use crate::dice::arithmetic::{BinaryOp, sum_steps};
 use crate::dice::evaluator::Pattern;
@@ -306,18 +306,14 @@ impl<'a> Estimator<'a> {
             ExprKind::Repeat(repeat) => self.repeat(repeat),
             ExprKind::Deal(deal) => self.deal(deal, &[(0, Pattern::Sum)]),
             ExprKind::BindHands { names, deal, body } => {
-                let ExprKind::Deal(cards) = &deal.kind else {
+                let ExprKind::Deal(dealt) = &deal.kind else {
                     unreachable!("the parser binds names to the hands of a deal only");
                 };
-                let reads = body.hand_uses(names);
-                let per_pool: Vec<(usize, Pattern)> = reads
-                    .iter()
-                    .flat_map(|(hand, patterns, _)| patterns.iter().map(|p| (*hand, p.clone())))
-                    .collect();
-                let walk = self.deal(cards, &per_pool);
-                for (hand, _) in names.iter().enumerate() {
-                    let sum = self.deal(cards, &[(hand, Pattern::Sum)]);
-                    self.names.push((&names[hand].0, sum.low, sum.high));
+                let reads = hands_evaluator(&body.hand_uses(names));
+                let walk = self.deal(dealt, &reads.0);
+                for (hand, (name, _)) in names.iter().enumerate() {
+                    let (low, high) = cards::hand_sums(dealt, hand);
+                    self.names.push((name, low, high));
                 }
                 let b = self.shape(body);
                 for _ in names {

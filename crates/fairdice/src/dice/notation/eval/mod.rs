@@ -29,6 +29,7 @@ use num_traits::Zero;
 use self::pools::{Groups, Shapes};
 use super::ast::{
     Condition, Expr, ExprKind, Function, Keep, PoolModifier, PoolPart, Rounding, Span,
+    hands_evaluator,
 };
 use super::cost::estimate;
 use super::failure::{NotationError, TooBig};
@@ -36,7 +37,7 @@ use super::options::Options;
 use crate::control::{Control, Meter};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::die::{Die, DieError, Outcome};
-use crate::dice::evaluator::{Pattern, PerPool};
+use crate::dice::evaluator::Pattern;
 use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
 
@@ -229,33 +230,46 @@ impl<'a> Exact<'a> {
         };
         let at = NotationError::at(&deal.span);
         let reads = body.hand_uses(names);
-        let per_pool = PerPool(
-            reads
-                .iter()
-                .flat_map(|(hand, patterns, _)| patterns.iter().map(|p| (*hand, p.clone())))
-                .collect(),
-        );
-        let joint = cards.evaluate(&per_pool, self.control).map_err(&at)?;
+        let joint = cards
+            .evaluate(&hands_evaluator(&reads), self.control)
+            .map_err(&at)?;
         let total: BigUint = joint.iter().map(|(_, count)| count).sum();
+        let named: Vec<(&'a str, &[Pattern], bool)> = reads
+            .iter()
+            .map(|(hand, patterns, plain)| (names[*hand].0.as_str(), patterns.as_slice(), *plain))
+            .collect();
+        let parts = self.mix_over(body, &named, joint)?;
+        parts.finish(&total, self.control).map_err(at)
+    }
+
+    /// `body` evaluated for each joint outcome of what it reads of named pools
+    /// (or hands), each weighed by its count: `reads` names each pool with its
+    /// patterns (its sum last where `body` says the name alone), and an outcome
+    /// lists their values in that order.
+    fn mix_over(
+        &mut self,
+        body: &'a Expr,
+        reads: &[(&'a str, &[Pattern], bool)],
+        joint: impl IntoIterator<Item = (Vec<Outcome>, BigUint)>,
+    ) -> Result<Parts, NotationError> {
         let mut parts = Parts::default();
         for (values, count) in joint {
             let mut values = values.into_iter();
-            for (hand, patterns, plain) in &reads {
+            for &(name, patterns, plain) in reads {
                 let read: Vec<(Pattern, Outcome)> =
                     patterns.iter().cloned().zip(values.by_ref()).collect();
-                let sum = if *plain { read[read.len() - 1].1 } else { 0 };
-                let name = names[*hand].0.as_str();
+                let sum = if plain { read[read.len() - 1].1 } else { 0 };
                 self.names.push((name, sum));
                 self.pools.push((name, read));
             }
             let part = self.expr(body);
-            for _ in &reads {
+            for _ in reads {
                 self.pools.pop();
                 self.names.pop();
             }
             parts.add(count, part?);
         }
-        parts.finish(&total, self.control).map_err(at)
+        Ok(parts)
     }
 
     /// `[name = value] body`: the mixture of `body` over the outcomes of `value`.
@@ -303,17 +317,7 @@ impl<'a> Exact<'a> {
         let shapes = self.pool_of(value)?;
         let joint = shapes.joint(&patterns, &mut self.meter).map_err(&at)?;
         let total: BigUint = joint.values().sum();
-        let mut parts = Parts::default();
-        for (values, count) in joint {
-            let sum = if plain { values[values.len() - 1] } else { 0 };
-            self.names.push((name, sum));
-            self.pools
-                .push((name, patterns.iter().cloned().zip(values).collect()));
-            let part = self.expr(body);
-            self.pools.pop();
-            self.names.pop();
-            parts.add(count, part?);
-        }
+        let parts = self.mix_over(body, &[(name, &patterns, plain)], joint)?;
         parts.finish(&total, self.control).map_err(at)
     }
 
@@ -553,7 +557,6 @@ impl<'a> Exact<'a> {
     }
 }
 
-/// `die` with every count multiplied by `scale`.
 /// A binding's body over the rolls of its value: the rolls leading to the same
 /// distribution weighed together.
 #[derive(Default)]
@@ -587,6 +590,7 @@ impl Parts {
     }
 }
 
+/// `die` with every count multiplied by `scale`.
 fn scale_counts(die: &Die, scale: &BigUint) -> Result<Die, DieError> {
     Die::new(die.iter().map(|(o, c)| (o, c * scale)))
 }
