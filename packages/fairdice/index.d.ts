@@ -44,13 +44,29 @@ export interface DistOptions {
 }
 
 export interface OutcomeRow {
-  outcome: number;
+  /** The outcome; for a tuple (`(count(p, 5, 6), count(p, 1))`), its values. */
+  outcome: number | number[];
   count: DecimalCount;
   probability: number;
+  /** The outcome's label, for an expression with labels (`as {…}`); outcomes then number the labels from 0. */
+  label?: string;
+}
+
+/** One value of a tuple, alone. */
+export interface ValueSummary {
+  expression: string;
+  mean: number;
+  mean_exact: Fraction | null;
+  sd: number;
+  variance_exact: Fraction | null;
+  min: number;
+  max: number;
 }
 
 interface DistributionCommon {
   expression: string;
+  /** For a tuple: each value alone (mean, sd, min and max above are the first value's). */
+  values?: ValueSummary[];
   /** Equally likely rolls (exact), or rolls made (estimate). */
   total: DecimalCount;
   outcomes: OutcomeRow[];
@@ -94,6 +110,10 @@ export interface RollReport {
   seed: number;
   rolls: {
     value: number;
+    /** The value's label (`as {…}`), or a tuple as shown: `(3, 1)`. */
+    label?: string;
+    /** For a tuple, each of its values (`value` is then the first). */
+    values?: number[];
     terms: { term: string; value: number; dice: { value: number; rolls: number[]; counted: boolean }[] }[];
   }[];
 }

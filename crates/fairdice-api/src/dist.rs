@@ -230,10 +230,9 @@ impl DistRequest {
         }
         let estimate = notation::monte_carlo(expr, &options, runs, self.seed, control)
             .map_err(|e| self.notation_error(e))?;
-        Ok(DistributionReport::monte_carlo(
-            &self.expression,
-            &estimate,
-            self.seed,
+        Ok(labelled(
+            DistributionReport::monte_carlo(&self.expression, &estimate, self.seed),
+            expr,
         ))
     }
 }
@@ -292,8 +291,10 @@ impl UseCase for DistRequest {
                     );
                     return Err(self.report_refusal(&stop, &size, &expr, control));
                 }
-                let report =
-                    DistributionReport::exact(&self.expression, &die).counting(expr.counted());
+                let report = labelled(
+                    DistributionReport::exact(&self.expression, &die).counting(expr.counted()),
+                    &expr,
+                );
                 Ok(if expr.explodes_to_depth() {
                     report.cut_at_explode_depth(self.explode_depth)
                 } else {
@@ -311,6 +312,31 @@ impl UseCase for DistRequest {
             }
         }
     }
+}
+
+/// The report with the labels or the tuple the expression gives its outcomes,
+/// if any.
+fn labelled(report: DistributionReport, expr: &Expr) -> DistributionReport {
+    if let (Some(code), Some(values)) = (expr.tuple_code(), expr.tuple()) {
+        let texts: Vec<String> = values
+            .iter()
+            .map(|value| expr_text(&report.expression, value))
+            .collect();
+        return report.tupled(code, &texts);
+    }
+    match expr.label_names() {
+        Some(names) => report.labelled(&names),
+        None => report,
+    }
+}
+
+/// The text of `value` in `expression`.
+fn expr_text(expression: &str, value: &Expr) -> String {
+    expression
+        .get(value.span.clone())
+        .unwrap_or_default()
+        .trim()
+        .to_string()
 }
 
 /// Refuses an expression too long, or nested too deeply, to parse safely.

@@ -37,6 +37,9 @@ impl Explanation {
                 percent(1.96 * (0.25 / *runs as f64).sqrt())
             ),
         };
+        if report.is_labelled() {
+            return Explanation::labels(report, method);
+        }
         if report
             .outcomes
             .iter()
@@ -90,6 +93,57 @@ impl Explanation {
             method,
             average,
             middle,
+            thresholds,
+        }
+    }
+
+    /// Labelled outcomes (`as {…}`): the most likely label, each label's
+    /// chance, and the chance of each label or one after it.
+    fn labels(report: &DistributionReport, method: String) -> Explanation {
+        let likeliest = report.outcomes.iter().fold(
+            None::<&fairdice::dice::report::OutcomeRow>,
+            |best, row| match best {
+                Some(best) if best.probability >= row.probability => Some(best),
+                _ => Some(row),
+            },
+        );
+        let average = likeliest.map_or_else(String::new, |row| {
+            format!(
+                "most likely {}: {}, {}",
+                row.shown(),
+                percent(row.probability),
+                odds(row.probability)
+            )
+        });
+        let each: Vec<String> = report
+            .outcomes
+            .iter()
+            .map(|row| format!("{} {}", row.shown(), percent(row.probability)))
+            .collect();
+        // A tuple's outcomes have no order worth reading as "or after it".
+        let ordered = report.values.is_none();
+        let thresholds = report
+            .outcomes
+            .iter()
+            .skip(1)
+            .filter(|_| ordered)
+            .map(|row| {
+                format!(
+                    "{} or after it: {}, {}",
+                    row.shown(),
+                    percent(row.at_least),
+                    odds(row.at_least)
+                )
+            })
+            .collect();
+        Explanation {
+            method,
+            average,
+            middle: if ordered {
+                format!("each label: {}", each.join(", "))
+            } else {
+                format!("each outcome: {}", each.join(", "))
+            },
             thresholds,
         }
     }
@@ -211,7 +265,8 @@ pub fn bins(report: &DistributionReport, max_bins: usize) -> Option<Vec<Bin>> {
     let Method::MonteCarlo { runs, .. } = report.method else {
         return None;
     };
-    if report.outcomes.len() <= max_bins || max_bins == 0 {
+    // Labels and tuples are not ranges of numbers to cut into bins.
+    if report.outcomes.len() <= max_bins || max_bins == 0 || report.is_labelled() {
         return None;
     }
     let span = (report.max as i128 - report.min as i128 + 1) as u128;

@@ -67,6 +67,13 @@ pub struct RollReport {
 pub struct RollShown {
     /// The value of the expression.
     pub value: i64,
+    /// The value's label, for an expression with labels (`as {…}`), or the
+    /// tuple as shown (`(3, 1)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// For a tuple, each of its values (`value` is then the first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<i64>>,
     /// Every pool rolled (dice terms, groups, repetitions), in the order finished:
     /// the terms inside a group or a repetition come before it.
     pub terms: Vec<TermShown>,
@@ -112,10 +119,25 @@ pub struct NameShown {
     pub value: i64,
 }
 
+/// How a roll's value is shown: by its label, or as a tuple.
+struct Shown {
+    labels: Option<Vec<String>>,
+    code: Option<fairdice::dice::tuple::TupleCode>,
+}
+
 impl RollShown {
-    fn new(roll: &Roll, text: &str) -> RollShown {
+    fn new(roll: &Roll, text: &str, shown: &Shown) -> RollShown {
+        let values = shown.code.map(|code| code.unpack(roll.value));
         RollShown {
-            value: roll.value,
+            value: values.as_ref().map_or(roll.value, |values| values[0]),
+            label: match (&shown.labels, shown.code) {
+                (_, Some(code)) => Some(code.show(roll.value)),
+                (Some(names), None) => usize::try_from(roll.value)
+                    .ok()
+                    .and_then(|i| names.get(i).cloned()),
+                (None, None) => None,
+            },
+            values,
             terms: roll
                 .pools
                 .iter()
@@ -191,6 +213,10 @@ impl UseCase for RollRequest {
                 DistRequest::new(self.expression.clone()).command()
             )));
         }
+        let shown = Shown {
+            labels: expr.label_names(),
+            code: expr.tuple_code(),
+        };
         let mut generator = rng::seeded(self.seed);
         let mut rolls = Vec::new();
         control.stage("rolling", self.times);
@@ -198,7 +224,7 @@ impl UseCase for RollRequest {
             control.check().map_err(|stop| Error::from_failure(&stop))?;
             let roll = notation::roll(&expr, &options, &mut generator)
                 .map_err(|e| Error::notation(&e, &self.expression))?;
-            rolls.push(RollShown::new(&roll, &self.expression));
+            rolls.push(RollShown::new(&roll, &self.expression, &shown));
             control.advance(1);
         }
         Ok(RollReport {

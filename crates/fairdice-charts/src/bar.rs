@@ -56,6 +56,8 @@ pub struct BarChart {
     width: f64,
     height: f64,
     series: Vec<Series>,
+    /// Names shown for outcomes instead of their numbers (labelled outcomes).
+    names: std::collections::BTreeMap<i64, String>,
 }
 
 impl BarChart {
@@ -70,6 +72,7 @@ impl BarChart {
             width: DEFAULT_WIDTH,
             height: DEFAULT_HEIGHT,
             series: Vec::new(),
+            names: std::collections::BTreeMap::new(),
         }
     }
 
@@ -110,13 +113,26 @@ impl BarChart {
         self
     }
 
+    /// Shows these outcomes by name (labels) instead of by number.
+    pub fn category_names(mut self, names: impl IntoIterator<Item = (i64, String)>) -> BarChart {
+        self.names.extend(names);
+        self
+    }
+
+    /// Outcome `x` as the chart shows it: its name, or its number.
+    fn shown(&self, x: i64) -> String {
+        self.names.get(&x).cloned().unwrap_or_else(|| x.to_string())
+    }
+
     /// A description of the chart for screen readers.
     fn description(&self, categories: &[i64]) -> String {
         let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
         match (categories.first(), categories.last()) {
-            (Some(low), Some(high)) => format!(
-                "Bar chart of {} over outcomes {low} to {high}.",
-                names.join(", ")
+            (Some(&low), Some(&high)) => format!(
+                "Bar chart of {} over outcomes {} to {}.",
+                names.join(", "),
+                self.shown(low),
+                self.shown(high)
             ),
             _ => "Empty bar chart.".to_string(),
         }
@@ -177,7 +193,8 @@ impl Chart for BarChart {
             return svg.finish();
         }
         let band = plot.width() / categories.len() as f64;
-        category_ticks(&mut svg, plot, &categories, band);
+        let shown: Vec<String> = categories.iter().map(|&c| self.shown(c)).collect();
+        category_ticks(&mut svg, plot, &categories, &shown, band);
         let baseline = scale.map(0.0);
         let slots = |series: &Series| -> Vec<f64> {
             let mut by_outcome = vec![0.0; categories.len()];
@@ -203,7 +220,7 @@ impl Chart for BarChart {
                     let tip = format!(
                         "{}, {}: {}",
                         series.name,
-                        categories[i],
+                        self.shown(categories[i]),
                         self.format.exact(v)
                     );
                     svg.rect(x, y, bar_width, scale.map(v.min(0.0)) - y, colour, &tip);
@@ -252,10 +269,10 @@ fn pixel_runs(values: &[f64], band: f64) -> Vec<(usize, usize, f64)> {
 
 /// Labels some outcomes under the plot: every k-th, k chosen (1, 2, 5, 10, …) so
 /// labels do not overlap; for a run of consecutive integers, the multiples of k.
-fn category_ticks(svg: &mut Svg, plot: Area, categories: &[i64], band: f64) {
-    let widest = categories
+fn category_ticks(svg: &mut Svg, plot: Area, categories: &[i64], shown: &[String], band: f64) {
+    let widest = shown
         .iter()
-        .map(|c| text_width(&c.to_string(), TICK_SIZE))
+        .map(|c| text_width(c, TICK_SIZE))
         .fold(0.0, f64::max);
     let needed = (widest + 8.0) / band;
     let mut every: i64 = 1;
@@ -286,7 +303,7 @@ fn category_ticks(svg: &mut Svg, plot: Area, categories: &[i64], band: f64) {
         svg.text(
             x,
             plot.bottom + 6.0 + TICK_SIZE,
-            &c.to_string(),
+            &shown[i],
             TextStyle::muted(TICK_SIZE, Anchor::Middle),
         );
     }

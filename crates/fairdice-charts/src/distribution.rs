@@ -38,6 +38,12 @@ pub fn distribution_chart(reports: &[DistributionReport], measure: Measure) -> B
     if measure != Measure::Probability {
         chart = chart.y_max(1.0);
     }
+    // Labelled outcomes (`as {…}`) are named by their labels.
+    if reports.iter().any(DistributionReport::is_labelled) {
+        chart = chart
+            .x_label("label")
+            .category_names(outcomes.iter().map(|&x| (x, reports[0].shown(x))));
+    }
     for report in reports {
         let points = outcomes.iter().map(|&x| (x, report.value_at(measure, x)));
         chart = chart.series(Series::new(report.expression.clone(), points));

@@ -34,7 +34,13 @@ pub fn distribution_svg(die: &PyDie, measure: &str) -> PyResult<String> {
 
 /// The report the charts draw, named after the die's expression.
 fn report(die: &PyDie) -> DistributionReport {
-    DistributionReport::exact(&die.label(), &die.die)
+    let mut report = DistributionReport::exact(&die.label(), &die.die);
+    if let Some(labels) = &die.labels {
+        for row in &mut report.outcomes {
+            row.label = labels.get(&row.outcome).cloned();
+        }
+    }
+    report
 }
 
 /// A distribution report's chart.

@@ -52,6 +52,8 @@ pub struct PyDie {
     /// The truth value of a `==` or `!=` result: whether the dice compared were
     /// the same distribution.
     pub truth: Option<bool>,
+    /// The labels of its outcomes, for an expression with labels (`as {…}`).
+    pub labels: Option<std::collections::BTreeMap<i64, String>>,
 }
 
 impl PyDie {
@@ -67,6 +69,7 @@ impl PyDie {
             name,
             estimate: None,
             truth: None,
+            labels: None,
         }
     }
 
@@ -88,6 +91,13 @@ impl PyDie {
     #[getter]
     fn expression(&self) -> Option<String> {
         self.name.clone()
+    }
+
+    /// ``{outcome: label}`` for an expression with labels (``as {…}``), else
+    /// ``None``.
+    #[getter]
+    fn labels(&self) -> Option<std::collections::BTreeMap<i64, String>> {
+        self.labels.clone()
     }
 
     /// False when the counts are a Monte Carlo estimate's.

@@ -48,6 +48,13 @@ pub fn dist(
     let quick = is_quick(&request);
     let job = move |control: &Control| {
         let report = request.run(control)?;
+        if report.values.is_some() {
+            // A Die holds numbers; a tuple's joint outcomes are the report's.
+            return Err(Error::invalid_input(format!(
+                "{} gives a tuple: its joint distribution is fairdice.run(\"dist\", {{\"expression\": …}}).tuples",
+                report.expression
+            )));
+        }
         let die = Die::new(report.outcomes.iter().map(|r| (r.outcome, r.count.clone())))
             .map_err(|e| Error::from_failure(&e))?;
         Ok((die, report))
@@ -95,6 +102,15 @@ fn is_quick(request: &DistRequest) -> bool {
 
 pub fn die_of(die: Die, report: &DistributionReport) -> PyDie {
     let mut die = PyDie::named(die, Some(report.expression.clone()));
+    if report.is_labelled() {
+        die.labels = Some(
+            report
+                .outcomes
+                .iter()
+                .filter_map(|row| Some((row.outcome, row.label.clone()?)))
+                .collect(),
+        );
+    }
     if let Method::MonteCarlo {
         runs,
         seed,

@@ -150,3 +150,40 @@ def test_seats_are_the_command_lines_json(cli, tmp_path):
     assert estimate.document == json.loads(printed)
     with pytest.raises(fairdice.InvalidInputError, match="outcome 13 in the payoffs"):
         fairdice.seats({"players": ["a"], "payoffs": {"13": [1]}}, "dice(base=2d6)", 10)
+
+
+MOVE = "2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}"
+
+
+def test_labels_travel_with_the_die_and_the_rolls():
+    die = fairdice.dist(MOVE)
+    assert die.labels == {0: "miss", 1: "weak hit", 2: "strong hit"}
+    assert dict(die) == {0: 10, 1: 16, 2: 10}
+    assert fairdice.dist("3d6").labels is None
+    assert ">weak hit</text>" in die.chart_svg()
+    rolls = fairdice.roll(MOVE, 30, seed=5)
+    sums = [roll["terms"][0]["value"] + 1 for roll in rolls["rolls"]]
+    expected = ["miss" if s <= 6 else "weak hit" if s <= 9 else "strong hit" for s in sums]
+    assert rolls.labels == expected
+    assert fairdice.roll("3d6", seed=1).labels is None
+    with pytest.raises(fairdice.InvalidInputError, match="the outcome 7 has no label"):
+        fairdice.dist("2d6 as {..6: miss, 8..: hit}")
+
+
+def test_a_tuple_is_a_report_of_joint_outcomes():
+    text = "[p = 3d6] (count(p, 5, 6), count(p, 1))"
+    report = fairdice.run("dist", {"expression": text})
+    joint: dict[tuple[int, int], int] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            for c in range(1, 7):
+                roll = (a, b, c)
+                key = (sum(x >= 5 for x in roll), sum(x == 1 for x in roll))
+                joint[key] = joint.get(key, 0) + 1
+    assert report.tuples == joint
+    assert [v["expression"] for v in report["values"]] == ["count(p, 5, 6)", "count(p, 1)"]
+    assert fairdice.run("dist", {"expression": "3d6"}).tuples is None
+    with pytest.raises(fairdice.InvalidInputError, match="gives a tuple"):
+        fairdice.dist(text)
+    with pytest.raises(TypeError, match="gives a tuple"):
+        report.die

@@ -24,6 +24,11 @@ const EXAMPLES = [
   ["Yahtzee full house", ["[h = 5d6] sets(h, 2) == 2 and largest_set(h) == 3"]],
   ["lands in a 7-card hand of 60 with 24 lands", ["count(deal(deck{1:24, 0:36}, 7), 1)"]],
   ["largest set of one rank, 5 cards vs. 5d13", ["largest_set(deal(deck{1..13:4}, 5))", "largest_set(5d13)"]],
+  ["hits and ones of the same 12d6 (Shadowrun)", ["[p = 12d6] (count(p, 5, 6), count(p, 1))"]],
+  [
+    "Powered by the Apocalypse moves, +1 vs. +2",
+    ["2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}", "2d6+2 as {..6: miss, 7..9: weak hit, 10..: strong hit}"],
+  ],
 ];
 
 const form = document.getElementById("dice-form");
@@ -240,7 +245,7 @@ function single(result, mode) {
       { name: "at least", class: selected("at_least") },
     ],
     rows: rows.map((row) => [
-      String(row.outcome),
+      shown(row),
       { text: shortCount(row.count), title: row.count, csv: row.count },
       { text: percent(row.probability), class: selected("probability"), csv: row.probability },
       { text: percent(row.at_most), class: selected("at_most"), csv: row.at_most },
@@ -250,13 +255,36 @@ function single(result, mode) {
   });
 }
 
+/** A row's outcome as shown: its label, a tuple `(3, 1)`, or its number. */
+function shown(row) {
+  if (row.label !== undefined) return row.label;
+  return Array.isArray(row.outcome) ? `(${row.outcome.join(", ")})` : String(row.outcome);
+}
+
+/** The key of an outcome, a number or a tuple, in a Map. */
+const keyOf = (outcome) => (Array.isArray(outcome) ? outcome.join(",") : outcome);
+
+/** Outcomes in order: numbers ascending, tuples value by value. */
+function compareOutcomes(a, b) {
+  if (!Array.isArray(a)) return a - b;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** Outcome `x` as the reports show it (labels that differ joined). */
+function shownIn(tables, x) {
+  const labels = [...new Set(tables.map((t) => t.get(keyOf(x))).filter((r) => r !== undefined).map(shown))];
+  return labels.length === 0 ? shown({ outcome: x }) : labels.join(" / ");
+}
+
 /** The shown measure for each expression, over the union of their outcomes. */
 function comparison(computed, mode) {
   const reports = computed.map((r) => r.report);
-  const tables = computed.map((r) => new Map(rowsOf(r).map((row) => [row.outcome, row])));
-  const outcomes = [...new Set(reports.flatMap((r) => r.outcomes.map((row) => row.outcome)))].sort((a, b) => a - b);
+  const tables = computed.map((r) => new Map(rowsOf(r).map((row) => [keyOf(row.outcome), row])));
+  const unique = new Map(reports.flatMap((r) => r.outcomes.map((row) => [keyOf(row.outcome), row.outcome])));
+  const outcomes = [...unique.values()].sort(compareOutcomes);
   const value = (table, report, x) => {
-    const row = table.get(x);
+    const row = table.get(keyOf(x));
     if (row) return mode === "probability" ? row.probability : row[mode];
     if (mode === "probability") return 0;
     // Outside its support a distribution's cumulative chances stay at 0 or 1.
@@ -269,7 +297,7 @@ function comparison(computed, mode) {
     caption: `${words[0].toUpperCase()}${words.slice(1)} by outcome`,
     columns: [{ name: "outcome" }, ...reports.map((r) => ({ name: r.expression }))],
     rows: outcomes.map((x) => [
-      String(x),
+      shownIn(tables, x),
       ...reports.map((r, i) => {
         const v = value(tables[i], r, x);
         return { text: percent(v), csv: v };

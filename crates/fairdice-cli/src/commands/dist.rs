@@ -83,6 +83,8 @@ Dice notation (the whole language: docs/notation.md):
   floor(d20 / 3) ceil(…) round(…)            a division rounded down, up, to the nearest
   deal(deck{1..13:4}, 5)                     cards without replacement (value:copies); the same functions
   [a, b = deal(deck{1:13, 0:39}, 5, 5)]      several hands of one shuffle, one name each
+  [p = 12d6] (count(p, 5, 6), count(p, 1))  a tuple: several results of one roll, jointly
+  2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}   labels on ranges of outcomes
 Several expressions are shown side by side: fairdice dist 3d6 4d6kh3";
 
 /// Runs the command.
@@ -136,7 +138,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn write_csv(out: &mut impl Write, reports: &[DistributionReport]) -> std::io::Result<()> {
     let several = reports.len() > 1;
     let mut writer = csv::Writer::from_writer(out);
-    let header = ["outcome", "count", "probability", "at_most", "at_least"];
+    // Labelled outcomes (`as {…}`) add a column of their labels; a tuple's
+    // values take a column each, named by their expressions.
+    let labelled = reports
+        .iter()
+        .any(|r| r.outcomes.iter().any(|row| row.label.is_some()));
+    let tuple: Option<Vec<String>> = match reports {
+        [report] => report
+            .values
+            .as_ref()
+            .map(|values| values.iter().map(|v| v.expression.clone()).collect()),
+        _ => None,
+    };
+    let mut header: Vec<&str> = match &tuple {
+        Some(texts) => texts.iter().map(String::as_str).collect(),
+        None => vec!["outcome"],
+    };
+    if labelled {
+        header.push("label");
+    }
+    header.extend(["count", "probability", "at_most", "at_least"]);
     if several {
         writer.write_record(std::iter::once("expression").chain(header))?;
     } else {
@@ -144,13 +165,20 @@ fn write_csv(out: &mut impl Write, reports: &[DistributionReport]) -> std::io::R
     }
     for report in reports {
         for row in &report.outcomes {
-            let fields = [
-                row.outcome.to_string(),
+            let mut fields = match (&tuple, row.tuple()) {
+                (Some(_), Some(values)) => values.iter().map(i64::to_string).collect(),
+                (_, Some(_)) => vec![row.shown()],
+                (_, None) => vec![row.outcome.to_string()],
+            };
+            if labelled {
+                fields.push(row.label.clone().unwrap_or_default());
+            }
+            fields.extend([
                 row.count.to_string(),
                 row.probability.to_string(),
                 row.at_most.to_string(),
                 row.at_least.to_string(),
-            ];
+            ]);
             if several {
                 writer.write_record(std::iter::once(report.expression.clone()).chain(fields))?;
             } else {
@@ -180,13 +208,15 @@ fn render_comparison(reports: &[DistributionReport]) -> String {
         headers.push(format!("#{i} P(X ≥ x)"));
     }
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
-    let mut table = Table::new(&headers, &vec![true; headers.len()]);
+    let mut right = vec![true; headers.len()];
+    right[0] = !reports.iter().any(DistributionReport::is_labelled);
+    let mut table = Table::new(&headers, &right);
     let outcomes: std::collections::BTreeSet<i64> = reports
         .iter()
         .flat_map(|r| r.outcomes.iter().map(|row| row.outcome))
         .collect();
     for x in outcomes {
-        let mut cells = vec![x.to_string()];
+        let mut cells = vec![shown_in_any(reports, x)];
         for report in reports {
             cells.push(percent(report.value_at(Measure::Probability, x)));
             cells.push(percent(report.value_at(Measure::AtLeast, x)));
@@ -210,6 +240,23 @@ fn render_comparison(reports: &[DistributionReport]) -> String {
     out
 }
 
+/// Outcome `x` as the reports label it (their labels joined where they
+/// differ), or its number.
+fn shown_in_any(reports: &[DistributionReport], x: i64) -> String {
+    let mut labels: Vec<String> = Vec::new();
+    for report in reports {
+        let shown = report.shown(x);
+        if shown != x.to_string() && !labels.contains(&shown) {
+            labels.push(shown);
+        }
+    }
+    if labels.is_empty() {
+        x.to_string()
+    } else {
+        labels.join(" / ")
+    }
+}
+
 /// Counts longer than this many digits are abbreviated in the table (exact in JSON/CSV).
 const MAX_TABLE_DIGITS: usize = 24;
 
@@ -226,23 +273,34 @@ fn render_table(report: &DistributionReport) -> String {
         .map(|r| r.probability)
         .fold(0.0, f64::max);
     let mut abbreviated = false;
-    let mut table = Table::new(
-        &["outcome", "count", "probability", "at most", "at least", ""],
-        &[true, true, true, true, true, false],
-    );
-    for row in &report.outcomes {
-        let count = short_count(&row.count, MAX_TABLE_DIGITS);
-        abbreviated |= count.contains('e');
-        table.row(vec![
-            row.outcome.to_string(),
-            count,
-            percent(row.probability),
-            percent(row.at_most),
-            percent(row.at_least),
-            bar(row.probability / peak, 30),
-        ]);
+    // Labels read from the left; numbers line up on the right. A tuple's rows
+    // have no order to accumulate along: a pair is shown as a grid instead.
+    let tuple = report.values.is_some();
+    let mut out = format!("{}\n\n", report.expression);
+    if let Some(grid) = pair_grid(report) {
+        out.push_str(&grid);
+    } else {
+        let mut headers = vec!["outcome", "count", "probability"];
+        if !tuple {
+            headers.extend(["at most", "at least"]);
+        }
+        headers.push("");
+        let mut right = vec![!report.is_labelled()];
+        right.extend(std::iter::repeat_n(true, headers.len() - 2));
+        right.push(false);
+        let mut table = Table::new(&headers, &right);
+        for row in &report.outcomes {
+            let count = short_count(&row.count, MAX_TABLE_DIGITS);
+            abbreviated |= count.contains('e');
+            let mut cells = vec![row.shown(), count, percent(row.probability)];
+            if !tuple {
+                cells.extend([percent(row.at_most), percent(row.at_least)]);
+            }
+            cells.push(bar(row.probability / peak, 30));
+            table.row(cells);
+        }
+        out.push_str(&format!("{}\n", table.render()));
     }
-    let mut out = format!("{}\n\n{}\n", report.expression, table.render());
     out.push_str(&summary_line(report));
     match &report.method {
         Method::Exact => {
@@ -276,8 +334,89 @@ fn render_table(report: &DistributionReport) -> String {
     out
 }
 
-/// Mean (exact fraction when exact, its size when long), sd, min, max, median.
+/// Values of a pair's second member side by side, at most this many.
+const MAX_GRID_COLUMNS: usize = 16;
+
+/// A pair's probabilities as a grid, its first value down and its second
+/// across (`--csv` lists every pair with its exact count); `None` for anything
+/// else, or a pair whose second value takes too many values to fit across.
+fn pair_grid(report: &DistributionReport) -> Option<String> {
+    let [first, second] = report.values.as_deref()? else {
+        return None;
+    };
+    let pairs: Vec<(i64, i64, f64)> = report
+        .outcomes
+        .iter()
+        .filter_map(|row| match row.tuple()? {
+            [a, b] => Some((*a, *b, row.probability)),
+            _ => None,
+        })
+        .collect();
+    let columns: std::collections::BTreeSet<i64> = pairs.iter().map(|p| p.1).collect();
+    if columns.len() > MAX_GRID_COLUMNS {
+        return None;
+    }
+    let corner = format!("{} ↓  {} →", first.expression, second.expression);
+    let mut headers = vec![corner];
+    headers.extend(columns.iter().map(i64::to_string));
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    let mut table = Table::new(&headers, &vec![true; headers.len()]);
+    let mut rows: std::collections::BTreeMap<i64, Vec<String>> = std::collections::BTreeMap::new();
+    for &(a, b, p) in &pairs {
+        let cells = rows
+            .entry(a)
+            .or_insert_with(|| vec![String::new(); columns.len()]);
+        let at = columns.iter().position(|&c| c == b).unwrap_or(0);
+        cells[at] = percent(p);
+    }
+    for (a, cells) in rows {
+        let mut row = vec![a.to_string()];
+        row.extend(
+            cells
+                .into_iter()
+                .map(|c| if c.is_empty() { "·".into() } else { c }),
+        );
+        table.row(row);
+    }
+    Some(format!("{}\n", table.render()))
+}
+
+/// Mean (exact fraction when exact, its size when long), sd, min, max, median;
+/// for labelled outcomes, the labels in order and the most likely.
 fn summary_line(report: &DistributionReport) -> String {
+    if let Some(values) = &report.values {
+        let each: Vec<String> = values
+            .iter()
+            .map(|v| {
+                let mean = match &v.mean_exact {
+                    Some(exact) if exact.is_integer() => {
+                        format!("{:.4} ({})", v.mean, exact.numer())
+                    }
+                    Some(exact) => format!("{:.4} ({}/{})", v.mean, exact.numer(), exact.denom()),
+                    None => format!("{:.4} (estimated)", v.mean),
+                };
+                format!(
+                    "{}: mean {mean}, sd {:.4}, min {}, max {}",
+                    v.expression, v.sd, v.min, v.max
+                )
+            })
+            .collect();
+        return format!("{}\n", each.join("\n"));
+    }
+    if report.is_labelled() {
+        let labels: Vec<String> = report.outcomes.iter().map(|row| row.shown()).collect();
+        let likeliest = report
+            .outcomes
+            .iter()
+            .rev()
+            .max_by(|a, b| a.probability.total_cmp(&b.probability))
+            .map(|row| format!("{} ({})", row.shown(), percent(row.probability)))
+            .unwrap_or_default();
+        return format!(
+            "labels {} (numbered from 0 in --json), most likely {likeliest}\n",
+            labels.join(", ")
+        );
+    }
     let mean = match report.mean_fraction_words() {
         Some(exact) if exact.contains(' ') => {
             format!(

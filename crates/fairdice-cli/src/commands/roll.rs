@@ -95,9 +95,10 @@ fn describe(roll: &RollShown) -> String {
             .collect();
         parts.push(format!("{} [{}]", term.term, dice.join(" ")));
     }
+    let value = roll.label.clone().unwrap_or_else(|| roll.value.to_string());
     if parts.is_empty() {
-        roll.value.to_string()
+        value
     } else {
-        format!("{:>4}  ← {}", roll.value, parts.join("  "))
+        format!("{value:>4}  ← {}", parts.join("  "))
     }
 }

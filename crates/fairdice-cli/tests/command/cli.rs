@@ -70,6 +70,121 @@ fn dist_compares_several_expressions_side_by_side() {
 }
 
 #[test]
+fn labels_show_in_the_table_csv_json_rolls_and_chart() {
+    const MOVE: &str = "2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}";
+    let table = stdout(&fairdice(&["dist", MOVE]));
+    let row = |label: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(label))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    assert!(
+        row("weak hit")
+            .unwrap()
+            .starts_with("weak hit 16 44.444% 72.222%")
+    );
+    assert!(
+        row("strong hit")
+            .unwrap()
+            .starts_with("strong hit 10 27.778%")
+    );
+    assert!(
+        table.contains("labels miss, weak hit, strong hit (numbered from 0 in --json), most likely weak hit (44.444%)"),
+        "{table}"
+    );
+    let document = json(&["dist", MOVE, "--json"]);
+    assert_eq!(document["outcomes"][2]["label"], "strong hit");
+    assert_eq!(document["outcomes"][2]["outcome"], 2);
+    assert_eq!(document["outcomes"][2]["count"], "10");
+    let csv = stdout(&fairdice(&["dist", MOVE, "--csv"]));
+    assert_eq!(
+        csv.lines().take(2).collect::<Vec<_>>(),
+        [
+            "outcome,label,count,probability,at_most,at_least",
+            "0,miss,10,0.2777777777777778,0.2777777777777778,1"
+        ]
+    );
+    let rolls = json(&["roll", MOVE, "--times", "20", "--seed", "3", "--json"]);
+    for roll in rolls["rolls"].as_array().unwrap() {
+        let sum = roll["terms"][0]["value"].as_i64().unwrap() + 1;
+        let label = match sum {
+            ..=6 => "miss",
+            7..=9 => "weak hit",
+            _ => "strong hit",
+        };
+        assert_eq!(roll["label"], label, "{roll}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("move.svg");
+    fairdice(&["dist", MOVE, "--plot", svg.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(svg.contains(">weak hit</text>") && svg.contains("over outcomes miss to strong hit"));
+    // An outcome without a label is refused with a caret under what gave it.
+    let error = fails(&["dist", "2d6 as {..6: miss, 8..: hit}"], 2);
+    assert!(
+        error.contains("the outcome 7 has no label: add a range that holds it"),
+        "{error}"
+    );
+}
+
+#[test]
+fn tuples_show_joint_outcomes_as_a_grid_csv_json_and_rolls() {
+    const GLITCH: &str = "[p = 4d6] (count(p, 5, 6), count(p, 1))";
+    // Every roll of 4d6, counted independently.
+    let mut joint = std::collections::BTreeMap::new();
+    for roll in 0..6u32.pow(4) {
+        let dice: Vec<u32> = (0..4).map(|i| roll / 6u32.pow(i) % 6 + 1).collect();
+        let hits = dice.iter().filter(|&&d| d >= 5).count() as i64;
+        let ones = dice.iter().filter(|&&d| d == 1).count() as i64;
+        *joint.entry((hits, ones)).or_insert(0u64) += 1;
+    }
+    let document = json(&["dist", GLITCH, "--json"]);
+    let got: std::collections::BTreeMap<(i64, i64), u64> = document["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            let pair = (
+                row["outcome"][0].as_i64().unwrap(),
+                row["outcome"][1].as_i64().unwrap(),
+            );
+            (pair, row["count"].as_str().unwrap().parse().unwrap())
+        })
+        .collect();
+    assert_eq!(got, joint);
+    assert_eq!(document["values"][1]["expression"], "count(p, 1)");
+    assert_eq!(document["values"][1]["mean_exact"], "2/3");
+    assert_eq!(document["values"][0]["mean_exact"], "4/3");
+    let table = stdout(&fairdice(&["dist", GLITCH]));
+    assert!(table.contains("count(p, 5, 6) ↓  count(p, 1) →"), "{table}");
+    assert!(table.contains("count(p, 1): mean 0.6667 (2/3)"), "{table}");
+    let csv = stdout(&fairdice(&["dist", GLITCH, "--csv"]));
+    assert_eq!(
+        csv.lines().take(2).collect::<Vec<_>>(),
+        [
+            "\"count(p, 5, 6)\",\"count(p, 1)\",count,probability,at_most,at_least",
+            "0,0,81,0.0625,0.0625,1"
+        ]
+    );
+    let rolls = json(&["roll", GLITCH, "--times", "10", "--seed", "2", "--json"]);
+    for roll in rolls["rolls"].as_array().unwrap() {
+        let dice: Vec<i64> = roll["terms"][0]["dice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["value"].as_i64().unwrap())
+            .collect();
+        let hits = dice.iter().filter(|&&d| d >= 5).count() as i64;
+        let ones = dice.iter().filter(|&&d| d == 1).count() as i64;
+        assert_eq!(roll["values"], serde_json::json!([hits, ones]), "{roll}");
+        assert_eq!(roll["label"], format!("({hits}, {ones})"));
+    }
+    let error = fails(&["dist", "(d6, d4) + 1"], 2);
+    assert!(error.contains("a tuple is the whole result"), "{error}");
+}
+
+#[test]
 fn dist_json_counts_stay_exact_when_huge() {
     let v = json(&["dist", "100d6", "--json"]);
     assert_eq!(

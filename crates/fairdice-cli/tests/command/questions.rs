@@ -126,6 +126,9 @@ fn independent(id: &str) -> Option<BigRational> {
             }
             ratio(both, choose(52, 5) * choose(47, 5))
         }
+        // The bands of a move: 2d6 plus the bonus, 7 to 9 a weak hit, 10 up strong.
+        "pbta-weak-hit" => every_roll(2, 6, |r| yes((7..=9).contains(&(r[0] + r[1] + 1)))),
+        "pbta-strong-hit" => every_roll(2, 6, |r| yes(r[0] + r[1] + 2 >= 10)),
         _ => return None,
     })
 }

@@ -32,6 +32,9 @@ class Die:
     def __new__(cls, outcomes: Mapping[int, int] | Iterable[int] | Die) -> Die:
         """``Die({1: 1, 2: 1})``, ``Die([1, 1, 2, 3])`` (faces) or ``Die(icepool_die)``."""
     @property
+    def labels(self) -> dict[int, str] | None:
+        """``{outcome: label}`` for an expression with labels (``as {…}``), else ``None``."""
+    @property
     def expression(self) -> str | None:
         """The expression this die was computed from, or ``None``."""
     @property

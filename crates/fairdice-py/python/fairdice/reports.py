@@ -103,8 +103,18 @@ class DistReport(Report):
 
     @property
     def die(self) -> Die:
-        """The distribution as a :class:`Die`."""
+        """The distribution as a :class:`Die` (not of a tuple: see :attr:`tuples`)."""
+        if "values" in self.document:
+            raise TypeError(f"{self.document['expression']} gives a tuple: see .tuples")
         return Die({row["outcome"]: int(row["count"]) for row in self.document["outcomes"]})
+
+    @property
+    def tuples(self) -> dict[tuple[int, ...], int] | None:
+        """For a tuple (``(count(p, 5, 6), count(p, 1))``), ``{values: count}``
+        over every joint outcome; else ``None``."""
+        if "values" not in self.document:
+            return None
+        return {tuple(row["outcome"]): int(row["count"]) for row in self.document["outcomes"]}
 
 
 class RollReport(Report):
@@ -117,6 +127,14 @@ class RollReport(Report):
     def values(self) -> list[int]:
         """The value of each roll."""
         return [roll["value"] for roll in self.document["rolls"]]
+
+    @property
+    def labels(self) -> list[str] | None:
+        """The label of each roll, for an expression with labels (``as {…}``), else ``None``."""
+        rolls = self.document["rolls"]
+        if not any("label" in roll for roll in rolls):
+            return None
+        return [roll["label"] for roll in rolls]
 
 
 class SampleReport(Report):

@@ -127,6 +127,8 @@ fn collect_terms<'a>(
         ExprKind::Group(_) => Err(refuse("a group")),
         ExprKind::Repeat(_) => Err(refuse("a repetition")),
         ExprKind::Deal(_) | ExprKind::BindHands { .. } => Err(refuse("a deal of cards")),
+        ExprKind::Labelled { .. } => Err(refuse("a labelled expression")),
+        ExprKind::Tuple(_) => Err(refuse("a tuple")),
     }
 }
 

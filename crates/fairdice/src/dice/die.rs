@@ -81,6 +81,30 @@ pub enum DieError {
         /// The limit.
         max: usize,
     },
+    /// A value of a tuple beyond what its packing holds.
+    #[error("a value of a tuple must lie within ±{max}, got {value}")]
+    TupleValue {
+        /// The value.
+        value: Outcome,
+        /// The largest magnitude held.
+        max: Outcome,
+    },
+    /// An outcome that no range of the labels holds.
+    #[error("the outcome {outcome} has no label: add a range that holds it")]
+    Unlabelled {
+        /// The outcome.
+        outcome: Outcome,
+    },
+    /// A label no outcome of its expression falls under.
+    #[error("no outcome gets the label \"{label}\": the expression gives {low} to {high}")]
+    LabelNeverShown {
+        /// The label.
+        label: String,
+        /// The expression's smallest outcome.
+        low: Outcome,
+        /// Its largest.
+        high: Outcome,
+    },
 }
 
 impl Failure for DieError {

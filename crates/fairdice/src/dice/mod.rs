@@ -14,6 +14,7 @@ pub mod pool;
 pub mod report;
 pub mod sampler;
 pub mod transform;
+pub mod tuple;
 
 #[cfg(test)]
 pub(crate) mod testing;

@@ -30,6 +30,7 @@ use num_traits::{ToPrimitive, Zero};
 
 use crate::dice::die::{Die, Outcome, ratio_to_f64};
 use crate::dice::notation::Estimate;
+use crate::dice::tuple::TupleCode;
 
 /// The numbers of one distribution, ready to print, serve or chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,6 +73,34 @@ pub struct DistributionReport {
     /// cards, or both.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Counted::is_rolls"))]
     pub counted: Counted,
+    /// For a tuple (`(count(p, 5, 6), count(p, 1))`), each of its values alone:
+    /// its expression, mean, spread and range. The report's own mean, sd, min,
+    /// max and median are then its first value's, and each row's outcome is
+    /// the tuple.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub values: Option<Vec<ValueSummary>>,
+}
+
+/// One value of a tuple, alone.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ValueSummary {
+    /// The value's expression as written.
+    pub expression: String,
+    /// Its mean.
+    pub mean: f64,
+    /// Its exact mean (`None` for an estimate).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_optional_fraction"))]
+    pub mean_exact: Option<BigRational>,
+    /// Its standard deviation.
+    pub sd: f64,
+    /// Its exact variance (`None` for an estimate).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_optional_fraction"))]
+    pub variance_exact: Option<BigRational>,
+    /// Its smallest outcome.
+    pub min: Outcome,
+    /// Its largest outcome.
+    pub max: Outcome,
 }
 
 /// What an exact distribution's equally likely cases are.
@@ -111,8 +140,13 @@ impl Counted {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct OutcomeRow {
-    /// The outcome.
+    /// The outcome (for a tuple, its packing: [`OutcomeRow::tuple`] holds its
+    /// values, and JSON writes them as the outcome).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub outcome: Outcome,
+    /// The outcome as JSON writes it: the number, or a tuple's values.
+    #[cfg_attr(feature = "serde", serde(rename = "outcome"))]
+    written: Written,
     /// How many of the equally likely rolls give it.
     #[cfg_attr(feature = "serde", serde(serialize_with = "as_decimal"))]
     pub count: BigUint,
@@ -124,6 +158,44 @@ pub struct OutcomeRow {
     /// `P(X ≥ outcome)`.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub at_least: f64,
+    /// The outcome's label, for an expression with labels (`as {…}`): its
+    /// outcomes number the labels from 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub label: Option<String>,
+}
+
+/// An outcome as JSON writes it.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(untagged))]
+enum Written {
+    /// A number.
+    Number(Outcome),
+    /// The values of a tuple.
+    Tuple(Vec<Outcome>),
+}
+
+impl OutcomeRow {
+    /// The outcome as shown: its label, its tuple `(3, 1)`, or its number.
+    pub fn shown(&self) -> String {
+        if let Some(label) = &self.label {
+            return label.clone();
+        }
+        match &self.written {
+            Written::Number(n) => n.to_string(),
+            Written::Tuple(values) => {
+                let values: Vec<String> = values.iter().map(Outcome::to_string).collect();
+                format!("({})", values.join(", "))
+            }
+        }
+    }
+
+    /// The values of a tuple's outcome, if the outcome is a tuple.
+    pub fn tuple(&self) -> Option<&[Outcome]> {
+        match &self.written {
+            Written::Tuple(values) => Some(values),
+            Written::Number(_) => None,
+        }
+    }
 }
 
 /// How a distribution was obtained.
@@ -168,6 +240,79 @@ impl DistributionReport {
         self
     }
 
+    /// This report with its outcomes labelled: outcome `i` is `names[i]`.
+    #[must_use]
+    pub fn labelled(mut self, names: &[String]) -> DistributionReport {
+        for row in &mut self.outcomes {
+            row.label = usize::try_from(row.outcome)
+                .ok()
+                .and_then(|i| names.get(i))
+                .cloned();
+        }
+        self
+    }
+
+    /// This report of a tuple packed by `code`, whose values are written
+    /// `texts`: each row's outcome is its tuple, each value is summed up alone,
+    /// and the report's own mean, sd, min, max and median are its first value's.
+    #[must_use]
+    pub fn tupled(mut self, code: TupleCode, texts: &[String]) -> DistributionReport {
+        let exact = self.method == Method::Exact;
+        let mut values = Vec::with_capacity(code.size());
+        let mut first = None;
+        for (i, text) in texts.iter().enumerate() {
+            let pairs = self
+                .outcomes
+                .iter()
+                .map(|row| (code.unpack(row.outcome)[i], row.count.clone()));
+            let Ok(alone) = Die::new(pairs) else {
+                continue;
+            };
+            let (mean, variance) = (alone.mean(), alone.variance());
+            values.push(ValueSummary {
+                expression: text.clone(),
+                mean: ratio_to_f64(&mean),
+                sd: ratio_to_f64(&variance).sqrt(),
+                mean_exact: exact.then(|| mean.clone()),
+                variance_exact: exact.then(|| variance.clone()),
+                min: alone.min_outcome(),
+                max: alone.max_outcome(),
+            });
+            if i == 0 {
+                first = Some(alone);
+            }
+        }
+        if let Some(first) = first {
+            let whole = DistributionReport::new(&self.expression, &first, self.method.clone());
+            self.mean = whole.mean;
+            self.sd = whole.sd;
+            self.mean_exact = whole.mean_exact;
+            self.variance_exact = whole.variance_exact;
+            self.min = whole.min;
+            self.max = whole.max;
+            self.median = whole.median;
+        }
+        for row in &mut self.outcomes {
+            row.written = Written::Tuple(code.unpack(row.outcome));
+        }
+        self.values = Some(values);
+        self
+    }
+
+    /// Whether the outcomes are shown by name: labels, or tuples.
+    pub fn is_labelled(&self) -> bool {
+        self.outcomes
+            .iter()
+            .any(|row| row.label.is_some() || row.tuple().is_some())
+    }
+
+    /// Outcome `x` as shown: its label, its tuple, or its number.
+    pub fn shown(&self, x: Outcome) -> String {
+        self.outcomes
+            .binary_search_by_key(&x, |row| row.outcome)
+            .map_or_else(|_| x.to_string(), |i| self.outcomes[i].shown())
+    }
+
     /// The report of a Monte Carlo estimate made with `seed`.
     pub fn monte_carlo(expression: &str, estimate: &Estimate, seed: u64) -> DistributionReport {
         let (_, error) = estimate.mean_and_error();
@@ -202,10 +347,12 @@ impl DistributionReport {
             }
             outcomes.push(OutcomeRow {
                 outcome: *outcome,
+                written: Written::Number(*outcome),
                 at_most: quotient(&below, &total),
                 at_least,
                 count,
                 probability,
+                label: None,
             });
         }
         let mean_exact = die.mean();
@@ -225,6 +372,7 @@ impl DistributionReport {
             method,
             explode_depth: None,
             counted: Counted::Rolls,
+            values: None,
         }
     }
 

@@ -4,10 +4,12 @@
 //! walk it, so they agree on what an expression means. The modifiers of dice and
 //! pools (and their conditions) are in `modifier`.
 
+mod labels;
 mod modifier;
 
 use std::ops::Range;
 
+pub use self::labels::{Band, Labels};
 pub use self::modifier::{
     Comparison, Condition, DieModifier, ExplodeKind, ExplodeLimit, Keep, KeepKind, PoolModifier,
 };
@@ -98,6 +100,18 @@ pub enum ExprKind {
         deal: Box<Expr>,
         /// Where the names may be used.
         body: Box<Expr>,
+    },
+    /// `(count(p, 5, 6), count(p, 1))`: several results of one roll, their
+    /// joint distribution. Only the whole expression (after its bindings) is a
+    /// tuple; exactly, its outcomes are packed ([`crate::dice::tuple::TupleCode`]).
+    Tuple(Vec<Expr>),
+    /// `2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}`: the labels of
+    /// the whole expression's outcomes, numbered from 0 in outcome order.
+    Labelled {
+        /// What is labelled.
+        body: Box<Expr>,
+        /// The ranges and their labels.
+        labels: Labels,
     },
 }
 
@@ -363,6 +377,7 @@ impl Expr {
                 children
             }
             ExprKind::Negate(inner) | ExprKind::Not(inner) => vec![inner],
+            ExprKind::Labelled { body, .. } => vec![body],
             ExprKind::Binary { left, right, .. } => vec![left, right],
             ExprKind::Bind { value, body, .. } => vec![value, body],
             ExprKind::Conditional {
@@ -370,7 +385,9 @@ impl Expr {
                 then,
                 otherwise,
             } => vec![condition, then, otherwise],
-            ExprKind::Call { arguments, .. } => arguments.iter().collect(),
+            ExprKind::Call { arguments, .. } | ExprKind::Tuple(arguments) => {
+                arguments.iter().collect()
+            }
             ExprKind::Group(group) => {
                 let mut children: Vec<&Expr> = group.members.iter().collect();
                 children.extend(pool(&group.pool_modifiers));
@@ -620,6 +637,33 @@ impl Expr {
                     | Function::Count => None,
                 }
             }
+            _ => None,
+        }
+    }
+}
+
+impl Expr {
+    /// The values of the tuple this expression gives, after its bindings, if it
+    /// gives one.
+    pub fn tuple(&self) -> Option<&[Expr]> {
+        match &self.kind {
+            ExprKind::Tuple(values) => Some(values),
+            ExprKind::Bind { body, .. } | ExprKind::BindHands { body, .. } => body.tuple(),
+            _ => None,
+        }
+    }
+
+    /// The packing of the tuple this expression gives, if it gives one.
+    pub fn tuple_code(&self) -> Option<crate::dice::tuple::TupleCode> {
+        self.tuple()
+            .map(|values| crate::dice::tuple::TupleCode::new(values.len()))
+    }
+
+    /// The labels of the whole expression's outcomes, in outcome order, if it
+    /// has labels.
+    pub fn label_names(&self) -> Option<Vec<String>> {
+        match &self.kind {
+            ExprKind::Labelled { labels, .. } => Some(labels.names()),
             _ => None,
         }
     }

@@ -272,6 +272,10 @@ pub enum Expected {
     Operator,
     /// `..` in a custom die's face range.
     RangeDots,
+    /// A range of outcomes to label: `7..9`, `..6`, `10..`, `>=10` or `12`.
+    Range,
+    /// A label: a word or a quoted text.
+    Label,
     /// A symbol that continues or closes a construct: `,`, `}`, `)`, `]`, `:`.
     Closing(char),
     /// The end of the input.
@@ -296,8 +300,10 @@ impl Expected {
             Expected::Name => (5, 0),
             Expected::Operator => (6, 0),
             Expected::RangeDots => (7, 0),
-            Expected::Closing(c) => (8, u32::from(c)),
-            Expected::EndOfInput => (9, 0),
+            Expected::Range => (8, 0),
+            Expected::Label => (9, 0),
+            Expected::Closing(c) => (10, u32::from(c)),
+            Expected::EndOfInput => (11, 0),
         }
     }
 }
@@ -325,6 +331,8 @@ impl fmt::Display for Expected {
             Expected::Name => f.write_str("a name"),
             Expected::Operator => f.write_str("an operator"),
             Expected::RangeDots => f.write_str("`..`"),
+            Expected::Range => f.write_str("a range such as `7..9`, `..6` or `>=10`"),
+            Expected::Label => f.write_str("a label"),
             Expected::EndOfInput => f.write_str("end of input"),
         }
     }
@@ -507,5 +515,27 @@ pub enum Problem {
     UnnamedHands {
         /// Hands dealt.
         hands: usize,
+    },
+    /// A tuple of more values than one may hold.
+    #[error("a tuple holds at most {max} values")]
+    TupleSize {
+        /// The most values.
+        max: usize,
+    },
+    /// A tuple anywhere but as the whole expression.
+    #[error(
+        "a tuple is the whole result, written last: `[p = 12d6] (count(p, 5, 6), count(p, 1))`"
+    )]
+    TupleInside,
+    /// Two ranges of labels that share an outcome.
+    #[error("this range overlaps an earlier one: each outcome gets one label")]
+    LabelsOverlap,
+    /// More ranges of labels than a list may hold, or a label too long.
+    #[error("labels are at most {max_labels} ranges of at most {max_len} characters each")]
+    TooManyLabels {
+        /// The most ranges.
+        max_labels: usize,
+        /// The longest label.
+        max_len: usize,
     },
 }

@@ -90,6 +90,7 @@ mod cards;
 mod dice;
 mod expression;
 mod input;
+mod labels;
 mod lexical;
 mod modifiers;
 mod names;
@@ -110,6 +111,7 @@ pub const MAX_NESTING: usize = 200;
 pub const MAX_DEPTH: usize = 1_000;
 /// The most faces a custom die `d{…}` may list after expanding ranges.
 pub const MAX_CUSTOM_FACES: usize = 1 << 16;
+pub use self::labels::{MAX_LABEL_LEN, MAX_LABELS};
 
 /// Parses a dice expression.
 ///
@@ -193,7 +195,36 @@ fn parse_sized(text: &str) -> Result<Expr, ParseError> {
     };
     check_depth(text, &expr)?;
     check_names(text, &expr)?;
+    check_tuples(text, &expr)?;
     Ok(expr)
+}
+
+/// Refuses a tuple anywhere but as the whole expression after its bindings:
+/// a tuple is what is shown, not a value to compute with.
+fn check_tuples(text: &str, expr: &Expr) -> Result<(), ParseError> {
+    use super::ast::ExprKind;
+    let mut stack = vec![(expr, true)];
+    while let Some((node, at_end)) = stack.pop() {
+        if let ExprKind::Tuple(_) = node.kind
+            && !at_end
+        {
+            let problem = Problem::TupleInside;
+            return Err(ParseError::with_problem(text, node.span.clone(), problem));
+        }
+        match &node.kind {
+            ExprKind::Bind { value, body, .. } => {
+                stack.push((value, false));
+                stack.push((body, at_end));
+            }
+            ExprKind::BindHands { deal, body, .. } => {
+                stack.push((deal, false));
+                stack.push((body, at_end));
+            }
+            ExprKind::Tuple(values) => stack.extend(values.iter().map(|v| (v, false))),
+            _ => stack.extend(node.children().into_iter().map(|c| (c, false))),
+        }
+    }
+    Ok(())
 }
 
 /// Refuses empty, overlong and too deeply parenthesized input before parsing.

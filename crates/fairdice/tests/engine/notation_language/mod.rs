@@ -115,6 +115,97 @@ fn deals_match_brute_force() {
 }
 
 #[test]
+fn labels_match_brute_force() {
+    for text in [
+        "2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}",
+        "d6 as {1: botch, 6: botch, 2..5: fine}",
+        "[h = 4d4] largest_set(h) as {1: none, 2: pair, 3..: more}",
+        "[a, b = deal(deck{1..3:2}, 2, 2)] a - b as {<0: behind, 0: tied, >0: ahead}",
+        "3d6 >= 10 as {0: fail, 1: pass}",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn tuples_match_brute_force() {
+    for text in [
+        "(d4, d6)",
+        "[p = 5d4] (count(p, 4), count(p, 1))",
+        "[r = d6] (r, r + d4, r > 3)",
+        "[h = 4d3] (largest_set(h), sets(h, 2), longest_straight(h), h)",
+        "[a, b = deal(deck{1..3:2}, 2, 2)] (a, b)",
+        "(-d4, 2d4 - 5)",
+    ] {
+        agrees_with_brute_force(text);
+    }
+}
+
+#[test]
+fn a_tuple_unpacks_into_its_values() {
+    let text = "[p = 3d6] (count(p, 5, 6), count(p, 1))";
+    let die = evaluate_with(text, &Options::default(), &Control::new()).unwrap();
+    let code = notation::parse(text).unwrap().tuple_code().unwrap();
+    let mut joint = std::collections::BTreeMap::new();
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for c in 1..=6 {
+                let hits = [a, b, c].iter().filter(|&&x| x >= 5).count() as i64;
+                let ones = [a, b, c].iter().filter(|&&x| x == 1).count() as i64;
+                *joint.entry(vec![hits, ones]).or_insert(0u32) += 1;
+            }
+        }
+    }
+    let got: std::collections::BTreeMap<Vec<i64>, u32> = die
+        .iter()
+        .map(|(packed, count)| (code.unpack(packed), u32::try_from(count).unwrap()))
+        .collect();
+    assert_eq!(got, joint);
+    // A value beyond what its field holds is refused, not wrapped.
+    let e = evaluate_with(
+        "(d6 * 2000000000, d4)",
+        &Options::default(),
+        &Control::new(),
+    )
+    .expect_err("too wide");
+    assert!(e.to_string().contains("within ±1073741823"), "{e}");
+}
+
+#[test]
+fn labels_that_miss_an_outcome_or_never_show_are_refused() {
+    let error =
+        |text: &str| evaluate_with(text, &Options::default(), &Control::new()).expect_err(text);
+    let e = error("2d6 as {..6: miss, 7..9: weak, 11..: strong}");
+    assert_eq!(
+        e.to_string(),
+        "the outcome 10 has no label: add a range that holds it"
+    );
+    assert_eq!(e.span(), Some(0..3));
+    let e = error("2d6 as {..6: miss, 7..12: weak, 13..: strong}");
+    assert!(matches!(
+        e,
+        NotationError::Invalid {
+            error: DieError::LabelNeverShown { .. },
+            ..
+        }
+    ));
+    assert_eq!(e.span(), Some(32..44));
+    // A roll that lands outside every range says so too.
+    let expr = notation::parse("d6 as {1..5: low}").unwrap();
+    let mut rng = fairdice::rng::seeded(1);
+    let refused = (0..200).any(|_| {
+        matches!(
+            notation::roll(&expr, &Options::default(), &mut rng),
+            Err(NotationError::Invalid {
+                error: DieError::Unlabelled { outcome: 6 },
+                ..
+            })
+        )
+    });
+    assert!(refused);
+}
+
+#[test]
 fn rounded_quotients_match_brute_force() {
     for text in [
         "floor(d20 / 3)",

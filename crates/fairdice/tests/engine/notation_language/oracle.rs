@@ -86,6 +86,49 @@ impl Oracle {
             ExprKind::Name(name) => {
                 point(self.names.iter().rev().find(|(n, _)| n == name).unwrap().1)
             }
+            ExprKind::Tuple(values) => {
+                // Every combination of the values, each in a field of 63/k bits
+                // offset to be non-negative, the first value highest.
+                let bits = 63 / values.len() as u32;
+                let offset = 1i64 << (bits - 1);
+                let mut joint = point(0i64);
+                for (i, value) in values.iter().enumerate() {
+                    let shift = bits * (values.len() - 1 - i) as u32;
+                    let field = map(&self.value(value), |&v| (v + offset) << shift);
+                    joint = bind(&joint, |&a| map(&field, |&b| a + b));
+                }
+                joint
+            }
+            ExprKind::Labelled { body, labels } => {
+                // Each label numbered by where it first appears among the
+                // ranges, lowest range first; an outcome no range holds panics
+                // (the cases here label every outcome).
+                let mut ranges: Vec<(i64, i64, &str)> = labels
+                    .bands
+                    .iter()
+                    .map(|b| {
+                        (
+                            b.low.unwrap_or(i64::MIN),
+                            b.high.unwrap_or(i64::MAX),
+                            b.label.as_str(),
+                        )
+                    })
+                    .collect();
+                ranges.sort_unstable();
+                let mut order: Vec<&str> = Vec::new();
+                for &(_, _, label) in &ranges {
+                    if !order.contains(&label) {
+                        order.push(label);
+                    }
+                }
+                map(&self.value(body), |&x| {
+                    let (_, _, label) = ranges
+                        .iter()
+                        .find(|&&(low, high, _)| low <= x && x <= high)
+                        .unwrap_or_else(|| panic!("no label holds {x}"));
+                    order.iter().position(|l| l == label).unwrap() as i64
+                })
+            }
             ExprKind::Negate(inner) => map(&self.value(inner), |x| -x),
             ExprKind::Not(inner) => map(&self.value(inner), |x| i64::from(*x == 0)),
             ExprKind::Binary { op, left, right } => {

@@ -495,3 +495,62 @@ fn deals_that_cannot_be_made_are_refused_where_written() {
         },
     );
 }
+
+#[test]
+fn labels_that_cannot_be_told_apart_are_refused_where_written() {
+    assert_problem("d6 as {1..3: a, 3..6: b}", 16..23, Problem::LabelsOverlap);
+    assert_problem("d6 as {..3: a, ..6: b}", 15..21, Problem::LabelsOverlap);
+    assert_problem(
+        "d6 as {5..2: a}",
+        7..14,
+        Problem::EmptyRange { low: 5, high: 2 },
+    );
+    let many: Vec<String> = (0..65).map(|i| format!("{i}: x{i}")).collect();
+    let text = format!("d6 as {{{}}}", many.join(", "));
+    assert_problem(
+        &text,
+        6..text.len(),
+        Problem::TooManyLabels {
+            max_labels: 64,
+            max_len: 60,
+        },
+    );
+    assert_error("d6 as {1: }", 10..11, Found::Char('}'), &[Expected::Label]);
+    assert_error(
+        "d6 as {miss: 1}",
+        7..8,
+        Found::Char('m'),
+        &[Expected::Range],
+    );
+    assert_error(
+        "d6 as {1 miss}",
+        9..10,
+        Found::Char('m'),
+        &[Expected::Closing(':')],
+    );
+    assert_problem(
+        "[as = d6] as",
+        1..3,
+        Problem::ReservedName {
+            name: "as".into(),
+            reads_as: "a keyword",
+        },
+    );
+}
+
+#[test]
+fn a_tuple_anywhere_but_last_is_refused() {
+    assert_problem("(d6, d4) + 1", 0..8, Problem::TupleInside);
+    assert_problem("[t = (d6, d4)] t", 5..13, Problem::TupleInside);
+    assert_problem("max((d6, d4), 2)", 4..12, Problem::TupleInside);
+    assert_problem(
+        "(d6, d4) as {..3: low, 4..: high}",
+        0..8,
+        Problem::TupleInside,
+    );
+    assert_problem(
+        "(1, 2, 3, 4, 5, 6, 7)",
+        0..21,
+        Problem::TupleSize { max: 6 },
+    );
+}

@@ -209,6 +209,17 @@ pub fn strip(expr: &Expr) -> Expr {
             pool_modifiers: strip_pool(&group.pool_modifiers),
         }),
         ExprKind::Deal(deal) => ExprKind::Deal(deal.clone()),
+        ExprKind::Tuple(values) => ExprKind::Tuple(values.iter().map(strip).collect()),
+        ExprKind::Labelled { body, labels } => {
+            let mut labels = labels.clone();
+            for band in &mut labels.bands {
+                band.span = 0..0;
+            }
+            ExprKind::Labelled {
+                body: Box::new(strip(body)),
+                labels,
+            }
+        }
         ExprKind::BindHands { names, deal, body } => ExprKind::BindHands {
             names: names.iter().map(|(n, _)| (n.clone(), 0..0)).collect(),
             deal: Box::new(strip(deal)),

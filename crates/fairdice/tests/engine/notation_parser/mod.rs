@@ -71,6 +71,19 @@ fn show(expr: &Expr) -> String {
             let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
             format!("(let {} {} {})", names.join(","), show(deal), show(body))
         }
+        ExprKind::Tuple(values) => {
+            let values: Vec<String> = values.iter().map(show).collect();
+            format!("(tuple {})", values.join(" "))
+        }
+        ExprKind::Labelled { body, labels } => {
+            let end = |b: Option<i64>| b.map_or(String::new(), |b| b.to_string());
+            let bands: Vec<String> = labels
+                .bands
+                .iter()
+                .map(|b| format!("{}..{}={}", end(b.low), end(b.high), b.label))
+                .collect();
+            format!("(as {} {})", show(body), bands.join(" "))
+        }
     }
 }
 
@@ -345,6 +358,45 @@ fn deals_name_each_hand() {
             "[h = deal(deck{1..13:4}, 5), r = d6] h + r",
             "(let h (deal {1:4 2:4 3:4 4:4 5:4 6:4 7:4 8:4 9:4 10:4 11:4 12:4 13:4} 5) (let r d6 (+ h r)))",
         ),
+    ]);
+}
+
+#[test]
+fn labels_name_ranges_of_the_whole_expression() {
+    assert_parses(&[
+        (
+            "2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}",
+            "(as (+ 2d6 1) ..6=miss 7..9=weak hit 10..=strong hit)",
+        ),
+        (
+            "2d6 as {>=10: \"strong, and then some\", <7: miss, 7..9: weak}",
+            "(as 2d6 ..6=miss 7..9=weak 10..=strong, and then some)",
+        ),
+        (
+            "d6 as{1:botch,6:botch,2..5:fine}",
+            "(as d6 1..1=botch 2..5=fine 6..6=botch)",
+        ),
+        ("d6as {>3: high, <= 3: low}", "(as d6 ..3=low 4..=high)"),
+        (
+            "[h = 5d6] largest_set(h) as {1: nothing, 2..: a set}",
+            "(as (let h 5d6 (largest_set h)) 1..1=nothing 2..=a set)",
+        ),
+        (
+            "dF as {-1: minus, 0: blank, 1: plus}",
+            "(as dF -1..-1=minus 0..0=blank 1..1=plus)",
+        ),
+    ]);
+}
+
+#[test]
+fn tuples_are_the_whole_result() {
+    assert_parses(&[
+        ("(d6, d4)", "(tuple d6 d4)"),
+        (
+            "[p = 12d6] (count(p, 5, 6), count(p, 1))",
+            "(let p 12d6 (tuple (count p 5 6) (count p 1)))",
+        ),
+        ("( 1 , 2d6 + 1 , d4 )", "(tuple 1 (+ 2d6 1) d4)"),
     ]);
 }
 

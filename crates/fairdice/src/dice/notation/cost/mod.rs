@@ -193,6 +193,35 @@ impl<'a> Estimator<'a> {
                     ..s
                 }
             }
+            ExprKind::Tuple(values) => {
+                // The sum of each value in its own field: a sparse sum.
+                let code = crate::dice::tuple::TupleCode::new(values.len());
+                let offset = code.offset() as f64;
+                let mut joint = Shape::constant(0.0);
+                for (i, value) in values.iter().enumerate() {
+                    let s = self.shape(value);
+                    let scale = 2f64.powi(code.shift(i) as i32);
+                    let field = Shape {
+                        low: (s.low + offset) * scale,
+                        high: (s.high + offset) * scale,
+                        steps: s.steps + s.support,
+                        ..s
+                    };
+                    joint = binary(BinaryOp::Add, joint, field);
+                }
+                joint
+            }
+            ExprKind::Labelled { body, labels } => {
+                let s = self.shape(body);
+                let last = labels.names().len() as f64 - 1.0;
+                Shape {
+                    low: 0.0,
+                    high: last,
+                    steps: s.steps + s.support * labels.bands.len() as f64,
+                    ..s
+                }
+                .with_support(last + 1.0)
+            }
             ExprKind::Not(inner) => {
                 let s = self.shape(inner);
                 Shape {

@@ -128,6 +128,28 @@ impl<'a> Exact<'a> {
             ExprKind::Number(n) => Ok(Die::constant(*n)),
             ExprKind::Negate(inner) => self.expr(inner)?.negate().map_err(at),
             ExprKind::Not(inner) => Ok(self.expr(inner)?.map(|o| Outcome::from(o == 0))),
+            ExprKind::Tuple(values) => {
+                // Given the names, the values are independent: the joint
+                // distribution is the sum of each value in its own field.
+                let code = crate::dice::tuple::TupleCode::new(values.len());
+                let mut joint = Die::constant(0);
+                for (i, value) in values.iter().enumerate() {
+                    let field = self
+                        .expr(value)?
+                        .try_map(|v| code.pack(i, v))
+                        .map_err(NotationError::at(&value.span))?;
+                    joint = joint
+                        .combine(&field, BinaryOp::Add, self.control)
+                        .map_err(&at)?;
+                }
+                Ok(joint)
+            }
+            ExprKind::Labelled { body, labels } => {
+                let die = self.expr(body)?;
+                labels.apply(&die).map_err(|(error, band)| {
+                    NotationError::at(band.as_ref().unwrap_or(&body.span))(error)
+                })
+            }
             ExprKind::Binary { op, left, right } => {
                 // A divisor that can be 0 is refused before the dividend, which
                 // may be the expensive side, is computed.

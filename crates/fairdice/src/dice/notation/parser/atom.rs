@@ -19,6 +19,7 @@ use crate::dice::notation::ast::{
     Expr, ExprKind, Faces, Function, Group, PoolModifier, Repeat, Span,
 };
 use crate::dice::notation::error::{Expected, Problem};
+use crate::dice::tuple::MAX_TUPLE;
 
 /// An atom at the position; a repetition (`6#…`) only if `repeatable` (its body
 /// is an atom that is not). The mistakes recorded inside an atom that does not
@@ -145,6 +146,19 @@ pub(super) fn parenthesized(input: &mut Input<'_>) -> Parsed<Expr> {
     input.expect(b'(')?;
     let mut inner = expression(input)?;
     input.whitespace();
+    if input.looking_at(",") {
+        // `(a, b)`: a tuple (refused after parsing anywhere but at the end).
+        let mut values = vec![inner];
+        input.list_end(&mut values, expression, b')')?;
+        let span = start..input.pos();
+        if values.len() > MAX_TUPLE {
+            input.problem(span.clone(), Problem::TupleSize { max: MAX_TUPLE });
+        }
+        return Ok(Expr {
+            kind: ExprKind::Tuple(values),
+            span,
+        });
+    }
     input.expect(b')')?;
     inner.span = start..input.pos();
     Ok(inner)

@@ -1,4 +1,4 @@
-//! Whole expressions: bindings, the conditional, and the operators by precedence
+//! Whole expressions (labels at the end, `parser/labels.rs`): bindings, the conditional, and the operators by precedence
 //! (`or`, `and`, `not`, comparisons, sums, products, unary minus) over atoms.
 //!
 //! # Design decisions
@@ -11,6 +11,7 @@
 
 use super::atom::atom;
 use super::input::{Fail, Input, Parsed};
+use super::labels::labelled;
 use super::lexical::{at_keyword, identifier};
 use crate::dice::arithmetic::BinaryOp;
 use crate::dice::notation::ast::{Expr, ExprKind, Span};
@@ -18,8 +19,13 @@ use crate::dice::notation::error::{Expected, Problem};
 
 /// The whole input: one expression and nothing after it but whitespace.
 pub(super) fn whole(input: &mut Input<'_>) -> Parsed<Expr> {
-    let expr = expression(input)?;
+    let mut expr = expression(input)?;
     input.whitespace();
+    if at_keyword(input, "as") {
+        input.advance(2);
+        expr = labelled(input, expr)?;
+        input.whitespace();
+    }
     if input.peek().is_some() {
         input.want(&[Expected::EndOfInput]);
         return Err(Fail);

@@ -112,7 +112,7 @@ pub(super) fn check_names(text: &str, expr: &Expr) -> Result<(), ParseError> {
 /// What a name reads as, if it cannot be a name.
 fn reads_as(name: &str) -> Option<&'static str> {
     let bytes = name.as_bytes();
-    if matches!(name, "and" | "or" | "not") {
+    if matches!(name, "and" | "or" | "not" | "as") {
         return Some("a keyword");
     }
     if matches!(name, "deal" | "deck") {

@@ -71,6 +71,19 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                 .ok_or(DieError::Overflow)
                 .map_err(at),
             ExprKind::Not(inner) => Ok(Outcome::from(self.expr(inner)? == 0)),
+            ExprKind::Tuple(values) => {
+                let code = crate::dice::tuple::TupleCode::new(values.len());
+                let mut packed: Outcome = 0;
+                for (i, value) in values.iter().enumerate() {
+                    packed += code
+                        .pack(i, self.expr(value)?)
+                        .map_err(NotationError::at(&value.span))?;
+                }
+                Ok(packed)
+            }
+            ExprKind::Labelled { body, labels } => labels
+                .outcome_of(self.expr(body)?)
+                .map_err(NotationError::at(&body.span)),
             ExprKind::Binary { op, left, right } => {
                 let a = self.expr(left)?;
                 let b = self.expr(right)?;
