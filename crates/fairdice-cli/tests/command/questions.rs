@@ -129,6 +129,20 @@ fn independent(id: &str) -> Option<BigRational> {
         // The bands of a move: 2d6 plus the bonus, 7 to 9 a weak hit, 10 up strong.
         "pbta-weak-hit" => every_roll(2, 6, |r| yes((7..=9).contains(&(r[0] + r[1] + 1)))),
         "pbta-strong-hit" => every_roll(2, 6, |r| yes(r[0] + r[1] + 2 >= 10)),
+        "function-crit-mean" => {
+            let crit = |x: u64| match x {
+                20 => 2,
+                15..=19 => 1,
+                _ => 0,
+            };
+            every_roll(2, 20, |r| crit(r[0]) + crit(r[1]))
+        }
+        // Four of twelve dice from {5, 6}, two of the other eight ones, the
+        // six left from {2, 3, 4}.
+        "four-hits-two-ones" => ratio(
+            choose(12, 4) * choose(8, 2) * 2u64.pow(4) * 3u64.pow(6),
+            6u64.pow(12),
+        ),
         _ => return None,
     })
 }

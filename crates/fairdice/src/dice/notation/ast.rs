@@ -401,6 +401,51 @@ impl Expr {
         }
     }
 
+    /// The children of this node, to change them (the same as
+    /// [`Expr::children`]).
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        fn pool(modifiers: &mut [PoolModifier]) -> impl Iterator<Item = &mut Expr> {
+            modifiers.iter_mut().filter_map(|m| match m {
+                PoolModifier::KeepRolled { count, .. } => Some(&mut **count),
+                _ => None,
+            })
+        }
+        match &mut self.kind {
+            ExprKind::Number(_) | ExprKind::Name(_) | ExprKind::Deal(_) => Vec::new(),
+            ExprKind::BindHands { deal, body, .. } => vec![deal, body],
+            ExprKind::Dice(dice) => {
+                let mut children: Vec<&mut Expr> = dice.count.as_deref_mut().into_iter().collect();
+                if let Faces::Rolled(sides) = &mut dice.faces {
+                    children.push(sides);
+                }
+                children.extend(pool(&mut dice.pool_modifiers));
+                children
+            }
+            ExprKind::Negate(inner) | ExprKind::Not(inner) => vec![inner],
+            ExprKind::Labelled { body, .. } => vec![body],
+            ExprKind::Binary { left, right, .. } => vec![left, right],
+            ExprKind::Bind { value, body, .. } => vec![value, body],
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => vec![condition, then, otherwise],
+            ExprKind::Call { arguments, .. } | ExprKind::Tuple(arguments) => {
+                arguments.iter_mut().collect()
+            }
+            ExprKind::Group(group) => {
+                let mut children: Vec<&mut Expr> = group.members.iter_mut().collect();
+                children.extend(pool(&mut group.pool_modifiers));
+                children
+            }
+            ExprKind::Repeat(repeat) => {
+                let mut children = vec![&mut *repeat.count, &mut *repeat.body];
+                children.extend(pool(&mut repeat.pool_modifiers));
+                children
+            }
+        }
+    }
+
     /// Whether an explosion in this node or below it is cut at the evaluation's
     /// explode depth (`!`, `!!`, `!p` without a limit of their own), so that
     /// an exact distribution of it is exact only up to that depth. `xo` and

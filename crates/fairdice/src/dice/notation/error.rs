@@ -516,6 +516,40 @@ pub enum Problem {
         /// Hands dealt.
         hands: usize,
     },
+    /// A function's body that uses a name other than its parameters.
+    #[error("`{name}` is not a parameter of `{function}`: a function sees only its parameters")]
+    FunctionSeesOnlyParameters {
+        /// The function.
+        function: String,
+        /// The name used.
+        name: String,
+    },
+    /// A call of a user's function with the wrong number of arguments.
+    #[error("`{function}` takes {parameters} {}, got {given}", if *parameters == 1 { "argument" } else { "arguments" })]
+    FunctionArguments {
+        /// The function.
+        function: String,
+        /// Its parameters.
+        parameters: usize,
+        /// The arguments given.
+        given: usize,
+    },
+    /// A function that calls itself.
+    #[error(
+        "`{name}` calls itself: an exact answer cannot cut a recursion short, so functions do not recurse (for explosions, write `!`: `d6!`)"
+    )]
+    CallsItself {
+        /// The function.
+        name: String,
+    },
+    /// Calls that write out too large an expression.
+    #[error(
+        "the calls of functions write out more than {max} nodes; call fewer, or call functions of functions less deeply"
+    )]
+    FunctionsTooLarge {
+        /// The most nodes.
+        max: usize,
+    },
     /// A tuple of more values than one may hold.
     #[error("a tuple holds at most {max} values")]
     TupleSize {

@@ -89,6 +89,7 @@ mod atom;
 mod cards;
 mod dice;
 mod expression;
+mod functions;
 mod input;
 mod labels;
 mod lexical;
@@ -111,6 +112,7 @@ pub const MAX_NESTING: usize = 200;
 pub const MAX_DEPTH: usize = 1_000;
 /// The most faces a custom die `d{…}` may list after expanding ranges.
 pub const MAX_CUSTOM_FACES: usize = 1 << 16;
+pub use self::functions::MAX_EXPANDED_NODES;
 pub use self::labels::{MAX_LABEL_LEN, MAX_LABELS};
 
 /// Parses a dice expression.

@@ -128,6 +128,31 @@ fn labels_match_brute_force() {
 }
 
 #[test]
+fn functions_match_brute_force() {
+    for text in [
+        "[crit(x) = x == 4 ? 2 : x >= 3] crit(d4) + crit(d4)",
+        "[f(x, y) = max(x, y) - min(x, y)] f(d4, d6)",
+        "[twice(x) = x + x] twice(d4) + d4",
+        "[twice(x) = x + x, quad(y) = twice(twice(y))] quad(d3)",
+        "[pairs(h) = sets(h, 2)] pairs(4d4) + pairs(3d3)",
+        "[x = d4] [f(x) = x * 10] f(x) + x",
+        "[best(a, b) = a > b ? a : b] [r = d6] best(r, d6) + r",
+        "[f(x) = [y = d4] x + y] f(d3) - f(d3)",
+        "[hand(h) = largest_set(h)] hand(deal(deck{1..3:2}, 3))",
+    ] {
+        agrees_with_brute_force(text);
+    }
+    // A call means its arguments bound around its body.
+    let called = evaluate_with(
+        "[f(a, b) = a * b - a] f(2d4, d6)",
+        &shallow(),
+        &Control::new(),
+    );
+    let bound = evaluate_with("[a = 2d4, b = d6] a * b - a", &shallow(), &Control::new());
+    assert_eq!(called.unwrap(), bound.unwrap());
+}
+
+#[test]
 fn tuples_match_brute_force() {
     for text in [
         "(d4, d6)",

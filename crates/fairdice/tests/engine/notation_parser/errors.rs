@@ -554,3 +554,62 @@ fn a_tuple_anywhere_but_last_is_refused() {
         Problem::TupleSize { max: 6 },
     );
 }
+
+#[test]
+fn functions_that_recurse_or_do_not_fit_are_refused_where_written() {
+    assert_problem(
+        "[boom(x) = x == 6 ? 6 + boom(d6) : x] boom(d6)",
+        24..28,
+        Problem::CallsItself {
+            name: "boom".into(),
+        },
+    );
+    assert_problem(
+        "[r = d20] [f(x) = x + r] f(d6)",
+        22..23,
+        Problem::FunctionSeesOnlyParameters {
+            function: "f".into(),
+            name: "r".into(),
+        },
+    );
+    assert_problem(
+        "[f(x, y) = x + y] f(d6)",
+        18..23,
+        Problem::FunctionArguments {
+            function: "f".into(),
+            parameters: 2,
+            given: 1,
+        },
+    );
+    assert_problem(
+        "[f(x, x) = x] f(1, 2)",
+        6..7,
+        Problem::NameTaken { name: "x".into() },
+    );
+    assert_problem(
+        "[max(x) = x] max(d6)",
+        1..4,
+        Problem::ReservedName {
+            name: "max".into(),
+            reads_as: "a function",
+        },
+    );
+    // Calls of calls double at each level: written out, too large.
+    let mut text = "[f0(x) = x + x".to_string();
+    for i in 1..20 {
+        text.push_str(&format!(", f{i}(x) = f{}(x) + f{}(x)", i - 1, i - 1));
+    }
+    text.push_str("] f19(d6)");
+    let error = parse(&text).expect_err("too large");
+    assert!(
+        matches!(error.problem(), Some(Problem::FunctionsTooLarge { .. })),
+        "{}",
+        error.render(&text)
+    );
+    // A function is defined for the rest of its expression only.
+    assert_problem(
+        "([f(x) = x] f(1)) + f(2)",
+        20..21,
+        Problem::UnknownFunction { name: "f".into() },
+    );
+}

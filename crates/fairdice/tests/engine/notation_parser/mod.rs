@@ -389,6 +389,21 @@ fn labels_name_ranges_of_the_whole_expression() {
 }
 
 #[test]
+fn calls_of_functions_are_written_out_as_bindings() {
+    assert_parses(&[
+        ("[f(x) = x * 2] f(d6)", "(let f.x d6 (* f.x 2))"),
+        (
+            "[f(a, b) = a - b, g(x) = f(x, 1)] g(d4) + 1",
+            "(+ (let g.x d4 (let g.f.a g.x (let g.f.b 1 (- g.f.a g.f.b)))) 1)",
+        ),
+        (
+            "[pairs(h) = sets(h, 2)] pairs(5d6)",
+            "(let pairs.h 5d6 (sets pairs.h 2))",
+        ),
+    ]);
+}
+
+#[test]
 fn tuples_are_the_whole_result() {
     assert_parses(&[
         ("(d6, d4)", "(tuple d6 d4)"),

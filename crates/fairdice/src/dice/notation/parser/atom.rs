@@ -117,6 +117,15 @@ fn named(input: &mut Input<'_>, start: usize, repeatable: bool, may_call: bool) 
     if may_call && name == "deal" && input.byte(0) == Some(b'(') {
         return super::cards::deal(input, start);
     }
+    if may_call && input.byte(0) == Some(b'(') && input.function(name).is_some() {
+        return super::functions::call(input, name, name_span);
+    }
+    if may_call && input.byte(0) == Some(b'(') && super::functions::calls_itself(input, name) {
+        let problem = Problem::CallsItself {
+            name: name.to_string(),
+        };
+        input.problem(name_span.clone(), problem);
+    }
     if may_call && input.byte(0) == Some(b'(') {
         // A call that does not fit leaves the name (what follows it fails).
         if let Some(call) = input.attempt(|input| call(input, name, name_span.clone())) {

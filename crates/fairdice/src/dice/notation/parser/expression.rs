@@ -10,6 +10,7 @@
 //! here would only read the same text twice.
 
 use super::atom::atom;
+use super::functions::definition;
 use super::input::{Fail, Input, Parsed};
 use super::labels::labelled;
 use super::lexical::{at_keyword, identifier};
@@ -35,11 +36,15 @@ pub(super) fn whole(input: &mut Input<'_>) -> Parsed<Expr> {
 
 /// `[name = value, …] … body`: any bindings, then a conditional.
 pub(super) fn expression(input: &mut Input<'_>) -> Parsed<Expr> {
+    // Functions defined in this expression's bindings hold until its end.
+    let functions = input.functions.len();
     let mut bindings = Vec::new();
     while let Some(list) = input.attempt(binding_list) {
         bindings.extend(list);
     }
-    let body = conditional(input)?;
+    let body = conditional(input);
+    input.functions.truncate(functions);
+    let body = body?;
     Ok(bindings
         .into_iter()
         .rev()
@@ -47,10 +52,11 @@ pub(super) fn expression(input: &mut Input<'_>) -> Parsed<Expr> {
 }
 
 /// A binding as read: the names with their spans, the value and where the
-/// binding starts (the `[` for the first of a list, the name for the others).
+/// binding starts (the `[` for the first of a list, the name for the others);
+/// no value for a function's definition, which binds nothing in the tree.
 struct Binding {
     names: Vec<(String, Span)>,
-    value: Expr,
+    value: Option<Expr>,
     start: usize,
 }
 
@@ -60,10 +66,13 @@ impl Binding {
     fn around(self, body: Expr) -> Expr {
         let span = self.start..body.span.end;
         let mut names = self.names;
-        let kind = if let ExprKind::Deal(_) = &self.value.kind {
+        let Some(value) = self.value else {
+            return body;
+        };
+        let kind = if let ExprKind::Deal(_) = &value.kind {
             ExprKind::BindHands {
                 names,
-                deal: Box::new(self.value),
+                deal: Box::new(value),
                 body: Box::new(body),
             }
         } else {
@@ -72,7 +81,7 @@ impl Binding {
             ExprKind::Bind {
                 name,
                 name_span,
-                value: Box::new(self.value),
+                value: Box::new(value),
                 body: Box::new(body),
             }
         };
@@ -98,6 +107,16 @@ fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
     input.whitespace();
     let name_start = input.pos();
     let mut names = vec![binding_name(input)?];
+    if input.byte(0) == Some(b'(') {
+        // `f(x) = body`: a function.
+        let (name, name_span) = names.swap_remove(0);
+        definition(input, name, name_span)?;
+        return Ok(Binding {
+            names: Vec::new(),
+            value: None,
+            start: start.unwrap_or(name_start),
+        });
+    }
     while let Some(name) = input.attempt(|input| {
         input.whitespace();
         input.expect(b',')?;
@@ -130,7 +149,7 @@ fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
     }
     Ok(Binding {
         names,
-        value,
+        value: Some(value),
         start: start.unwrap_or(name_start),
     })
 }

@@ -14,6 +14,7 @@
 
 use smallvec::SmallVec;
 
+use super::functions::Definition;
 use crate::dice::notation::ast::Span;
 use crate::dice::notation::error::{Expected, Found, ParseError, Problem};
 
@@ -39,6 +40,12 @@ pub(super) struct Input<'a> {
     pos: usize,
     wanted: Option<Wanted>,
     problems: Vec<(Span, Problem)>,
+    /// The functions the user has defined so far, in scope.
+    pub(super) functions: Vec<Definition>,
+    /// The functions whose bodies are being read.
+    pub(super) defining: Vec<String>,
+    /// Nodes written out by calls so far.
+    pub(super) expanded: usize,
 }
 
 impl<'a> Input<'a> {
@@ -48,7 +55,20 @@ impl<'a> Input<'a> {
             pos: 0,
             wanted: None,
             problems: Vec::new(),
+            functions: Vec::new(),
+            defining: Vec::new(),
+            expanded: 0,
         }
+    }
+
+    /// The whole text.
+    pub(super) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The function in scope named `name`, if the user defined one.
+    pub(super) fn function(&self, name: &str) -> Option<&Definition> {
+        self.functions.iter().rev().find(|f| f.name() == name)
     }
 
     /// The byte offset reached.
@@ -199,11 +219,14 @@ impl<'a> Input<'a> {
     /// mistakes recorded inside it (what it wanted stays recorded).
     pub(super) fn attempt<T>(&mut self, part: impl FnOnce(&mut Self) -> Parsed<T>) -> Option<T> {
         let (pos, problems) = (self.pos, self.problems.len());
+        let (functions, expanded) = (self.functions.len(), self.expanded);
         match part(self) {
             Ok(value) => Some(value),
             Err(Fail) => {
                 self.pos = pos;
                 self.problems.truncate(problems);
+                self.functions.truncate(functions);
+                self.expanded = expanded;
                 None
             }
         }

@@ -10,12 +10,22 @@ use crate::dice::notation::error::{ParseError, Problem};
 /// # Errors
 /// The first name at fault, in the order written.
 pub(super) fn check_names(text: &str, expr: &Expr) -> Result<(), ParseError> {
+    check_names_within(text, expr, &[])
+}
+
+/// As [`check_names`], `outer` already bound around `expr` (a function's
+/// parameters around its body).
+pub(super) fn check_names_within(
+    text: &str,
+    expr: &Expr,
+    outer: &[&str],
+) -> Result<(), ParseError> {
     enum Task<'a> {
         Visit(&'a Expr),
         Bind(&'a str),
         Unbind,
     }
-    let mut scope: Vec<&str> = Vec::new();
+    let mut scope: Vec<&str> = outer.to_vec();
     let mut tasks = vec![Task::Visit(expr)];
     let mut first: Option<(usize, ParseError)> = None;
     let mut report = |span: &std::ops::Range<usize>, problem: Problem| {
@@ -110,7 +120,7 @@ pub(super) fn check_names(text: &str, expr: &Expr) -> Result<(), ParseError> {
 }
 
 /// What a name reads as, if it cannot be a name.
-fn reads_as(name: &str) -> Option<&'static str> {
+pub(super) fn reads_as(name: &str) -> Option<&'static str> {
     let bytes = name.as_bytes();
     if matches!(name, "and" | "or" | "not" | "as") {
         return Some("a keyword");
