@@ -6,6 +6,9 @@
 use fairdice::dice::report::{DistributionReport, Method, percent};
 use serde::Serialize;
 
+/// The likeliest outcomes of a tuple an explanation lists.
+const MOST_LIKELY_SHOWN: usize = 8;
+
 /// What a distribution means, sentence by sentence.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
@@ -115,8 +118,13 @@ impl Explanation {
                 odds(row.probability)
             )
         });
-        let each: Vec<String> = report
-            .outcomes
+        // Labels in their order; a tuple's many outcomes, the likeliest first.
+        let mut rows: Vec<&fairdice::dice::report::OutcomeRow> = report.outcomes.iter().collect();
+        if report.values.is_some() {
+            rows.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+            rows.truncate(MOST_LIKELY_SHOWN);
+        }
+        let each: Vec<String> = rows
             .iter()
             .map(|row| format!("{} {}", row.shown(), percent(row.probability)))
             .collect();
@@ -142,7 +150,7 @@ impl Explanation {
             middle: if ordered {
                 format!("each label: {}", each.join(", "))
             } else {
-                format!("each outcome: {}", each.join(", "))
+                format!("the likeliest: {}", each.join(", "))
             },
             thresholds,
         }

@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 
 use fairdice::dice::report::{DistributionReport, Measure};
 
+use crate::Chart;
 use crate::bar::{BarChart, Series};
+use crate::heat::HeatMap;
 
 /// Bars of `measure` for each report over the union of their outcomes, so
 /// comparisons share one axis (outside its support a distribution has probability
@@ -22,7 +24,91 @@ use crate::bar::{BarChart, Series};
 /// assert!(svg.contains("P(X ≥ x)"));
 /// # Ok::<(), fairdice::dice::notation::NotationError>(())
 /// ```
-pub fn distribution_chart(reports: &[DistributionReport], measure: Measure) -> BarChart {
+pub fn distribution_chart(reports: &[DistributionReport], measure: Measure) -> DistributionChart {
+    match reports {
+        [report] => pair_grid(report).map_or_else(
+            || DistributionChart::Bars(bars(reports, measure)),
+            DistributionChart::Grid,
+        ),
+        _ => DistributionChart::Bars(bars(reports, measure)),
+    }
+}
+
+/// A distribution's chart: bars, or for a pair (`(count(p, 5, 6), count(p,
+/// 1))`) a grid of the chances of each pair.
+#[derive(Debug, Clone)]
+pub enum DistributionChart {
+    /// Bars of one measure over the outcomes.
+    Bars(BarChart),
+    /// A pair's chances, its first value down and its second across.
+    Grid(HeatMap),
+}
+
+impl DistributionChart {
+    /// The size in pixels (default 760 × 420; at least 240 × 160).
+    #[must_use]
+    pub fn size(self, width: u32, height: u32) -> DistributionChart {
+        match self {
+            DistributionChart::Bars(chart) => DistributionChart::Bars(chart.size(width, height)),
+            DistributionChart::Grid(chart) => DistributionChart::Grid(chart.size(width, height)),
+        }
+    }
+}
+
+impl Chart for DistributionChart {
+    fn size(&self) -> (f64, f64) {
+        match self {
+            DistributionChart::Bars(chart) => chart.size(),
+            DistributionChart::Grid(chart) => chart.size(),
+        }
+    }
+
+    fn to_svg(&self) -> String {
+        match self {
+            DistributionChart::Bars(chart) => chart.to_svg(),
+            DistributionChart::Grid(chart) => chart.to_svg(),
+        }
+    }
+}
+
+/// The grid of a pair's chances, coloured against the likeliest pair; `None`
+/// for anything but a pair.
+fn pair_grid(report: &DistributionReport) -> Option<HeatMap> {
+    let [first, second] = report.values.as_deref()? else {
+        return None;
+    };
+    let pairs: Vec<(i64, i64, f64)> = report
+        .outcomes
+        .iter()
+        .filter_map(|row| match row.tuple()? {
+            [a, b] => Some((*a, *b, row.probability)),
+            _ => None,
+        })
+        .collect();
+    let rows: BTreeSet<i64> = pairs.iter().map(|p| p.0).collect();
+    let columns: BTreeSet<i64> = pairs.iter().map(|p| p.1).collect();
+    let row_at = |a: i64| rows.iter().position(|&r| r == a).unwrap_or(0);
+    let column_at = |b: i64| columns.iter().position(|&c| c == b).unwrap_or(0);
+    // A pair no roll gives is grey, apart from the merely unlikely.
+    let mut values = vec![vec![f64::NAN; columns.len()]; rows.len()];
+    for &(a, b, p) in &pairs {
+        values[row_at(a)][column_at(b)] = p;
+    }
+    let peak = pairs.iter().map(|p| p.2).fold(0.0, f64::max);
+    Some(
+        HeatMap::new(report.expression.clone())
+            .y_label(first.expression.clone())
+            .x_label(second.expression.clone())
+            .legend_title("P(pair)")
+            .rows(rows.iter().map(i64::to_string))
+            .columns(columns.iter().map(i64::to_string))
+            .values(values)
+            .scale_max(peak),
+    )
+}
+
+/// Bars of `measure` for each report over the union of their outcomes.
+fn bars(reports: &[DistributionReport], measure: Measure) -> BarChart {
     let names: Vec<&str> = reports.iter().map(|r| r.expression.as_str()).collect();
     let title = match measure {
         Measure::Probability => names.join(" vs "),

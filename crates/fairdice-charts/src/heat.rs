@@ -40,6 +40,7 @@ pub struct HeatMap {
     format: ValueFormat,
     width: f64,
     height: f64,
+    scale_max: f64,
 }
 
 impl HeatMap {
@@ -56,6 +57,7 @@ impl HeatMap {
             format: ValueFormat::Percent,
             width: DEFAULT_WIDTH,
             height: DEFAULT_HEIGHT,
+            scale_max: 1.0,
         }
     }
 
@@ -96,6 +98,15 @@ impl HeatMap {
         self
     }
 
+    /// The value the colour scale tops out at (1 by default): a grid of small
+    /// chances coloured against the largest of them.
+    pub fn scale_max(mut self, max: f64) -> HeatMap {
+        if max.is_finite() && max > 0.0 {
+            self.scale_max = max;
+        }
+        self
+    }
+
     /// How values are written (percentages by default).
     pub fn format(mut self, format: ValueFormat) -> HeatMap {
         self.format = format;
@@ -120,6 +131,8 @@ impl HeatMap {
 
     fn cell_text(&self, value: f64) -> String {
         match self.format {
+            // A chance too small to round to 1% is not shown as none.
+            ValueFormat::Percent if value > 0.0 && value < 0.005 => "<1%".to_string(),
             ValueFormat::Percent => format!("{:.0}%", value * 100.0),
             ValueFormat::Number => format!("{value:.2}"),
         }
@@ -179,7 +192,7 @@ impl Chart for HeatMap {
                     y,
                     cell_w - 1.0,
                     cell_h - 1.0,
-                    &heat_colour(value),
+                    &heat_colour(value / self.scale_max),
                     tip.trim(),
                 );
                 if show_text && !value.is_nan() {
@@ -188,7 +201,7 @@ impl Chart for HeatMap {
                         y + cell_h / 2.0 + TICK_SIZE * 0.35,
                         &self.cell_text(value),
                         TextStyle {
-                            fill: heat_text_colour(value),
+                            fill: heat_text_colour(value / self.scale_max),
                             ..TextStyle::ink(TICK_SIZE, Anchor::Middle)
                         },
                     );
@@ -252,7 +265,8 @@ fn axis_labels(svg: &mut Svg, plot: Area, rows: &[String], columns: &[String], c
 }
 
 impl HeatMap {
-    /// The colour scale: a vertical bar from 1 (top) to 0 (bottom) with labels.
+    /// The colour scale: a vertical bar from its top (1, or the scale's
+    /// maximum) to 0 with labels.
     fn legend(&self, svg: &mut Svg, plot: Area) {
         const STRIPES: usize = 64;
         let x = self.width - PAD - LEGEND_WIDTH + 18.0;
@@ -278,12 +292,15 @@ impl HeatMap {
                 "",
             );
         }
+        // Labels rounded to the leading digit of a quarter of the scale.
+        let quarter = 0.25 * self.scale_max;
+        let legend_step = 10f64.powf(quarter.log10().floor());
         for value in [0.0, 0.25, 0.5, 0.75, 1.0] {
             let y = bottom - value * (bottom - top);
             svg.text(
                 x + 20.0,
                 y + TICK_SIZE * 0.35,
-                &self.format.tick(value, 0.25),
+                &self.format.tick(value * self.scale_max, legend_step),
                 TextStyle::muted(TICK_SIZE, Anchor::Start),
             );
         }

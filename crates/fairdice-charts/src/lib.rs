@@ -6,7 +6,7 @@
 //!   at least, at most; contest net scores);
 //! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
 //! - [`LineChart`]: named series over steps 1..T (randomizer curves);
-//! - [`distribution_chart`]: the bar chart of one or several dice distributions;
+//! - [`distribution_chart`]: the bar chart of one or several dice distributions (a grid for a pair);
 //! - [`Stack`]: several charts one above the other in one image;
 //! - [`CurvesFigure`]: the article's entropy and outcome-variance graphs of
 //!   randomizers, stacked (or as CSV);
@@ -49,7 +49,7 @@ pub use bar::{BarChart, Series};
 pub use battle::{survivors_chart, win_grid_chart};
 pub use contest::net_score_chart;
 pub use curves::{CurvesFigure, Panel, Series as CurveSeries};
-pub use distribution::distribution_chart;
+pub use distribution::{DistributionChart, distribution_chart};
 pub use heat::HeatMap;
 pub use line::{LineChart, LineSeries};
 pub use palette::{heat_colour, series_colour};

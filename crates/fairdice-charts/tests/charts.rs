@@ -187,3 +187,36 @@ fn png_size_limits_are_errors_not_panics() {
     assert!(chart.to_png(100.0).is_err());
     assert!(fairdice_charts::raster::svg_to_png("not svg", 1.0).is_err());
 }
+
+#[test]
+fn a_pair_is_a_grid_and_labels_name_the_bars() {
+    use fairdice::dice::notation::{evaluate, parse};
+    use fairdice::dice::report::{DistributionReport, Measure};
+    use fairdice_charts::{DistributionChart, distribution_chart};
+
+    let text = "[p = 4d6] (count(p, 5, 6), count(p, 1))";
+    let code = parse(text).unwrap().tuple_code().unwrap();
+    let texts_of = ["count(p, 5, 6)".to_string(), "count(p, 1)".to_string()];
+    let report = DistributionReport::exact(text, &evaluate(text).unwrap()).tupled(code, &texts_of);
+    let chart = distribution_chart(&[report], Measure::Probability);
+    assert!(matches!(chart, DistributionChart::Grid(_)));
+    let svg = chart.to_svg();
+    // Hits 0 to 4 down, ones 0 to 4 across: a cell each (0 where hits and ones
+    // exceed the four dice), beside the background and the scale's 64 stripes.
+    assert_eq!(count(&svg, "rect") - 1 - 64, 25);
+    let shown = texts(&svg);
+    assert!(shown.contains(&"count(p, 5, 6)".to_string()), "{shown:?}");
+    assert!(shown.contains(&"count(p, 1)".to_string()), "{shown:?}");
+
+    let text = "2d6 as {..6: miss, 7..9: weak hit, 10..: strong hit}";
+    let report = DistributionReport::exact(text, &evaluate(text).unwrap()).labelled(&[
+        "miss".into(),
+        "weak hit".into(),
+        "strong hit".into(),
+    ]);
+    let svg = distribution_chart(&[report], Measure::Probability).to_svg();
+    let shown = texts(&svg);
+    for label in ["miss", "weak hit", "strong hit", "label"] {
+        assert!(shown.contains(&label.to_string()), "{label}: {shown:?}");
+    }
+}

@@ -1,4 +1,5 @@
-//! Random expressions of the whole language: they never panic or hang, the work
+//! Random expressions of the whole language (functions, labels and tuples
+//! included): they never panic or hang, the work
 //! stays within a small multiple of the estimate, every roll lands where the
 //! exact distribution says it can, and they agree with the brute-force oracle.
 
@@ -9,7 +10,8 @@ use proptest::prelude::*;
 
 use super::oracle::Oracle;
 
-/// Small expressions of the whole language, with `a` and `b` bound around them.
+/// Small expressions of the whole language, with `a` and `b` bound and `sq`
+/// defined around them.
 fn expression() -> impl Strategy<Value = String> {
     let die = (
         0u32..4,
@@ -72,6 +74,8 @@ fn expression() -> impl Strategy<Value = String> {
             )
                 .prop_map(|(n, a, m)| format!("{n}#({a}){m}")),
             inner.clone().prop_map(|a| format!("[c = {a}] c * c")),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("sq({a}) + sq({b})")),
             (
                 prop::sample::select(vec![
                     "largest_set({})",
@@ -90,7 +94,13 @@ fn expression() -> impl Strategy<Value = String> {
             )),
         ]
     });
-    inner.prop_map(|body| format!("[a = d3] [b = d2 - 1] {body}"))
+    // The whole: as it is, labelled, or as a tuple with one of the names.
+    let whole = prop_oneof![
+        4 => inner.clone(),
+        1 => inner.clone().prop_map(|body| format!("{body} as {{..0: low, 1..2: mid, 3..: high}}")),
+        1 => inner.prop_map(|body| format!("({body}, a - b)")),
+    ];
+    whole.prop_map(|body| format!("[sq(x) = x * x - x] [a = d3] [b = d2 - 1] {body}"))
 }
 
 proptest! {
