@@ -70,6 +70,30 @@ test("a deal of cards: the command line's numbers, counted as deals; the example
   assert.deepEqual(page.errors, []);
 });
 
+test("labels name the rows and the bars; a tuple is a grid with each value summed up alone", async () => {
+  const move = "2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}";
+  let page = await browser.page(`dice.html?expr=${encodeURIComponent(move)}`);
+  await settled(page);
+  const labels = await page.$$eval("#distribution tbody tr > :first-child", (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(labels, ["miss", "weak hit", "strong hit"]);
+  assert.ok((await page.innerHTML("#chart")).includes(">weak hit</text>"));
+  assert.deepEqual(await downloadedJson(page, `JSON for ${move}`), cliJson("dist", move));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+
+  const tuple = "[p = 8d6] (count(p, 5, 6), count(p, 1))";
+  page = await browser.page(`dice.html?expr=${encodeURIComponent(tuple)}`);
+  await settled(page);
+  const printed = cliJson("dist", tuple);
+  const rows = await page.$$eval("#distribution tbody tr > :first-child", (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(rows, printed.outcomes.map((o) => `(${o.outcome.join(", ")})`));
+  const summary = await page.textContent("#summary");
+  assert.ok(summary.includes("count(p, 1)") && summary.includes(printed.values[1].mean_exact), summary);
+  assert.ok((await page.innerHTML("#chart")).includes("P(pair)"));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("exact counts past 24 digits are abbreviated on the page and whole in the CSV", async () => {
   const page = await browser.page("dice.html?expr=100d6");
   await settled(page);

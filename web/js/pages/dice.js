@@ -200,17 +200,32 @@ function summary(computed, state) {
             text: `Monte Carlo: ${r.runs} rolls, seed ${state.seed}; mean ± ${fixed(1.96 * r.mean_standard_error, 4)} (95%)`,
             class: "computed",
           };
+    // A tuple: a row for each of its values alone.
+    if (r.values) {
+      return r.values.map((v) => [
+        { node: code(v.expression), csv: v.expression },
+        { text: fixed(v.mean, 4), class: "mean" },
+        { text: v.mean_exact ?? "(estimated)", class: "exact" },
+        fixed(v.sd, 4),
+        String(v.min),
+        "",
+        String(v.max),
+        computed,
+      ]);
+    }
     return [
-      { node: code(r.expression), csv: r.expression },
-      { text: fixed(r.mean, 4), class: "mean" },
-      { text: r.mean_exact ?? "(estimated)", class: "exact" },
-      fixed(r.sd, 4),
-      String(r.min),
-      String(extras.median),
-      String(r.max),
-      computed,
+      [
+        { node: code(r.expression), csv: r.expression },
+        { text: fixed(r.mean, 4), class: "mean" },
+        { text: r.mean_exact ?? "(estimated)", class: "exact" },
+        fixed(r.sd, 4),
+        String(r.min),
+        String(extras.median),
+        String(r.max),
+        computed,
+      ],
     ];
-  });
+  }).flat();
   return dataTable({
     id: "summary",
     caption: "Summary",
