@@ -94,6 +94,20 @@ test("labels name the rows and the bars; a tuple is a grid with each value summe
   await page.close();
 });
 
+test("a string another tool reads otherwise gets the command line's note, with their spelling", async () => {
+  let page = await browser.page(`dice.html?expr=${encodeURIComponent("2d6>=8")}`);
+  await settled(page);
+  const [note] = cliJson("dist", "2d6>=8").other_readings.map((r) => r.note);
+  assert.equal((await page.textContent("#other-readings")).trim(), note);
+  assert.match(note, /write `2d6cs>=8`/);
+  await page.close();
+  page = await browser.page(`dice.html?expr=${encodeURIComponent("2d6 >= 8")}`);
+  await settled(page);
+  assert.equal(await page.$("#other-readings"), null);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("exact counts past 24 digits are abbreviated on the page and whole in the CSV", async () => {
   const page = await browser.page("dice.html?expr=100d6");
   await settled(page);

@@ -230,7 +230,7 @@ impl DistRequest {
         }
         let estimate = notation::monte_carlo(expr, &options, runs, self.seed, control)
             .map_err(|e| self.notation_error(e))?;
-        Ok(labelled(
+        Ok(annotated(
             DistributionReport::monte_carlo(&self.expression, &estimate, self.seed),
             expr,
         ))
@@ -291,7 +291,7 @@ impl UseCase for DistRequest {
                     );
                     return Err(self.report_refusal(&stop, &size, &expr, control));
                 }
-                let report = labelled(
+                let report = annotated(
                     DistributionReport::exact(&self.expression, &die).counting(expr.counted()),
                     &expr,
                 );
@@ -315,8 +315,9 @@ impl UseCase for DistRequest {
 }
 
 /// The report with the labels or the tuple the expression gives its outcomes,
-/// if any.
-fn labelled(report: DistributionReport, expr: &Expr) -> DistributionReport {
+/// if any, and the parts other dice tools read differently.
+fn annotated(mut report: DistributionReport, expr: &Expr) -> DistributionReport {
+    report.other_readings = notation::other_readings(&report.expression, expr);
     if let (Some(code), Some(values)) = (expr.tuple_code(), expr.tuple()) {
         let texts: Vec<String> = values
             .iter()

@@ -60,6 +60,10 @@ pub struct RollReport {
     pub seed: u64,
     /// Each roll.
     pub rolls: Vec<RollShown>,
+    /// Parts of the expression other dice tools read differently (absent when
+    /// none does).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_readings: Vec<fairdice::dice::notation::OtherReading>,
 }
 
 /// One roll: its value, every pool with its dice, and the value of every name.
@@ -231,6 +235,7 @@ impl UseCase for RollRequest {
             expression: self.expression.clone(),
             seed: self.seed,
             rolls,
+            other_readings: notation::other_readings(&self.expression, &expr),
         })
     }
 }

@@ -166,6 +166,14 @@ pub fn spinner(what: &str) -> ProgressBar {
     bar
 }
 
+/// One line on stderr for each part of an expression another dice tool reads
+/// differently, with the spelling of that reading.
+pub fn note_other_readings(readings: &[fairdice::dice::notation::OtherReading]) {
+    for reading in readings {
+        eprintln!("note: {}", reading.note);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,6 +64,16 @@ pub fn dist(
     } else {
         compute::run(py, &control, job)?
     };
+    // Where another dice tool reads the expression otherwise: a warning each.
+    for reading in &report.other_readings {
+        let message = std::ffi::CString::new(reading.note.clone()).unwrap_or_default();
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+            &message,
+            1,
+        )?;
+    }
     Ok(die_of(die, &report))
 }
 

@@ -187,3 +187,12 @@ def test_a_tuple_is_a_report_of_joint_outcomes():
         fairdice.dist(text)
     with pytest.raises(TypeError, match="gives a tuple"):
         report.die
+
+
+def test_another_tools_reading_is_a_warning_and_a_field():
+    with pytest.warns(UserWarning, match=r"read `2d6>=8` as how many dice of `2d6` show 8 or more"):
+        die = fairdice.dist("2d6>=8")
+    assert dict(die) == {0: 21, 1: 15}
+    report = fairdice.run("dist", {"expression": "d6!=3"})
+    assert [r["spelling"] for r in report["other_readings"]] == ["d6!3"]
+    assert "other_readings" not in fairdice.run("dist", {"expression": "2d6 >= 8"})

@@ -170,6 +170,11 @@ function render(state, outcomes, results, { go }) {
       })),
     }),
   );
+  // Where another dice tool reads the expression otherwise: one line each.
+  const readings = reports.flatMap((r) => r.other_readings ?? []);
+  if (readings.length > 0) {
+    results.append(el("div", { id: "other-readings", class: "other-readings" }, ...readings.map((r) => el("p", {}, r.note))));
+  }
   results.append(summary(computed, state));
   results.append(computed.length === 1 ? single(computed[0], state.mode) : comparison(computed, state.mode));
 }

@@ -109,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         .map_err(UserError::from_api)?;
+        crate::output::note_other_readings(&report.other_readings);
         reports.push(report);
     }
     if let Some(path) = &args.plot {

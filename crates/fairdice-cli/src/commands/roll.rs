@@ -44,6 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         explode_depth: args.explode_depth,
     };
     let report = request.run(&Control::new()).map_err(UserError::from_api)?;
+    crate::output::note_other_readings(&report.other_readings);
     let mut out = std::io::stdout().lock();
     if args.json {
         write!(out, "{}", crate::output::json(&report)?)

@@ -185,6 +185,34 @@ fn tuples_show_joint_outcomes_as_a_grid_csv_json_and_rolls() {
 }
 
 #[test]
+fn another_tools_reading_is_noted_on_stderr_and_in_the_json() {
+    let output = fairdice(&["dist", "2d6>=8"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "note: rpg-dice-roller and Roll20 read `2d6>=8` as how many dice of `2d6` show 8 or more \
+         (here: 1 when the sum of `2d6` is 8 or more, else 0); for their reading write `2d6cs>=8`"
+    );
+    assert!(stdout(&output).contains("mean 0.4167 (5/12)"));
+    let document = json(&["dist", "d6!=3", "--json"]);
+    assert_eq!(document["other_readings"][0]["spelling"], "d6!3");
+    let rolls = json(&["roll", "d20/3", "--seed", "1", "--json"]);
+    assert_eq!(rolls["other_readings"][0]["text"], "d20/3");
+    // Read alike everywhere: nothing said.
+    let output = fairdice(&["dist", "2d6 >= 8"]);
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        json(&["dist", "2d6 >= 8", "--json"])
+            .get("other_readings")
+            .is_none()
+    );
+}
+
+#[test]
 fn dist_json_counts_stay_exact_when_huge() {
     let v = json(&["dist", "100d6", "--json"]);
     assert_eq!(

@@ -29,7 +29,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use crate::dice::die::{Die, Outcome, ratio_to_f64};
-use crate::dice::notation::Estimate;
+use crate::dice::notation::{Estimate, OtherReading};
 use crate::dice::tuple::TupleCode;
 
 /// The numbers of one distribution, ready to print, serve or chart.
@@ -79,6 +79,10 @@ pub struct DistributionReport {
     /// the tuple.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub values: Option<Vec<ValueSummary>>,
+    /// Parts of the expression other dice tools read differently (absent when
+    /// none does): what they make of it, and how to write that here.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub other_readings: Vec<OtherReading>,
 }
 
 /// One value of a tuple, alone.
@@ -373,6 +377,7 @@ impl DistributionReport {
             explode_depth: None,
             counted: Counted::Rolls,
             values: None,
+            other_readings: Vec::new(),
         }
     }
 

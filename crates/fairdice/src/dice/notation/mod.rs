@@ -20,6 +20,7 @@ pub mod eval;
 pub mod failure;
 pub mod options;
 pub mod parser;
+pub mod readings;
 pub mod roll;
 
 pub use cost::{Cost, estimate};
@@ -28,6 +29,7 @@ pub use eval::evaluate_expr;
 pub use failure::{NotationError, TooBig};
 pub use options::Options;
 pub use parser::parse;
+pub use readings::{OtherReading, other_readings};
 pub use roll::{
     BoundRoll, Estimate, PoolKind, PoolRoll, Roll, RolledDie, dice_per_roll, monte_carlo, roll,
 };
