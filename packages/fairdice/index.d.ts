@@ -52,6 +52,21 @@ export interface OutcomeRow {
   label?: string;
 }
 
+/** A part of an expression another dice tool reads differently. */
+export interface OtherReading {
+  /** The part as written, and where it is (bytes). */
+  text: string;
+  span: [number, number];
+  /** The tools that read it otherwise, e.g. "rpg-dice-roller", "Roll20". */
+  tools: string[];
+  there: string;
+  here: string;
+  /** Their reading written in fairdice, where the language can. */
+  spelling?: string;
+  /** All of it in one line, as every front-end shows it. */
+  note: string;
+}
+
 /** One value of a tuple, alone. */
 export interface ValueSummary {
   expression: string;
@@ -67,6 +82,8 @@ interface DistributionCommon {
   expression: string;
   /** For a tuple: each value alone (mean, sd, min and max above are the first value's). */
   values?: ValueSummary[];
+  /** Parts another dice tool reads differently (absent when none does). */
+  other_readings?: OtherReading[];
   /** Equally likely rolls (exact), or rolls made (estimate). */
   total: DecimalCount;
   outcomes: OutcomeRow[];
@@ -108,6 +125,8 @@ export interface RollOptions {
 export interface RollReport {
   expression: string;
   seed: number;
+  /** Parts another dice tool reads differently (absent when none does). */
+  other_readings?: OtherReading[];
   rolls: {
     value: number;
     /** The value's label (`as {…}`), or a tuple as shown: `(3, 1)`. */
