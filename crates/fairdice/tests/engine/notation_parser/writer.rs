@@ -146,7 +146,11 @@ impl Writer {
 
     /// Space before an operator: a modifier would swallow a `>=5` or `!=5`.
     fn separate(&mut self) {
-        if self.out.ends_with(['!', 'x', 'o', 'p']) {
+        // A modifier that may still take a condition, or Foundry's `x` with a
+        // number (`x5` reads on into `x5<3`, at most 5 extra rolls on under 3).
+        let digits = self.out.trim_end_matches(|c: char| c.is_ascii_digit());
+        let x_count = digits.len() < self.out.len() && digits.ends_with('x');
+        if self.out.ends_with(['!', 'x', 'o', 'p']) || x_count {
             self.out.push(' ');
         }
         self.space();
