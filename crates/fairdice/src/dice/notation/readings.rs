@@ -5,11 +5,12 @@
 //! # Design decisions
 //! Each reading is found on the parsed tree together with the text as written
 //! (a compare point right after a die is one token in those tools, while spaces
-//! make it a comparison in all of them). Only differences measured against the
-//! tools are reported: a string rpg-dice-roller reads otherwise was rolled there
-//! and compared with the exact answer here. Each says what the other tools do,
-//! what fairdice does, and, where the language has one, the spelling of their
-//! reading.
+//! make it a comparison in all of them). The differences reported are those a
+//! comparison with rpg-dice-roller measured (its rolls of each string against the
+//! exact answer here) and, for Roll20, its documented compare points after dice
+//! (`3d6>3` counts successes, as this project's conversion table says) and its
+//! exact division. Each says what the other tools do, what fairdice does, and,
+//! where the language has one, the spelling of their reading.
 
 use super::ast::{Expr, ExprKind, PoolModifier};
 use crate::dice::arithmetic::BinaryOp;
