@@ -103,14 +103,7 @@ impl Explanation {
     /// Labelled outcomes (`as {…}`): the most likely label, each label's
     /// chance, and the chance of each label or one after it.
     fn labels(report: &DistributionReport, method: String) -> Explanation {
-        let likeliest = report.outcomes.iter().fold(
-            None::<&fairdice::dice::report::OutcomeRow>,
-            |best, row| match best {
-                Some(best) if best.probability >= row.probability => Some(best),
-                _ => Some(row),
-            },
-        );
-        let average = likeliest.map_or_else(String::new, |row| {
+        let average = report.likeliest().map_or_else(String::new, |row| {
             format!(
                 "most likely {}: {}, {}",
                 row.shown(),

@@ -74,34 +74,21 @@ impl Chart for DistributionChart {
 /// The grid of a pair's chances, coloured against the likeliest pair; `None`
 /// for anything but a pair.
 fn pair_grid(report: &DistributionReport) -> Option<HeatMap> {
-    let [first, second] = report.values.as_deref()? else {
-        return None;
-    };
-    let pairs: Vec<(i64, i64, f64)> = report
-        .outcomes
-        .iter()
-        .filter_map(|row| match row.tuple()? {
-            [a, b] => Some((*a, *b, row.probability)),
-            _ => None,
-        })
-        .collect();
-    let rows: BTreeSet<i64> = pairs.iter().map(|p| p.0).collect();
-    let columns: BTreeSet<i64> = pairs.iter().map(|p| p.1).collect();
-    let row_at = |a: i64| rows.iter().position(|&r| r == a).unwrap_or(0);
-    let column_at = |b: i64| columns.iter().position(|&c| c == b).unwrap_or(0);
+    let grid = report.pair_grid()?;
     // A pair no roll gives is grey, apart from the merely unlikely.
-    let mut values = vec![vec![f64::NAN; columns.len()]; rows.len()];
-    for &(a, b, p) in &pairs {
-        values[row_at(a)][column_at(b)] = p;
-    }
-    let peak = pairs.iter().map(|p| p.2).fold(0.0, f64::max);
+    let values: Vec<Vec<f64>> = grid
+        .cells
+        .iter()
+        .map(|row| row.iter().map(|p| p.unwrap_or(f64::NAN)).collect())
+        .collect();
+    let peak = report.likeliest().map_or(1.0, |row| row.probability);
     Some(
         HeatMap::new(report.expression.clone())
-            .y_label(first.expression.clone())
-            .x_label(second.expression.clone())
+            .y_label(grid.first)
+            .x_label(grid.second)
             .legend_title("P(pair)")
-            .rows(rows.iter().map(i64::to_string))
-            .columns(columns.iter().map(i64::to_string))
+            .rows(grid.rows.iter().map(i64::to_string))
+            .columns(grid.columns.iter().map(i64::to_string))
             .values(values)
             .scale_max(peak),
     )

@@ -343,41 +343,18 @@ const MAX_GRID_COLUMNS: usize = 16;
 /// across (`--csv` lists every pair with its exact count); `None` for anything
 /// else, or a pair whose second value takes too many values to fit across.
 fn pair_grid(report: &DistributionReport) -> Option<String> {
-    let [first, second] = report.values.as_deref()? else {
-        return None;
-    };
-    let pairs: Vec<(i64, i64, f64)> = report
-        .outcomes
-        .iter()
-        .filter_map(|row| match row.tuple()? {
-            [a, b] => Some((*a, *b, row.probability)),
-            _ => None,
-        })
-        .collect();
-    let columns: std::collections::BTreeSet<i64> = pairs.iter().map(|p| p.1).collect();
-    if columns.len() > MAX_GRID_COLUMNS {
+    let grid = report.pair_grid()?;
+    if grid.columns.len() > MAX_GRID_COLUMNS {
         return None;
     }
-    let corner = format!("{} ↓  {} →", first.expression, second.expression);
+    let corner = format!("{} ↓  {} →", grid.first, grid.second);
     let mut headers = vec![corner];
-    headers.extend(columns.iter().map(i64::to_string));
+    headers.extend(grid.columns.iter().map(i64::to_string));
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
     let mut table = Table::new(&headers, &vec![true; headers.len()]);
-    let mut rows: std::collections::BTreeMap<i64, Vec<String>> = std::collections::BTreeMap::new();
-    for &(a, b, p) in &pairs {
-        let cells = rows
-            .entry(a)
-            .or_insert_with(|| vec![String::new(); columns.len()]);
-        let at = columns.iter().position(|&c| c == b).unwrap_or(0);
-        cells[at] = percent(p);
-    }
-    for (a, cells) in rows {
+    for (a, cells) in grid.rows.iter().zip(grid.cells) {
         let mut row = vec![a.to_string()];
-        row.extend(
-            cells
-                .into_iter()
-                .map(|c| if c.is_empty() { "·".into() } else { c }),
-        );
+        row.extend(cells.into_iter().map(|p| p.map_or("·".into(), percent)));
         table.row(row);
     }
     Some(format!("{}\n", table.render()))
@@ -408,10 +385,7 @@ fn summary_line(report: &DistributionReport) -> String {
     if report.is_labelled() {
         let labels: Vec<String> = report.outcomes.iter().map(|row| row.shown()).collect();
         let likeliest = report
-            .outcomes
-            .iter()
-            .rev()
-            .max_by(|a, b| a.probability.total_cmp(&b.probability))
+            .likeliest()
             .map(|row| format!("{} ({})", row.shown(), percent(row.probability)))
             .unwrap_or_default();
         return format!(

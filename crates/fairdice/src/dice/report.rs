@@ -85,6 +85,22 @@ pub struct DistributionReport {
     pub other_readings: Vec<OtherReading>,
 }
 
+/// A pair's chances as a grid: its first value down, its second across.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairGrid {
+    /// The first value's expression.
+    pub first: String,
+    /// The second value's expression.
+    pub second: String,
+    /// The first value's outcomes, ascending.
+    pub rows: Vec<Outcome>,
+    /// The second value's outcomes, ascending.
+    pub columns: Vec<Outcome>,
+    /// `P(first = rows[r], second = columns[c])` at `[r][c]`; `None` for a pair
+    /// no roll gives.
+    pub cells: Vec<Vec<Option<f64>>>,
+}
+
 /// One value of a tuple, alone.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -301,6 +317,48 @@ impl DistributionReport {
         }
         self.values = Some(values);
         self
+    }
+
+    /// The grid of a pair's chances; `None` for anything but a pair.
+    pub fn pair_grid(&self) -> Option<PairGrid> {
+        let [first, second] = self.values.as_deref()? else {
+            return None;
+        };
+        let pairs: Vec<(Outcome, Outcome, f64)> = self
+            .outcomes
+            .iter()
+            .filter_map(|row| match row.tuple()? {
+                [a, b] => Some((*a, *b, row.probability)),
+                _ => None,
+            })
+            .collect();
+        let mut rows: Vec<Outcome> = pairs.iter().map(|p| p.0).collect();
+        let mut columns: Vec<Outcome> = pairs.iter().map(|p| p.1).collect();
+        for values in [&mut rows, &mut columns] {
+            values.sort_unstable();
+            values.dedup();
+        }
+        let mut cells = vec![vec![None; columns.len()]; rows.len()];
+        for (a, b, p) in pairs {
+            if let (Ok(r), Ok(c)) = (rows.binary_search(&a), columns.binary_search(&b)) {
+                cells[r][c] = Some(p);
+            }
+        }
+        Some(PairGrid {
+            first: first.expression.clone(),
+            second: second.expression.clone(),
+            rows,
+            columns,
+            cells,
+        })
+    }
+
+    /// The likeliest outcome's row (the first of equally likely ones).
+    pub fn likeliest(&self) -> Option<&OutcomeRow> {
+        self.outcomes
+            .iter()
+            .rev()
+            .max_by(|a, b| a.probability.total_cmp(&b.probability))
     }
 
     /// Whether the outcomes are shown by name: labels, or tuples.

@@ -708,7 +708,7 @@ impl Expr {
     /// has labels.
     pub fn label_names(&self) -> Option<Vec<String>> {
         match &self.kind {
-            ExprKind::Labelled { labels, .. } => Some(labels.names()),
+            ExprKind::Labelled { labels, .. } => Some(labels.names().to_vec()),
             _ => None,
         }
     }

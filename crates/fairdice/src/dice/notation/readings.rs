@@ -57,7 +57,32 @@ impl OtherReading {
     }
 }
 
+/// The reading of the part of `text` at `span`, its note written out.
+fn reading(
+    text: &str,
+    span: &std::ops::Range<usize>,
+    tools: &[&'static str],
+    there: String,
+    here: String,
+    spelling: Option<String>,
+) -> OtherReading {
+    let mut reading = OtherReading {
+        text: text.get(span.clone()).unwrap_or_default().to_string(),
+        span: (span.start, span.end),
+        tools: tools.to_vec(),
+        there,
+        here,
+        spelling,
+        note: String::new(),
+    };
+    reading.note = reading.line();
+    reading
+}
+
 const DICE_ROLLER: &str = "rpg-dice-roller";
+/// What `/` gives here.
+const ROUNDED_DOWN: &str = "the quotient rounded down, outcomes being integers; \
+    `floor`, `ceil` or `round` of it name the rounding";
 const ROLL20: &str = "Roll20";
 
 /// The parts of `expr` (parsed from `text`) that other dice tools read
@@ -75,22 +100,20 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                     .get(left.span.end..)
                     .is_some_and(|rest| rest.starts_with(['<', '>', '=', '!']));
                 let number = right.constant();
-                let (whole, dice) = (written(&node.span), written(&left.span));
+                let dice = written(&left.span);
                 match (op, number) {
-                    (BinaryOp::Ne, Some(n)) if dice_term && touching => {
-                        found.push(OtherReading {
-                            text: whole.to_string(),
-                            span: (node.span.start, node.span.end),
-                            tools: vec![DICE_ROLLER],
-                            there: format!("`{dice}` exploding on {n}"),
-                            here: format!("whether `{dice}` is not {n}"),
-                            spelling: Some(format!("{dice}!{n}")),
-                            note: String::new(),
-                        });
-                    }
-                    (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq, Some(n))
-                        if dice_term && touching =>
-                    {
+                    (BinaryOp::Ne, Some(n)) if dice_term && touching => found.push(reading(
+                        text,
+                        &node.span,
+                        &[DICE_ROLLER],
+                        format!("`{dice}` exploding on {n}"),
+                        format!("whether `{dice}` is not {n}"),
+                        Some(format!("{dice}!{n}")),
+                    )),
+                    (
+                        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq,
+                        Some(n),
+                    ) if dice_term && touching => {
                         let (symbol, words) = match op {
                             BinaryOp::Lt => ("<", format!("less than {n}")),
                             BinaryOp::Le => ("<=", format!("{n} or less")),
@@ -98,26 +121,23 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                             BinaryOp::Ge => (">=", format!("{n} or more")),
                             _ => ("=", format!("exactly {n}")),
                         };
-                        found.push(OtherReading {
-                            text: whole.to_string(),
-                            span: (node.span.start, node.span.end),
-                            tools: vec![DICE_ROLLER, ROLL20],
-                            there: format!("how many dice of `{dice}` show {words}"),
-                            here: format!("1 when the sum of `{dice}` is {words}, else 0"),
-                            spelling: Some(format!("{dice}cs{symbol}{n}")),
-                            note: String::new(),
-                        });
+                        found.push(reading(
+                            text,
+                            &node.span,
+                            &[DICE_ROLLER, ROLL20],
+                            format!("how many dice of `{dice}` show {words}"),
+                            format!("1 when the sum of `{dice}` is {words}, else 0"),
+                            Some(format!("{dice}cs{symbol}{n}")),
+                        ));
                     }
-                    (BinaryOp::Div, _) if !rounded => found.push(OtherReading {
-                        text: whole.to_string(),
-                        span: (node.span.start, node.span.end),
-                        tools: vec![DICE_ROLLER, ROLL20],
-                        there: "an exact quotient, fractions included".to_string(),
-                        here: "the quotient rounded down, outcomes being integers; `floor`, `ceil` or `round` of it name the rounding"
-                            .to_string(),
-                        spelling: None,
-                        note: String::new(),
-                    }),
+                    (BinaryOp::Div, _) if !rounded => found.push(reading(
+                        text,
+                        &node.span,
+                        &[DICE_ROLLER, ROLL20],
+                        "an exact quotient, fractions included".to_string(),
+                        ROUNDED_DOWN.to_string(),
+                        None,
+                    )),
                     _ => {}
                 }
             }
@@ -127,15 +147,14 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                     .iter()
                     .any(|m| matches!(m, PoolModifier::CountSuccesses { .. }));
                 if counts && written(&node.span).contains("cs") {
-                    found.push(OtherReading {
-                        text: written(&node.span).to_string(),
-                        span: (node.span.start, node.span.end),
-                        tools: vec![DICE_ROLLER],
-                        there: "the sum of the dice, `cs` only marking critical rolls".to_string(),
-                        here: "the number of dice that pass `cs`".to_string(),
-                        spelling: None,
-                        note: String::new(),
-                    });
+                    found.push(reading(
+                        text,
+                        &node.span,
+                        &[DICE_ROLLER],
+                        "the sum of the dice, `cs` only marking critical rolls".to_string(),
+                        "the number of dice that pass `cs`".to_string(),
+                        None,
+                    ));
                 }
                 let keeps = dice
                     .pool_modifiers
@@ -148,16 +167,14 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                     })
                     .count();
                 if keeps > 1 {
-                    found.push(OtherReading {
-                        text: written(&node.span).to_string(),
-                        span: (node.span.start, node.span.end),
-                        tools: vec![DICE_ROLLER],
-                        there: "each keep or drop applied to the whole pool".to_string(),
-                        here: "each keep or drop applied to what the one before it kept"
-                            .to_string(),
-                        spelling: None,
-                        note: String::new(),
-                    });
+                    found.push(reading(
+                        text,
+                        &node.span,
+                        &[DICE_ROLLER],
+                        "each keep or drop applied to the whole pool".to_string(),
+                        "each keep or drop applied to what the one before it kept".to_string(),
+                        None,
+                    ));
                 }
             }
             _ => {}
@@ -172,9 +189,6 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
         }
     }
     found.sort_by_key(|reading| reading.span);
-    for reading in &mut found {
-        reading.note = reading.line();
-    }
     found
 }
 

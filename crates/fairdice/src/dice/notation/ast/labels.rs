@@ -17,11 +17,13 @@ use super::Span;
 use crate::dice::die::{Die, DieError, Outcome};
 
 /// The labels of an expression: its ranges in ascending order, each with the
-/// label it shows.
+/// label it shows, and the labels in the order of their outcomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Labels {
     /// The ranges, ascending and disjoint.
     pub bands: Vec<Band>,
+    /// The labels, each once, in the order of their first range.
+    names: Vec<String>,
 }
 
 /// One range of outcomes and its label.
@@ -45,16 +47,21 @@ impl Band {
 }
 
 impl Labels {
-    /// The labels in the order of their outcomes: the label of outcome `i` is
-    /// `names()[i]`.
-    pub fn names(&self) -> Vec<String> {
+    /// The labels of `bands`, which are ascending and disjoint.
+    pub fn new(bands: Vec<Band>) -> Labels {
         let mut names: Vec<String> = Vec::new();
-        for band in &self.bands {
+        for band in &bands {
             if !names.contains(&band.label) {
                 names.push(band.label.clone());
             }
         }
-        names
+        Labels { bands, names }
+    }
+
+    /// The labels in the order of their outcomes: the label of outcome `i` is
+    /// `names()[i]`.
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// The labelled outcome of `outcome`: the number of its label.
@@ -67,8 +74,8 @@ impl Labels {
             .iter()
             .find(|band| band.contains(outcome))
             .ok_or(DieError::Unlabelled { outcome })?;
-        let names = self.names();
-        let index = names
+        let index = self
+            .names
             .iter()
             .position(|name| *name == band.label)
             .expect("every band's label is named");
@@ -82,31 +89,22 @@ impl Labels {
     /// [`DieError::LabelNeverShown`] (with the band's span) for a label no
     /// outcome of `die` falls under.
     pub fn apply(&self, die: &Die) -> Result<Die, (DieError, Option<Span>)> {
-        let names = self.names();
-        if let Some(outcome) = die
-            .outcomes()
-            .iter()
-            .find(|&&x| !self.bands.iter().any(|band| band.contains(x)))
-        {
-            return Err((DieError::Unlabelled { outcome: *outcome }, None));
+        let labelled = die
+            .try_map(|x| self.outcome_of(x))
+            .map_err(|error| (error, None))?;
+        // Every label's number is an outcome unless no outcome falls under it.
+        let never = (0..self.names.len())
+            .find(|&i| labelled.outcomes().binary_search(&(i as Outcome)).is_err());
+        if let Some(i) = never {
+            let name = &self.names[i];
+            let band = self.bands.iter().find(|band| band.label == *name);
+            let error = DieError::LabelNeverShown {
+                label: name.clone(),
+                low: die.min_outcome(),
+                high: die.max_outcome(),
+            };
+            return Err((error, band.map(|band| band.span.clone())));
         }
-        for name in &names {
-            let shown = die.outcomes().iter().any(|&x| {
-                self.bands
-                    .iter()
-                    .any(|band| band.label == *name && band.contains(x))
-            });
-            if !shown {
-                let band = self.bands.iter().find(|band| band.label == *name);
-                let error = DieError::LabelNeverShown {
-                    label: name.clone(),
-                    low: die.min_outcome(),
-                    high: die.max_outcome(),
-                };
-                return Err((error, band.map(|band| band.span.clone())));
-            }
-        }
-        die.try_map(|x| self.outcome_of(x))
-            .map_err(|error| (error, None))
+        Ok(labelled)
     }
 }

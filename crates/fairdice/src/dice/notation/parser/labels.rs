@@ -53,7 +53,7 @@ pub(super) fn labelled(input: &mut Input<'_>, body: Expr) -> Parsed<Expr> {
     Ok(Expr {
         kind: ExprKind::Labelled {
             body: Box::new(body),
-            labels: Labels { bands },
+            labels: Labels::new(bands),
         },
         span,
     })
