@@ -42,6 +42,7 @@ pub mod contest;
 pub mod dist;
 pub mod error;
 pub mod explain;
+pub mod goal;
 pub mod prd;
 pub mod randomizer;
 pub mod risk;
@@ -89,6 +90,7 @@ pub const USE_CASES: &[&str] = &[
     randomizer::NextRequest::NAME,
     randomizer::StateRequest::NAME,
     prd::PrdRequest::NAME,
+    goal::GoalRequest::NAME,
     seats::SeatsRequest::NAME,
 ];
 
@@ -162,6 +164,7 @@ pub fn run_json_within(
             run::<randomizer::StateRequest>(request, control, document)
         }
         prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control, document),
+        goal::GoalRequest::NAME => run::<goal::GoalRequest>(request, control, document),
         seats::SeatsRequest::NAME => run::<seats::SeatsRequest>(request, control, document),
         other => Err(Error::bad_request(format!(
             "unknown use case `{other}`; accepted: {}",

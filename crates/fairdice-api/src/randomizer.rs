@@ -63,6 +63,51 @@ impl Source {
     }
 }
 
+impl Source {
+    /// The randomizer, after the outcomes of `history` (oldest first; an entry
+    /// `NAME*K` is NAME drawn K times, unless NAME*K is itself an outcome), and
+    /// the history written out.
+    ///
+    /// # Errors
+    /// The source's error; a history the randomizer cannot have drawn.
+    pub(crate) fn after_history(
+        &self,
+        history: &[String],
+        control: &Control,
+    ) -> Result<(AnyRandomizer, Vec<String>), Error> {
+        let mut randomizer = match self.open(control)? {
+            Opened::Fresh(randomizer) => randomizer,
+            Opened::Saved(session) => session.randomizer().clone(),
+        };
+        control.check().map_err(|stop| Error::from_failure(&stop))?;
+        let mut written = Vec::new();
+        for entry in history.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+            let repeated = entry.rsplit_once('*').and_then(|(name, times)| {
+                let times: u64 = times.trim().parse().ok()?;
+                (fairdice::randomizer::outcome_index(&randomizer, entry).is_err())
+                    .then(|| (name.trim(), times))
+            });
+            let (name, times) = repeated.unwrap_or((entry, 1));
+            if written.len() as u64 + times > MAX_HISTORY {
+                return Err(Error::invalid_input(format!(
+                    "the history is longer than {MAX_HISTORY} outcomes"
+                )));
+            }
+            written.extend(std::iter::repeat_n(name.to_string(), times as usize));
+        }
+        observe_history(&mut randomizer, &written).map_err(|e| {
+            Error::invalid_input(format!(
+                "the history does not fit {}: {e}",
+                fairdice::analysis::chain::short_spec(&randomizer)
+            ))
+        })?;
+        Ok((randomizer, written))
+    }
+}
+
+/// The most outcomes a history holds (written out).
+pub const MAX_HISTORY: u64 = 1_000_000;
+
 /// An opened source.
 enum Opened {
     Fresh(AnyRandomizer),
@@ -180,11 +225,7 @@ impl UseCase for NextRequest {
     type Report = NextReport;
 
     fn run(&self, control: &Control) -> Result<NextReport, Error> {
-        let mut randomizer = match self.source.open(control)? {
-            Opened::Fresh(randomizer) => randomizer,
-            Opened::Saved(session) => session.randomizer().clone(),
-        };
-        control.check().map_err(|stop| Error::from_failure(&stop))?;
+        let (randomizer, history) = self.source.after_history(&self.history, control)?;
         let outcomes = randomizer.outcomes().len() as u64;
         let bytes = outcomes.saturating_mul(BYTES_PER_LISTED_OUTCOME);
         if control.reserve(bytes).is_err() {
@@ -193,18 +234,7 @@ impl UseCase for NextRequest {
                 fairdice::control::bytes(bytes)
             )));
         }
-        let history: Vec<&str> = self
-            .history
-            .iter()
-            .map(|s| s.trim())
-            .filter(|s| !s.is_empty())
-            .collect();
-        observe_history(&mut randomizer, &history).map_err(|e| {
-            Error::invalid_input(format!(
-                "the history does not fit {}: {e}",
-                randomizer.spec()
-            ))
-        })?;
+        let history: Vec<&str> = history.iter().map(String::as_str).collect();
         Ok(NextReport::new(&randomizer, &history))
     }
 }

@@ -38,6 +38,8 @@ enum Command {
     Next(commands::next::Args),
     /// The PRD constant C for a nominal chance p, with per-attempt chances.
     Prd(commands::prd::Args),
+    /// Attempts until a randomizer gives what the player waits for (k hits, every outcome), exact.
+    Goal(commands::goal::Args),
     /// Inspect a saved randomizer session (written by `sample --save`).
     State(commands::state::Args),
     /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Sample(args) => commands::sample::run(args),
         Command::Next(args) => commands::next::run(args),
         Command::Prd(args) => commands::prd::run(args),
+        Command::Goal(args) => commands::goal::run(args),
         Command::State(args) => commands::state::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Analyze(args) => commands::analyze::run(args),

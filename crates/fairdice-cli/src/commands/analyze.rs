@@ -32,6 +32,7 @@ Exact by default (a sweep over the randomizer's states); past --max-states state
 it falls back to Monte Carlo. Example: fairdice analyze 'dynamic(values=6, decrease=0.355)' --samples 25")]
 pub struct Args {
     /// The randomizer spec, e.g. `deck(values=6, copies=1, refill_below=6)`.
+    #[arg(value_parser = super::randomizer_spec)]
     pub spec: String,
     /// Samples in the match (T).
     #[arg(long, short = 'T', value_name = "T")]

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod contest;
 pub mod dist;
+pub mod goal;
 pub mod next;
 pub mod prd;
 pub mod risk;
@@ -21,7 +22,35 @@ pub fn spec_help() -> String {
     for f in family::all() {
         help.push_str(&format!("  {}\n      {}\n", f.usage, f.summary));
     }
+    help.push_str(
+        "  @FILE.json, or the document itself starting with {\n      \
+         a machine: the game's own system as layers of states with exact chances (docs/machines.md)\n",
+    );
     help
+}
+
+/// A randomizer spec as written on the command line: `@FILE` reads a machine
+/// document from FILE (at most [`MAX_MACHINE_BYTES`] bytes); anything else is
+/// the spec itself.
+///
+/// [`MAX_MACHINE_BYTES`]: fairdice::randomizer::MAX_MACHINE_BYTES
+pub fn randomizer_spec(text: &str) -> Result<String, String> {
+    use std::io::Read;
+    let Some(path) = text.strip_prefix('@') else {
+        return Ok(text.to_string());
+    };
+    let limit = fairdice::randomizer::MAX_MACHINE_BYTES;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "{path} is longer than {limit} bytes, the longest machine document accepted"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))
 }
 
 /// A number of budget steps as written on the command line: `2000000000`,

@@ -20,7 +20,7 @@ gives P(7) = 0.059646. A history the randomizer cannot have produced (a seventh 
 )]
 pub struct Args {
     /// The randomizer spec, e.g. `deck(values=6)`.
-    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
+    #[arg(required_unless_present = "resume", conflicts_with = "resume", value_parser = super::randomizer_spec)]
     pub spec: Option<String>,
     /// Outcomes drawn so far, oldest first: values (`2,4,7,7`) or names (`T,I,Z`).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]

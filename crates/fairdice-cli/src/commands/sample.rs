@@ -22,7 +22,7 @@ draws exactly what an uninterrupted run of 10 would have drawn next.";
 #[command(after_help = format!("{}\n{SAVE_HELP}", super::spec_help()))]
 pub struct Args {
     /// The randomizer spec, e.g. `deck(values=6, copies=1, refill_below=6)`.
-    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
+    #[arg(required_unless_present = "resume", conflicts_with = "resume", value_parser = super::randomizer_spec)]
     pub spec: Option<String>,
     /// How many outcomes to draw.
     #[arg(

@@ -45,7 +45,7 @@ pub struct Args {
     /// The game file (JSON).
     pub game: PathBuf,
     /// The randomizer spec, e.g. `fair(base=2d6, tightness=1)`.
-    #[arg(long, short = 'r', value_name = "SPEC")]
+    #[arg(long, short = 'r', value_name = "SPEC", value_parser = super::randomizer_spec)]
     pub randomizer: String,
     /// Rolls in the match (T).
     #[arg(long, short = 'T', value_name = "T")]

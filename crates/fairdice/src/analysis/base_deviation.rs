@@ -42,6 +42,7 @@ pub fn base_probabilities(randomizer: &AnyRandomizer) -> Vec<f64> {
         AnyRandomizer::Fair(r) => r.base().probabilities().to_vec(),
         AnyRandomizer::Prd(r) => vec![1.0 - r.p(), r.p()],
         AnyRandomizer::Pity(r) => vec![1.0 - r.p(), r.p()],
+        AnyRandomizer::Machine(r) => r.long_run_frequencies(),
         other => {
             let n = other.outcomes().len().max(1);
             vec![1.0 / n as f64; n]

@@ -34,8 +34,10 @@
 //! than a budget, and the result always names the method used.
 
 pub mod base_deviation;
+pub mod chain;
 pub mod exact;
 pub mod gaps;
+pub mod goal;
 pub mod metrics;
 pub mod monte_carlo;
 pub mod report;

@@ -3,8 +3,8 @@
 
 use super::family::Family;
 use super::{
-    Deck, Dice, DiceBag, DynamicDice, FairRoller, Nes, ObserveError, Pity, Prd, Randomizer,
-    RestoreError, SevenBag, Tgm, Tgm3,
+    Deck, Dice, DiceBag, DynamicDice, FairRoller, Machine, Nes, ObserveError, Pity, Prd,
+    Randomizer, RestoreError, SevenBag, Tgm, Tgm3,
 };
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -15,7 +15,7 @@ use crate::rng::Rng;
 /// catalogue [`FAMILIES`]. (`$d` is a `$` passed in, so the generated `dispatch!`
 /// macro can have repetitions of its own.)
 macro_rules! randomizers {
-    ($d:tt $( $(#[$doc:meta])* $variant:ident($ty:ty) => [$($family:expr),+] ),+ $(,)?) => {
+    ($d:tt $( $(#[$doc:meta])* $variant:ident($ty:ty) => [$($family:expr),*] ),+ $(,)?) => {
         /// Any randomizer: what the command line, the web UI and the analyses hold when the
         /// user names a randomizer by its spec string.
         ///
@@ -48,7 +48,7 @@ macro_rules! randomizers {
         })+
 
         /// Every family, in the order they are listed to users.
-        pub(crate) const FAMILIES: &[Family] = &[$($($family),+),+];
+        pub(crate) const FAMILIES: &[Family] = &[$($($family,)*)+];
     };
 }
 
@@ -75,6 +75,9 @@ randomizers! {$
     Tgm3(Tgm3) => [super::tgm3::FAMILY],
     /// The 7-bag.
     SevenBag(SevenBag) => [super::tetris::SEVEN_BAG],
+    /// A game's own system read from a machine document (no family: its spec is
+    /// the document).
+    Machine(Machine) => [],
 }
 
 impl AnyRandomizer {

@@ -8,6 +8,7 @@
 //! value = text up to the next "," or ")" outside brackets, so a dice
 //!         expression may hold its own: base=d{1,1,2}
 //! ```
+//! A spec that starts with `{` is a machine document ([`Machine`](super::Machine)).
 //! Whitespace around tokens is ignored. Examples: `deck(values=6, copies=1,
 //! refill_below=6)`, `dynamic(values=6, decrease=0.355)`, `fair(base=2d6,
 //! tightness=1)`, `bag(min=1, max=6, sets=1)`, `prd(p=0.25)`, `tgm(history=4,
@@ -18,7 +19,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::{AnyRandomizer, Base, BaseError};
+#[cfg(feature = "serde")]
+use super::Machine;
+use super::{AnyRandomizer, Base, BaseError, MachineError};
 use crate::control::{Control, Failure, FailureKind, Stop};
 
 /// The longest spec string accepted, in bytes. Every randomizer's own spec
@@ -118,6 +121,10 @@ pub enum SpecError {
         /// The memory it would hold, and the limit.
         stop: Stop,
     },
+    /// A machine document (a spec starting with `{`) that does not describe a
+    /// randomizer.
+    #[error("{0}")]
+    Machine(#[from] MachineError),
     /// The base expression is too large for the budget, or was cancelled.
     #[error("{name}: {source}")]
     Base {
@@ -164,7 +171,7 @@ impl Spec {
     /// # Errors
     /// Any [`SpecError`].
     pub fn build(text: &str) -> Result<AnyRandomizer, SpecError> {
-        Spec::parse(text)?.to_randomizer()
+        Spec::build_with(text, &Control::new())
     }
 
     /// Parses and builds under `control`: a `base=EXPR` is evaluated within its
@@ -174,7 +181,23 @@ impl Spec {
     /// Any [`SpecError`]; [`SpecError::Base`] when the base is too large or
     /// cancelled.
     pub fn build_with(text: &str, control: &Control) -> Result<AnyRandomizer, SpecError> {
+        if text.trim_start().starts_with('{') {
+            return Spec::machine(text);
+        }
         Spec::parse(text)?.to_randomizer_with(control)
+    }
+
+    /// A machine document (a spec that starts with `{`).
+    fn machine(text: &str) -> Result<AnyRandomizer, SpecError> {
+        #[cfg(feature = "serde")]
+        return Machine::from_json(text)
+            .map(AnyRandomizer::from)
+            .map_err(SpecError::Machine);
+        #[cfg(not(feature = "serde"))]
+        return Err(SpecError::Machine(MachineError::Document(format!(
+            "reading a machine document needs fairdice's `serde` feature ({} bytes given)",
+            text.len()
+        ))));
     }
 
     /// Reads a spec string (names and keys lowercased, `-` in keys read as `_`).

@@ -44,7 +44,8 @@
 use thiserror::Error;
 
 use super::{
-    AnyRandomizer, MAX_OUTCOMES, MAX_SPEC_BYTES, Randomizer, RestoreError, Spec, SpecError,
+    AnyRandomizer, MAX_MACHINE_BYTES, MAX_OUTCOMES, MAX_SPEC_BYTES, Randomizer, RestoreError, Spec,
+    SpecError,
 };
 use crate::rng::Generator;
 
@@ -84,7 +85,14 @@ const FIXED_BYTES: usize = 1024;
 /// spec with every byte escaped (6 bytes each), and the fixed fields. A reader
 /// may refuse a longer file unread, as the command line does.
 pub const MAX_SESSION_BYTES: usize =
-    MAX_STATE_ENTRIES * STATE_ENTRY_BYTES + 6 * MAX_SPEC_BYTES + FIXED_BYTES;
+    MAX_STATE_ENTRIES * STATE_ENTRY_BYTES + 6 * LONGEST_SPEC + FIXED_BYTES;
+
+/// The longest spec a session holds: a spec string or a machine document.
+const LONGEST_SPEC: usize = if MAX_SPEC_BYTES > MAX_MACHINE_BYTES {
+    MAX_SPEC_BYTES
+} else {
+    MAX_MACHINE_BYTES
+};
 
 /// Why a saved session could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -1,0 +1,677 @@
+//! Goals: how many attempts until a randomizer has given what a player wants —
+//! the first hit, `k` hits, `k` copies of a featured outcome, or every outcome
+//! at least once — as an exact distribution of attempts, from wherever the
+//! randomizer stands (a pity counter at 73, a guarantee held).
+//!
+//! ```
+//! use fairdice::Control;
+//! use fairdice::analysis::goal::{Goal, attempts_until};
+//! use fairdice::randomizer::Spec;
+//!
+//! let banner = Spec::build("pity(p=0.006, soft=74, rise=0.06, cap=90)")?;
+//! let hit = Goal::hits(vec![1], 1);
+//! let attempts = attempts_until(&banner, &hit, 0, &Control::new())?;
+//! assert_eq!(format!("{:.3}", attempts.mean.unwrap()), "62.297"); // the published figure
+//! assert_eq!(attempts.done_within(90), 1.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Design decisions
+//! The distribution is a dynamic program over the randomizer's reachable
+//! states ([`Chain`]) times the goal's progress (hits so far, or the set of
+//! outcomes seen): each attempt moves the probability of every (state, progress)
+//! pair along the chain's transitions, and what reaches the goal is the chance
+//! of finishing at that attempt. Pairs from which the goal can no longer be
+//! reached (a deck that holds no more featured cards) are found first, by a
+//! walk backwards from the goal, so their probability is counted as "never"
+//! at once instead of lingering: the mean is then finite exactly when that
+//! probability is zero. The walk continues until less than [`TAIL`] of the
+//! probability is left, so the mean and the percentiles are those of the whole
+//! distribution, not of a table cut short.
+
+use thiserror::Error;
+
+use super::chain::{Chain, ChainError};
+use crate::control::{Control, Failure, FailureKind, Stop};
+use crate::randomizer::Randomizer;
+
+/// The most hits a goal may count.
+pub const MAX_GOAL_COUNT: u32 = 100_000;
+
+/// The most outcomes a "see every one" goal may list (its progress is the set
+/// seen, `2^n` values).
+pub const MAX_COLLECTED: usize = 16;
+
+/// The most attempts the distribution follows.
+pub const MAX_ATTEMPTS: usize = 10_000_000;
+
+/// The probability left unfinished at which the walk stops.
+pub const TAIL: f64 = 1e-15;
+
+/// The most (state, progress) pairs a goal follows.
+pub const MAX_PAIRS: usize = 20_000_000;
+
+/// What the player waits for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Goal {
+    /// `count` draws of any of `outcomes` (indices); the first hit is a count of 1.
+    Hits {
+        /// The outcomes that count.
+        outcomes: Vec<usize>,
+        /// How many draws of them.
+        count: u32,
+    },
+    /// Each of `outcomes` drawn at least once.
+    EveryOne {
+        /// The outcomes to collect.
+        outcomes: Vec<usize>,
+    },
+}
+
+impl Goal {
+    /// `count` draws of any of `outcomes`.
+    pub fn hits(outcomes: Vec<usize>, count: u32) -> Goal {
+        Goal::Hits { outcomes, count }
+    }
+
+    /// Every one of `outcomes` at least once.
+    pub fn every_one(outcomes: Vec<usize>) -> Goal {
+        Goal::EveryOne { outcomes }
+    }
+
+    /// How many progress values there are before the goal is met.
+    fn levels(&self) -> usize {
+        match self {
+            Goal::Hits { count, .. } => *count as usize,
+            Goal::EveryOne { outcomes } => 1 << outcomes.len(),
+        }
+    }
+
+    /// The progress after drawing `outcome` at progress `level`; `None` when that
+    /// meets the goal.
+    fn advance(&self, level: usize, outcome: usize) -> Option<usize> {
+        match self {
+            Goal::Hits { outcomes, count } => {
+                let next = level + usize::from(outcomes.contains(&outcome));
+                (next < *count as usize).then_some(next)
+            }
+            Goal::EveryOne { outcomes } => {
+                let bit = outcomes
+                    .iter()
+                    .position(|&o| o == outcome)
+                    .map_or(0, |i| 1 << i);
+                let next = level | bit;
+                (next != (1 << outcomes.len()) - 1).then_some(next)
+            }
+        }
+    }
+}
+
+/// Why a goal could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GoalError {
+    /// The goal names no outcome, an outcome out of range, or a count of 0.
+    #[error("{0}")]
+    Invalid(String),
+    /// The randomizer's states times the goal's progress are too many.
+    #[error(
+        "the goal follows {pairs} (state, progress) pairs; accepted: at most {MAX_PAIRS} (a Monte Carlo estimate does not walk them)"
+    )]
+    TooLarge {
+        /// The pairs it would follow.
+        pairs: u128,
+    },
+    /// The states could not be walked.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    /// Over the budget, or cancelled.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+impl Failure for GoalError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            GoalError::Invalid(_) => FailureKind::Invalid,
+            GoalError::TooLarge { .. } => FailureKind::TooLarge,
+            GoalError::Chain(e) => e.kind(),
+            GoalError::Stopped(stop) => stop.kind(),
+        }
+    }
+}
+
+/// The distribution of the attempts a goal takes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempts {
+    /// `first[t]`: P(the goal is met at attempt `t`), from `t = 1`
+    /// (`first[0]` is 0).
+    pub first: Vec<f64>,
+    /// `left[t]`: P(the goal is not met after `t` attempts but still can be).
+    pub left: Vec<f64>,
+    /// `lost[t]`: P(the goal can no longer be met after `t` attempts).
+    pub lost: Vec<f64>,
+    /// P(the goal is ever met).
+    pub ever: f64,
+    /// The expected attempts, when the goal is certain (`ever` = 1).
+    pub mean: Option<f64>,
+    /// Their standard deviation, when the goal is certain.
+    pub sd: Option<f64>,
+    /// The states the randomizer can reach from where it stood.
+    pub states: usize,
+    /// True when the walk stopped at [`MAX_ATTEMPTS`] with more than [`TAIL`]
+    /// left (the mean is then not given).
+    pub cut_short: bool,
+    /// The standard error of the mean (Monte Carlo only).
+    pub mean_error: Option<f64>,
+}
+
+impl Attempts {
+    /// P(the goal is met within `attempts` attempts): one less what is left or
+    /// lost, so a goal certain by then gives exactly `ever`.
+    pub fn done_within(&self, attempts: usize) -> f64 {
+        let t = attempts.min(self.left.len() - 1);
+        (1.0 - self.left[t] - self.lost[t]).clamp(0.0, 1.0)
+    }
+
+    /// The cumulative chances, `[P(done within 0), P(done within 1), …]`.
+    pub fn cumulative(&self) -> Vec<f64> {
+        (0..self.left.len()).map(|t| self.done_within(t)).collect()
+    }
+
+    /// The fewest attempts after which the goal is surely met (nothing left and
+    /// nothing lost), if the walk reached such an attempt.
+    pub fn certain_by(&self) -> Option<usize> {
+        (0..self.left.len()).find(|&t| self.left[t] == 0.0 && self.lost[t] == 0.0)
+    }
+
+    /// The fewest attempts within which the goal is met with probability at
+    /// least `q` (up to rounding of 10^-12), if it ever is.
+    pub fn percentile(&self, q: f64) -> Option<usize> {
+        self.cumulative().iter().position(|&c| c >= q - 1e-12)
+    }
+}
+
+/// The distribution of attempts until `goal`, from `randomizer`'s current
+/// state. `at_least` asks for the table to reach that attempt even when the
+/// goal is certain earlier (a budget past the certainty).
+///
+/// # Errors
+/// [`GoalError::Invalid`] for an empty goal, an outcome out of range, a count of
+/// 0 or over [`MAX_GOAL_COUNT`], more than [`MAX_COLLECTED`] outcomes to collect;
+/// [`GoalError::TooLarge`], [`GoalError::Chain`] and [`GoalError::Stopped`]
+/// when the states are too many for the budget.
+pub fn attempts_until<R: Randomizer + Clone>(
+    randomizer: &R,
+    goal: &Goal,
+    at_least: usize,
+    control: &Control,
+) -> Result<Attempts, GoalError> {
+    check(randomizer.outcomes().len(), goal)?;
+    let chain = Chain::explore(randomizer, control)?;
+    attempts_on(&chain, goal, at_least, control)
+}
+
+/// [`attempts_until`] on a chain already walked (state 0 is the start).
+///
+/// # Errors
+/// As [`attempts_until`].
+pub fn attempts_on(
+    chain: &Chain,
+    goal: &Goal,
+    at_least: usize,
+    control: &Control,
+) -> Result<Attempts, GoalError> {
+    check(chain.outcomes(), goal)?;
+    let levels = goal.levels();
+    let pairs = chain.states() as u128 * levels as u128;
+    if pairs > MAX_PAIRS as u128 {
+        return Err(GoalError::TooLarge { pairs });
+    }
+    let pairs = pairs as usize;
+    control.reserve(pairs as u64 * 24)?;
+    let finishes = can_finish(chain, goal, levels);
+    let mut first = vec![0.0];
+    let mut mass = vec![0.0; pairs];
+    let mut never = 0.0;
+    if finishes[0] {
+        mass[0] = 1.0;
+    } else {
+        never = 1.0;
+    }
+    let mut moved = vec![0.0; pairs];
+    let mut left = 1.0 - never;
+    let mut lefts = vec![left];
+    let mut losts = vec![never];
+    let mut meter = control.meter();
+    let edges = chain.edges().count() as u64 * levels as u64;
+    while (left > TAIL || first.len() <= at_least) && first.len() <= MAX_ATTEMPTS {
+        meter.charge(edges.max(1))?;
+        moved.iter_mut().for_each(|m| *m = 0.0);
+        let mut done = 0.0;
+        for state in 0..chain.states() {
+            for level in 0..levels {
+                let here = mass[state * levels + level];
+                if here == 0.0 {
+                    continue;
+                }
+                for t in chain.transitions(state) {
+                    let p = here * t.probability;
+                    match goal.advance(level, t.outcome as usize) {
+                        None => done += p,
+                        Some(next) => {
+                            let pair = t.target as usize * levels + next;
+                            if finishes[pair] {
+                                moved[pair] += p;
+                            } else {
+                                never += p;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut mass, &mut moved);
+        first.push(done);
+        left = mass.iter().sum();
+        lefts.push(left);
+        losts.push(never);
+        if left == 0.0 && first.len() > at_least {
+            break;
+        }
+    }
+    let cut_short = left > TAIL;
+    let ever = (1.0 - never).max(0.0);
+    let (mean, sd) = if never == 0.0 && !cut_short {
+        let total: f64 = first.iter().sum();
+        let mean: f64 = first
+            .iter()
+            .enumerate()
+            .map(|(t, p)| t as f64 * p)
+            .sum::<f64>()
+            / total;
+        let square: f64 = first
+            .iter()
+            .enumerate()
+            .map(|(t, p)| (t as f64).powi(2) * p)
+            .sum::<f64>()
+            / total;
+        (Some(mean), Some((square - mean * mean).max(0.0).sqrt()))
+    } else {
+        (None, None)
+    };
+    Ok(Attempts {
+        first,
+        left: lefts,
+        lost: losts,
+        ever,
+        mean,
+        sd,
+        states: chain.states(),
+        cut_short,
+        mean_error: None,
+    })
+}
+
+/// Budget steps one simulated draw costs (drawing, and checking the goal).
+pub const STEPS_PER_SIMULATED_DRAW: u64 = 16;
+
+/// A Monte Carlo estimate of [`attempts_until`]: `runs` runs from
+/// `randomizer`'s current state, each drawing with its own stream of `seed`
+/// until the goal is met or `max_attempts` draws have passed (a run cut there
+/// counts as not met). `first[t]` is the share of runs met at draw `t`;
+/// `states` is 0 (the states are not walked).
+///
+/// # Errors
+/// [`GoalError::Invalid`] as [`attempts_until`]; [`GoalError::Stopped`] over the
+/// budget or when cancelled.
+pub fn simulate_attempts<R: Randomizer + Clone>(
+    randomizer: &R,
+    goal: &Goal,
+    runs: u64,
+    seed: u64,
+    max_attempts: usize,
+    control: &Control,
+) -> Result<Attempts, GoalError> {
+    check(randomizer.outcomes().len(), goal)?;
+    if runs == 0 {
+        return Err(GoalError::Invalid(
+            "a Monte Carlo estimate needs at least one run".into(),
+        ));
+    }
+    let mut met_at: Vec<u64> = vec![0];
+    let mut unmet = 0u64;
+    let mut meter = control.meter();
+    let cost = randomizer.sample_steps().max(1) + STEPS_PER_SIMULATED_DRAW;
+    for run in 0..runs {
+        let mut rng = crate::rng::stream(seed, run);
+        let mut r = randomizer.clone();
+        let mut level = 0;
+        let mut attempt = 0;
+        loop {
+            if attempt == max_attempts {
+                unmet += 1;
+                break;
+            }
+            meter.charge(cost)?;
+            attempt += 1;
+            let outcome = r.draw_dyn(&mut rng);
+            match goal.advance(level, outcome) {
+                None => {
+                    if met_at.len() <= attempt {
+                        met_at.resize(attempt + 1, 0);
+                    }
+                    met_at[attempt] += 1;
+                    break;
+                }
+                Some(next) => level = next,
+            }
+        }
+    }
+    let n = runs as f64;
+    let first: Vec<f64> = met_at.iter().map(|&c| c as f64 / n).collect();
+    let mut left = Vec::with_capacity(first.len());
+    let mut remaining = runs;
+    for &count in &met_at {
+        remaining -= count;
+        left.push(remaining as f64 / n);
+    }
+    let (mean, sd, mean_error) = if unmet == 0 {
+        let mean = met_at
+            .iter()
+            .enumerate()
+            .map(|(t, &c)| t as f64 * c as f64)
+            .sum::<f64>()
+            / n;
+        let square = met_at
+            .iter()
+            .enumerate()
+            .map(|(t, &c)| (t as f64).powi(2) * c as f64)
+            .sum::<f64>()
+            / n;
+        let sd = (square - mean * mean).max(0.0).sqrt();
+        (Some(mean), Some(sd), Some(sd / n.sqrt()))
+    } else {
+        (None, None, None)
+    };
+    Ok(Attempts {
+        lost: vec![0.0; left.len()],
+        left,
+        first,
+        ever: (runs - unmet) as f64 / n,
+        mean,
+        sd,
+        states: 0,
+        cut_short: unmet > 0,
+        mean_error,
+    })
+}
+
+fn check(n: usize, goal: &Goal) -> Result<(), GoalError> {
+    let invalid = |m: String| Err(GoalError::Invalid(m));
+    let outcomes = match goal {
+        Goal::Hits { outcomes, count } => {
+            if *count == 0 || *count > MAX_GOAL_COUNT {
+                return invalid(format!(
+                    "the goal counts {count} hits; accepted: 1 to {MAX_GOAL_COUNT}"
+                ));
+            }
+            outcomes
+        }
+        Goal::EveryOne { outcomes } => {
+            if outcomes.len() > MAX_COLLECTED {
+                return invalid(format!(
+                    "the goal collects {} outcomes; accepted: at most {MAX_COLLECTED}",
+                    outcomes.len()
+                ));
+            }
+            outcomes
+        }
+    };
+    if outcomes.is_empty() {
+        return invalid("the goal names no outcome".into());
+    }
+    if let Some(&o) = outcomes.iter().find(|&&o| o >= n) {
+        return invalid(format!("outcome index {o} is out of range (0..{n})"));
+    }
+    Ok(())
+}
+
+/// The expected number of draws of any of `outcomes` in the first `attempts`
+/// draws from state 0 of `chain` (expected hits within a budget).
+///
+/// # Errors
+/// [`GoalError::Stopped`] over the budget (a step a transition an attempt).
+pub fn expected_draws(
+    chain: &Chain,
+    outcomes: &[usize],
+    attempts: usize,
+    control: &Control,
+) -> Result<f64, GoalError> {
+    let mut at = vec![0.0; chain.states()];
+    at[0] = 1.0;
+    let mut moved = vec![0.0; chain.states()];
+    let mut expected = 0.0;
+    let mut meter = control.meter();
+    let edges = chain.edges().count() as u64;
+    for _ in 0..attempts {
+        meter.charge(edges.max(1))?;
+        moved.iter_mut().for_each(|m| *m = 0.0);
+        for (state, t) in chain.edges() {
+            let p = at[state] * t.probability;
+            if outcomes.contains(&(t.outcome as usize)) {
+                expected += p;
+            }
+            moved[t.target as usize] += p;
+        }
+        std::mem::swap(&mut at, &mut moved);
+    }
+    Ok(expected)
+}
+
+/// For each (state, progress) pair, whether the goal can still be met from it:
+/// a walk backwards from the transitions that meet it.
+fn can_finish(chain: &Chain, goal: &Goal, levels: usize) -> Vec<bool> {
+    let pairs = chain.states() * levels;
+    // Predecessor lists in compressed form: count, then fill.
+    let mut count = vec![0u32; pairs + 1];
+    let mut finishes = vec![false; pairs];
+    for (state, t) in chain.edges() {
+        for level in 0..levels {
+            match goal.advance(level, t.outcome as usize) {
+                None => finishes[state * levels + level] = true,
+                Some(next) => count[t.target as usize * levels + next] += 1,
+            }
+        }
+    }
+    let mut start = vec![0usize; pairs + 1];
+    for pair in 0..pairs {
+        start[pair + 1] = start[pair] + count[pair] as usize;
+    }
+    let mut fill = start.clone();
+    let mut predecessors = vec![0u32; start[pairs]];
+    for (state, t) in chain.edges() {
+        for level in 0..levels {
+            if let Some(next) = goal.advance(level, t.outcome as usize) {
+                let target = t.target as usize * levels + next;
+                predecessors[fill[target]] = (state * levels + level) as u32;
+                fill[target] += 1;
+            }
+        }
+    }
+    let mut queue: Vec<usize> = (0..pairs).filter(|&p| finishes[p]).collect();
+    while let Some(pair) = queue.pop() {
+        for &before in &predecessors[start[pair]..start[pair + 1]] {
+            if !finishes[before as usize] {
+                finishes[before as usize] = true;
+                queue.push(before as usize);
+            }
+        }
+    }
+    finishes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomizer::Spec;
+
+    /// P(goal met at attempt t) for t = 0..=depth by walking every sequence.
+    fn brute_force(spec: &str, goal: &Goal, depth: usize) -> Vec<f64> {
+        fn walk(
+            r: &crate::randomizer::AnyRandomizer,
+            goal: &Goal,
+            level: usize,
+            t: usize,
+            depth: usize,
+            p: f64,
+            first: &mut [f64],
+        ) {
+            if t == depth {
+                return;
+            }
+            for (o, q) in r.next_distribution().into_iter().enumerate() {
+                if q == 0.0 {
+                    continue;
+                }
+                match goal.advance(level, o) {
+                    None => first[t + 1] += p * q,
+                    Some(next) => {
+                        let mut moved = r.clone();
+                        moved.observe(o).expect("possible");
+                        walk(&moved, goal, next, t + 1, depth, p * q, first);
+                    }
+                }
+            }
+        }
+        let r = Spec::build(spec).expect("valid");
+        let mut first = vec![0.0; depth + 1];
+        walk(&r, goal, 0, 0, depth, 1.0, &mut first);
+        first
+    }
+
+    #[test]
+    fn the_distribution_agrees_with_every_sequence() {
+        for (spec, goal) in [
+            (
+                "pity(p=0.2, soft=2, rise=0.3, cap=4)",
+                Goal::hits(vec![1], 2),
+            ),
+            ("prd(p=0.3)", Goal::hits(vec![1], 3)),
+            (
+                "deck(values=3, copies=2, refill_below=2)",
+                Goal::hits(vec![0, 2], 3),
+            ),
+            ("dice(base=2d3)", Goal::every_one(vec![0, 2, 4])),
+            ("deck(values=4)", Goal::every_one(vec![0, 1, 2, 3])),
+            ("bag(min=1, max=3, sets=1)", Goal::every_one(vec![1, 2])),
+            ("tgm(history=2, tries=2)", Goal::hits(vec![6], 2)),
+        ] {
+            let depth = 9;
+            let exact = attempts_until(
+                &Spec::build(spec).expect("valid"),
+                &goal,
+                depth,
+                &Control::new(),
+            )
+            .expect("small");
+            let brute = brute_force(spec, &goal, depth);
+            for (t, brute) in brute.iter().enumerate() {
+                assert!(
+                    (exact.first[t] - brute).abs() < 1e-12,
+                    "{spec} {goal:?} t={t}: {} vs {brute}",
+                    exact.first[t],
+                );
+            }
+            assert!(exact.mean.is_some(), "{spec}");
+        }
+    }
+
+    #[test]
+    fn the_published_banner_mean_and_certainty() {
+        let banner = Spec::build("pity(p=0.006, soft=74, rise=0.06, cap=90)").expect("valid");
+        let attempts =
+            attempts_until(&banner, &Goal::hits(vec![1], 1), 0, &Control::new()).expect("small");
+        assert!((attempts.mean.expect("certain") - 62.297).abs() < 5e-4);
+        assert_eq!(attempts.first.len(), 91);
+        assert_eq!(attempts.percentile(1.0), Some(90));
+        assert_eq!(attempts.certain_by(), Some(90));
+        assert!((attempts.done_within(73) - (1.0 - 0.994f64.powi(73))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_within_its_standard_error() {
+        let dice = Spec::build("dice(base=2d6)").expect("valid");
+        let goal = Goal::every_one((0..11).collect());
+        let exact = attempts_until(&dice, &goal, 0, &Control::new()).expect("small");
+        let estimate =
+            simulate_attempts(&dice, &goal, 4000, 3, 100_000, &Control::new()).expect("small");
+        let (m, e) = (
+            estimate.mean.expect("all met"),
+            estimate.mean_error.expect("mc"),
+        );
+        assert!(
+            (m - exact.mean.expect("certain")).abs() < 4.0 * e,
+            "{m} ± {e}"
+        );
+        assert!((estimate.done_within(52) - exact.done_within(52)).abs() < 0.04);
+        assert_eq!(
+            estimate,
+            simulate_attempts(&dice, &goal, 4000, 3, 100_000, &Control::new()).expect("small")
+        );
+    }
+
+    #[test]
+    fn expected_draws_agree_with_every_sequence() {
+        // A streak-breaking shot as pity: 50%, +10 points a miss, certain at the 6th.
+        let shot = Spec::build("pity(p=0.5, soft=2, rise=0.1, cap=6)").expect("valid");
+        let chain = Chain::explore(&shot, &Control::new()).expect("small");
+        let exact = expected_draws(&chain, &[1], 8, &Control::new()).expect("small");
+        let mut brute = 0.0;
+        for sequence in 0u32..1 << 8 {
+            let mut r = shot.clone();
+            let mut p = 1.0;
+            for t in 0..8 {
+                let o = (sequence >> t & 1) as usize;
+                p *= r.next_distribution()[o];
+                if p == 0.0 {
+                    break;
+                }
+                r.observe(o).expect("possible");
+            }
+            brute += p * f64::from(sequence.count_ones());
+        }
+        assert!((exact - brute).abs() < 1e-12, "{exact} vs {brute}");
+    }
+
+    #[test]
+    fn a_deck_gives_a_second_copy_only_after_its_refill() {
+        let deck = Spec::build("deck(values=2)").expect("valid");
+        let twice =
+            attempts_until(&deck, &Goal::hits(vec![0], 2), 0, &Control::new()).expect("small");
+        assert_eq!(twice.ever, 1.0);
+        assert_eq!(twice.percentile(1.0), Some(4));
+        assert_eq!(twice.percentile(0.25), Some(3));
+        assert!(attempts_until(&deck, &Goal::hits(vec![2], 1), 0, &Control::new()).is_err());
+        assert!(attempts_until(&deck, &Goal::every_one(vec![]), 0, &Control::new()).is_err());
+        assert!(attempts_until(&deck, &Goal::hits(vec![0], 0), 0, &Control::new()).is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_goal_that_may_never_be_met_has_no_mean() {
+        // Half the time the machine falls into a state that never gives `x` again.
+        let machine = crate::randomizer::Machine::from_json(
+            r#"{"layers": [{"name": "a", "states": {
+              "open": {"draw": {"x": "1/2", "y": "rest"}, "next": {"y": "shut"}},
+              "shut": {"draw": {"y": 1}}}}]}"#,
+        )
+        .expect("valid");
+        let attempts =
+            attempts_until(&machine, &Goal::hits(vec![0], 2), 5, &Control::new()).expect("small");
+        // x x: 1/4; from `open` after one x, the second x comes with 1/2 as well.
+        assert!((attempts.ever - 0.25).abs() < 1e-15, "{}", attempts.ever);
+        assert_eq!(attempts.mean, None);
+        assert_eq!(attempts.first[2], 0.25);
+        assert_eq!(attempts.first.len(), 6);
+    }
+}
