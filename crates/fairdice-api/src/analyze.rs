@@ -235,7 +235,11 @@ impl UseCase for AnalyzeRequest {
         };
         let analysis = analysis::analyze(&randomizer, &options, control)
             .map_err(|e| self.failure(&e, &randomizer, control))?;
-        Ok(AnalysisReport::new(&randomizer, &analysis))
+        let mut report = AnalysisReport::new(&randomizer, &analysis);
+        if let Some(droughts) = &mut report.droughts {
+            droughts.add_exact_gaps(&randomizer, self.samples, control);
+        }
+        Ok(report)
     }
 }
 
@@ -255,7 +259,9 @@ impl UseCase for DroughtsRequest {
         let (randomizer, method) = request.prepare(control)?;
         let droughts = analysis::droughts(&randomizer, request.samples, &method, control)
             .map_err(|e| request.failure(&e, &randomizer, control))?;
-        Ok(DroughtsReport::new(&randomizer, &droughts))
+        let mut report = DroughtsReport::new(&randomizer, &droughts);
+        report.add_exact_gaps(&randomizer, request.samples, control);
+        Ok(report)
     }
 }
 

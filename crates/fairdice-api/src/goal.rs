@@ -4,7 +4,9 @@
 //! percentiles, the chance within a budget and the table of attempts, exact.
 
 use fairdice::analysis::chain::Chain;
-use fairdice::analysis::goal::{Goal, attempts_on, expected_draws, simulate_attempts};
+use fairdice::analysis::goal::{
+    Goal, attempts_on, exact_figures, expected_draws, simulate_attempts,
+};
 use fairdice::randomizer::{AnyRandomizer, Randomizer, outcome_index};
 use fairdice::{Control, Failure};
 use serde::{Deserialize, Serialize};
@@ -89,6 +91,11 @@ pub enum GoalMethod {
     },
 }
 
+/// An exact figure written `p/q` (or an integer).
+fn fraction<T: ToString>(figure: &Option<T>) -> Option<String> {
+    figure.as_ref().map(ToString::to_string)
+}
+
 fn one() -> u32 {
     1
 }
@@ -122,6 +129,10 @@ pub struct GoalReport {
     /// The standard error of the mean (Monte Carlo only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_error: Option<f64>,
+    /// The mean as an exact fraction `p/q`, when the randomizer's chances are
+    /// exact (a machine) and the goal is certain by some attempt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_exact: Option<String>,
     /// The fewest attempts within which the goal is certain, if any.
     pub certain_by: Option<u64>,
     /// The fewest attempts reaching each of [`QUANTILES`].
@@ -154,6 +165,12 @@ pub struct Budget {
     /// The expected draws of the goal's outcomes within them (a count goal only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_hits: Option<f64>,
+    /// `chance` as an exact fraction, when the chances are exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance_exact: Option<String>,
+    /// `expected_hits` as an exact fraction, when the chances are exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_hits_exact: Option<String>,
 }
 
 /// One attempt.
@@ -278,13 +295,29 @@ impl UseCase for GoalRequest {
             GoalMethod::Exact { .. } => attempts.certain_by().map(|t| t as u64),
             GoalMethod::MonteCarlo { .. } => None,
         };
+        let exact = match &chain {
+            Some(chain) => exact_figures(
+                chain,
+                &goal,
+                self.budget.map(|b| b as usize),
+                certain_by.unwrap_or(0) as usize,
+                control,
+            )
+            .map_err(|e| failed(&e))?,
+            None => None,
+        };
         let expected_hits = match (&goal, self.budget, &chain) {
             (Goal::Hits { outcomes, .. }, Some(b), Some(chain)) => {
                 Some(expected_draws(chain, outcomes, b as usize, control).map_err(|e| failed(&e))?)
             }
             _ => None,
         };
-        let last = (cumulative.len() as u64 - 1).max(budget);
+        // The table runs until the goal is met but for 10^-12 (or the budget).
+        let settled = cumulative
+            .iter()
+            .position(|&c| c >= attempts.ever - 1e-12)
+            .unwrap_or(cumulative.len() - 1);
+        let last = (settled as u64).max(budget);
         let shown = last.min(self.limit);
         control
             .reserve(shown.saturating_mul(BYTES_PER_ATTEMPT))
@@ -315,6 +348,7 @@ impl UseCase for GoalRequest {
             mean: attempts.mean,
             sd: attempts.sd,
             mean_error: attempts.mean_error,
+            mean_exact: exact.as_ref().and_then(|e| fraction(&e.mean)),
             certain_by,
             percentiles: QUANTILES
                 .iter()
@@ -327,6 +361,8 @@ impl UseCase for GoalRequest {
                 attempts: b,
                 chance: at(b as usize),
                 expected_hits,
+                chance_exact: exact.as_ref().and_then(|e| fraction(&e.within_budget)),
+                expected_hits_exact: exact.as_ref().and_then(|e| fraction(&e.expected_draws)),
             }),
             attempts: rows,
             truncated: shown < last,

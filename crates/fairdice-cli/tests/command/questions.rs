@@ -56,6 +56,78 @@ fn choose(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
 }
 
+/// The banner's chance of a 5-star at pull `k` since the last one, in
+/// thousandths: 0.6%, from the 74th pull 6 points more each pull, certain at
+/// the 90th.
+fn five_star_thousandths(k: u64) -> u64 {
+    match k {
+        90.. => 1000,
+        74..=89 => 6 + 60 * (k - 73),
+        _ => 6,
+    }
+}
+
+/// P(the first 5-star is pull k) times 1000^k, at index k: every chance is in
+/// thousandths, so these are whole numbers.
+fn first_five_star() -> Vec<BigInt> {
+    let mut survive = BigInt::from(1);
+    let mut first = vec![BigInt::from(0)];
+    for k in 1..=90 {
+        let q = five_star_thousandths(k);
+        first.push(&survive * q);
+        survive *= 1000 - q;
+    }
+    first
+}
+
+/// P(the pulls for `n` 5-stars total at most `budget`): the n-fold sum of the
+/// first 5-star's pulls, each term P(total = t) times 1000^t.
+fn five_stars_within(n: usize, budget: usize) -> BigRational {
+    let one = first_five_star();
+    let mut total = one.clone();
+    for _ in 1..n {
+        let mut sum = vec![BigInt::from(0); total.len() + one.len() - 1];
+        for (i, x) in total.iter().enumerate() {
+            for (j, y) in one.iter().enumerate() {
+                sum[i + j] += x * y;
+            }
+        }
+        total = sum;
+    }
+    let scale = |t: usize| BigInt::from(1000).pow(t as u32);
+    let within: BigInt = total
+        .iter()
+        .enumerate()
+        .take(budget + 1)
+        .map(|(t, p)| p * scale(budget - t))
+        .sum();
+    BigRational::new(within, scale(budget))
+}
+
+/// The streak-breaking shot: its chance of a hit after `misses` misses in a row.
+fn shot_chance(misses: u64) -> BigRational {
+    ratio(5 + misses.min(5), 10)
+}
+
+/// The distribution of (misses in a row, longest run of misses) after `shots`
+/// shots, walked shot by shot.
+fn shot_runs(shots: usize) -> std::collections::BTreeMap<(u64, u64), BigRational> {
+    let mut at = std::collections::BTreeMap::from([((0, 0), ratio(1, 1))]);
+    for _ in 0..shots {
+        let mut next = std::collections::BTreeMap::new();
+        for ((run, longest), p) in at {
+            let hit = shot_chance(run);
+            let miss = ratio(1, 1) - &hit;
+            *next.entry((0, longest)).or_insert_with(|| ratio(0, 1)) += &p * hit;
+            *next
+                .entry((run + 1, longest.max(run + 1)))
+                .or_insert_with(|| ratio(0, 1)) += p * miss;
+        }
+        at = next;
+    }
+    at
+}
+
 /// This file's own answer to the question `id`.
 fn independent(id: &str) -> Option<BigRational> {
     let yes = |b: bool| u64::from(b);
@@ -143,6 +215,46 @@ fn independent(id: &str) -> Option<BigRational> {
             choose(12, 4) * choose(8, 2) * 2u64.pow(4) * 3u64.pow(6),
             6u64.pow(12),
         ),
+        // Each featured 5-star takes one 5-star (won the 50/50) or two (lost it,
+        // then guaranteed), each with chance 1/2; the pity starts over at each.
+        "featured-mean" => {
+            let pulls: BigRational = first_five_star()
+                .into_iter()
+                .enumerate()
+                .map(|(k, p)| BigRational::new(p * k, BigInt::from(1000).pow(k as u32)))
+                .sum();
+            pulls * ratio(3, 2)
+        }
+        "featured-by-90" => {
+            ratio(1, 2) * five_stars_within(1, 90) + ratio(1, 2) * five_stars_within(2, 90)
+        }
+        "two-featured-by-180" => {
+            ratio(1, 4) * five_stars_within(2, 180)
+                + ratio(1, 2) * five_stars_within(3, 180)
+                + ratio(1, 4) * five_stars_within(4, 180)
+        }
+        // Every sequence of ten shots, each with its chance.
+        "streak-shot-hits" => {
+            let mut expected = ratio(0, 1);
+            for shots in 0u32..1 << 10 {
+                let (mut p, mut run) = (ratio(1, 1), 0);
+                for t in 0..10 {
+                    if shots >> t & 1 == 1 {
+                        p *= shot_chance(run);
+                        run = 0;
+                    } else {
+                        p *= ratio(1, 1) - shot_chance(run);
+                        run += 1;
+                    }
+                }
+                expected += p * BigInt::from(shots.count_ones());
+            }
+            expected
+        }
+        "streak-shot-drought" => shot_runs(20)
+            .into_iter()
+            .map(|((_, longest), p)| p * BigInt::from(longest))
+            .sum(),
         _ => return None,
     })
 }

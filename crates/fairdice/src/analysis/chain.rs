@@ -13,6 +13,8 @@
 use std::hash::{BuildHasher, BuildHasherDefault};
 
 use hashbrown::HashTable;
+use num_integer::Integer;
+use num_rational::Ratio;
 use rustc_hash::FxHasher;
 use thiserror::Error;
 
@@ -86,6 +88,52 @@ pub struct Chain {
     /// `transitions[starts[s]..starts[s + 1]]` leave state `s`.
     starts: Vec<usize>,
     transitions: Vec<Transition>,
+    exact: Option<ExactWeights>,
+}
+
+/// Every transition's chance as an integer over one common denominator, when
+/// the randomizer gives exact chances ([`Randomizer::exact_next_distribution`])
+/// and their common denominator fits 64 bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExactWeights {
+    /// The common denominator.
+    pub scale: u64,
+    /// Per transition (in [`Chain::edges`] order), its chance times `scale`.
+    pub weights: Vec<u64>,
+}
+
+/// Gathers exact chances while the chain is walked: each transition's fraction
+/// and the common denominator so far.
+struct ExactGatherer {
+    scale: u64,
+    fractions: Vec<(u64, u64)>,
+}
+
+impl ExactGatherer {
+    /// Adds a state's fractions for the outcomes it can draw; `None` when the
+    /// randomizer has no exact chances or the denominator outgrows 64 bits.
+    fn add(mut self, exact: Option<Vec<Ratio<u64>>>, drawn: &[usize]) -> Option<Self> {
+        let exact = exact?;
+        for &outcome in drawn {
+            let chance = exact.get(outcome)?;
+            let d = *chance.denom();
+            self.scale = (self.scale / self.scale.gcd(&d)).checked_mul(d)?;
+            self.fractions.push((*chance.numer(), d));
+        }
+        Some(self)
+    }
+
+    fn finish(self) -> ExactWeights {
+        let scale = self.scale;
+        ExactWeights {
+            scale,
+            weights: self
+                .fractions
+                .into_iter()
+                .map(|(n, d)| n * (scale / d))
+                .collect(),
+        }
+    }
 }
 
 impl Chain {
@@ -110,6 +158,11 @@ impl Chain {
         let mut scratch = randomizer.clone();
         let mut here: Vec<i64> = Vec::with_capacity(width);
         let mut reserved = 0u64;
+        let mut exact = Some(ExactGatherer {
+            scale: 1,
+            fractions: Vec::new(),
+        });
+        let mut drawn = Vec::with_capacity(outcomes);
         let mut next = 0;
         while next * width < arena.len() || (width == 0 && next == 0) {
             here.clear();
@@ -117,10 +170,12 @@ impl Chain {
             scratch.restore(&here).expect("a reached state restores");
             let distribution = scratch.next_distribution();
             meter.charge(STEPS_PER_STATE + STEPS_PER_TRANSITION * outcomes as u64)?;
+            drawn.clear();
             for (outcome, &probability) in distribution.iter().enumerate() {
                 if probability <= 0.0 {
                     continue;
                 }
+                drawn.push(outcome);
                 scratch
                     .observe(outcome)
                     .expect("an outcome of positive chance is observable");
@@ -151,6 +206,7 @@ impl Chain {
                 });
             }
             starts.push(transitions.len());
+            exact = exact.and_then(|e| e.add(scratch.exact_next_distribution(), &drawn));
             next += 1;
             let bytes = transitions.len() as u64 * BYTES_PER_EDGE
                 + (arena.len() as u64 * 8)
@@ -167,7 +223,13 @@ impl Chain {
             outcomes,
             starts,
             transitions,
+            exact: exact.map(ExactGatherer::finish),
         })
+    }
+
+    /// The transitions' exact chances, when the randomizer gives them.
+    pub fn exact(&self) -> Option<&ExactWeights> {
+        self.exact.as_ref()
     }
 
     /// The number of states (state 0 is where the randomizer stood).
@@ -183,6 +245,12 @@ impl Chain {
     /// The transitions leaving `state`.
     pub fn transitions(&self, state: usize) -> &[Transition] {
         &self.transitions[self.starts[state]..self.starts[state + 1]]
+    }
+
+    /// The position of `state`'s first transition among all of them (its
+    /// transitions follow in order): where its [`ExactWeights`] start.
+    pub fn first_transition(&self, state: usize) -> usize {
+        self.starts[state]
     }
 
     /// Every transition, state by state (for a loop over all states in order).

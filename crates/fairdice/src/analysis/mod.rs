@@ -36,6 +36,7 @@
 pub mod base_deviation;
 pub mod chain;
 pub mod exact;
+pub mod exact_gaps;
 pub mod gaps;
 pub mod goal;
 pub mod metrics;

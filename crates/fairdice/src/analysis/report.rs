@@ -24,6 +24,7 @@
 
 use super::base_deviation::base_probabilities;
 use super::{Analysis, Droughts, Method};
+use crate::control::Control;
 use crate::randomizer::report::has_labels;
 use crate::randomizer::{AnyRandomizer, OutcomeName, Randomizer};
 
@@ -134,6 +135,11 @@ pub struct OutcomeDroughtsReport {
     pub outcome: OutcomeName,
     /// Expected longest run of samples without it.
     pub longest_gap: f64,
+    /// `longest_gap` as an exact fraction `p/q`, for a randomizer with exact
+    /// chances (a machine) whose states are few enough
+    /// ([`exact_longest_gaps`](super::exact_gaps::exact_longest_gaps)).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub longest_gap_exact: Option<String>,
     /// `gap_exceeds[k]` = P(longest gap > k), for `k` in `0..=T`.
     pub gap_exceeds: Vec<f64>,
     /// Standard error of `longest_gap` (Monte Carlo only).
@@ -157,11 +163,39 @@ impl DroughtsReport {
                 .map(|o| OutcomeDroughtsReport {
                     outcome: OutcomeName::named(randomizer, o.outcome, labelled),
                     longest_gap: o.longest_gap,
+                    longest_gap_exact: None,
                     gap_exceeds: o.exceeds.clone(),
                     longest_gap_error: o.errors.as_ref().map(|(longest, _)| *longest),
                     gap_exceeds_error: o.errors.as_ref().map(|(_, exceeds)| exceeds.clone()),
                 })
                 .collect(),
+        }
+    }
+}
+
+impl DroughtsReport {
+    /// Fills in each outcome's exact expected longest gap over `samples`
+    /// samples, when `randomizer` has exact chances and its states and the
+    /// work fit (nothing changes otherwise, or when the budget stops it).
+    pub fn add_exact_gaps(
+        &mut self,
+        randomizer: &AnyRandomizer,
+        samples: usize,
+        control: &Control,
+    ) {
+        use super::chain::Chain;
+        if randomizer.exact_next_distribution().is_none() {
+            return;
+        }
+        let mut fresh = randomizer.clone();
+        fresh.reset();
+        let Ok(chain) = Chain::explore(&fresh, control) else {
+            return;
+        };
+        if let Ok(Some(gaps)) = super::exact_gaps::exact_longest_gaps(&chain, samples, control) {
+            for (outcome, gap) in self.outcomes.iter_mut().zip(gaps) {
+                outcome.longest_gap_exact = Some(gap.to_string());
+            }
         }
     }
 }

@@ -113,6 +113,10 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.next_distribution())
     }
 
+    fn exact_next_distribution(&self) -> Option<Vec<num_rational::Ratio<u64>>> {
+        dispatch!(self, r => r.exact_next_distribution())
+    }
+
     fn next_entropy_fraction(&self) -> f64 {
         dispatch!(self, r => r.next_entropy_fraction())
     }

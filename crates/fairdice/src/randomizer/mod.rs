@@ -80,6 +80,7 @@ mod tgm3;
 #[cfg(test)]
 mod testing;
 
+use num_rational::Ratio;
 use thiserror::Error;
 
 use crate::dice::die::Outcome;
@@ -181,6 +182,16 @@ pub trait Randomizer: DrawDyn {
     /// state. Sums to 1 within [`DISTRIBUTION_TOLERANCE`]; zero exactly for the
     /// outcomes the randomizer cannot draw next.
     fn next_distribution(&self) -> Vec<f64>;
+
+    /// The probability of each outcome index at the next draw as exact
+    /// fractions in lowest terms, when the randomizer knows them exactly and
+    /// each fits 64 bits (a [`Machine`]'s chances); `None` (the default)
+    /// otherwise. Equal to [`next_distribution`](Self::next_distribution) up to
+    /// its rounding; the exact figures of goals and droughts are computed from
+    /// it.
+    fn exact_next_distribution(&self) -> Option<Vec<Ratio<u64>>> {
+        None
+    }
 
     /// The entropy of the next draw as a fraction of a fair die's over the same
     /// number of outcomes ([`entropy_fraction`](crate::analysis::metrics::entropy_fraction)

@@ -54,6 +54,8 @@ mod tests;
 
 use std::sync::Arc;
 
+use num_rational::Ratio;
+use num_traits::CheckedMul;
 use thiserror::Error;
 
 use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
@@ -364,6 +366,21 @@ impl Randomizer for Machine {
     fn next_distribution(&self) -> Vec<f64> {
         (0..self.shared.outcomes.len())
             .map(|outcome| self.chance(outcome))
+            .collect()
+    }
+
+    fn exact_next_distribution(&self) -> Option<Vec<Ratio<u64>>> {
+        let shared = &*self.shared;
+        shared
+            .paths
+            .iter()
+            .map(|path| {
+                path.iter()
+                    .try_fold(Ratio::from_integer(1u64), |chance, &(layer, result)| {
+                        let state = &shared.layers[layer].states[self.states[layer] as usize];
+                        chance.checked_mul(&Ratio::new(state.weights[result], state.total))
+                    })
+            })
             .collect()
     }
 
