@@ -81,14 +81,14 @@ pub fn exact_figures(
         let scale = exact.scale;
         let mut met = BigUint::zero();
         let mut newly_lost = BigUint::zero();
-        for pair in 0..pairs {
-            if alive[pair].is_zero() {
+        for (pair, here) in alive.iter().enumerate() {
+            if here.is_zero() {
                 continue;
             }
             let (state, level) = (pair / levels, pair % levels);
             let first = chain.first_transition(state);
             for (i, t) in chain.transitions(state).iter().enumerate() {
-                let mass = &alive[pair] * exact.weights[first + i];
+                let mass = here * exact.weights[first + i];
                 match goal.advance(level, t.outcome as usize) {
                     None => met += mass,
                     Some(level) => {
@@ -154,13 +154,13 @@ fn exact_draws(
     let mut expected = BigUint::zero();
     for _ in 0..attempts {
         let mut hits = BigUint::zero();
-        for state in 0..chain.states() {
-            if at[state].is_zero() {
+        for (state, here) in at.iter().enumerate() {
+            if here.is_zero() {
                 continue;
             }
             let first = chain.first_transition(state);
             for (i, t) in chain.transitions(state).iter().enumerate() {
-                let mass = &at[state] * exact.weights[first + i];
+                let mass = here * exact.weights[first + i];
                 if outcomes.contains(&(t.outcome as usize)) {
                     hits += &mass;
                 }
