@@ -11,7 +11,7 @@ use fairdice::randomizer::{AnyRandomizer, Randomizer, outcome_index};
 use fairdice::{Control, Failure};
 use serde::{Deserialize, Serialize};
 
-use crate::randomizer::Source;
+use crate::randomizer::{Source, spec_title};
 use crate::{Error, UseCase};
 
 /// The most attempts one report tabulates.
@@ -118,6 +118,9 @@ pub struct GoalReport {
     pub until: Vec<String>,
     /// The outcomes drawn before counting started.
     pub history: Vec<String>,
+    /// Where a machine stood when counting started: each layer and its state,
+    /// e.g. `pity: n = 73` (empty for other randomizers).
+    pub start: Vec<String>,
     /// Exact (with the states walked) or Monte Carlo (runs and seed).
     pub method: GoalMethod,
     /// P(the goal is ever met) (Monte Carlo: within a run's draws).
@@ -343,6 +346,14 @@ impl UseCase for GoalRequest {
             },
             goal: words,
             history,
+            start: match &randomizer {
+                AnyRandomizer::Machine(machine) => machine
+                    .describe_state()
+                    .into_iter()
+                    .map(|(layer, state)| format!("{layer}: {state}"))
+                    .collect(),
+                _ => Vec::new(),
+            },
             method,
             ever: attempts.ever,
             mean: attempts.mean,
@@ -371,20 +382,9 @@ impl UseCase for GoalRequest {
 }
 
 impl GoalReport {
-    /// What the randomizer is called in a heading: the machine's name, or its
-    /// spec (cut short).
+    /// What the randomizer is called in a heading ([`spec_title`]).
     pub fn title(&self) -> String {
-        self.name.clone().unwrap_or_else(|| {
-            if self.spec.len() <= 80 {
-                self.spec.clone()
-            } else {
-                let cut = (0..=77)
-                    .rev()
-                    .find(|&i| self.spec.is_char_boundary(i))
-                    .unwrap_or(0);
-                format!("{}…", &self.spec[..cut])
-            }
-        })
+        spec_title(&self.spec)
     }
 }
 

@@ -105,6 +105,23 @@ impl Source {
     }
 }
 
+/// How a randomizer is named in a heading: a machine document by its `name`
+/// (or as "a machine of N bytes"), a spec longer than 80 characters cut short,
+/// any other spec as written.
+pub fn spec_title(spec: &str) -> String {
+    if spec.trim_start().starts_with('{') {
+        let name = serde_json::from_str::<serde_json::Value>(spec)
+            .ok()
+            .and_then(|document| document["name"].as_str().map(str::to_string));
+        return name.unwrap_or_else(|| format!("a machine of {} bytes", spec.len()));
+    }
+    if spec.len() <= 80 {
+        return spec.to_string();
+    }
+    let cut = (0..=77).rev().find(|&i| spec.is_char_boundary(i)).unwrap_or(0);
+    format!("{}…", &spec[..cut])
+}
+
 /// The most outcomes a history holds (written out).
 pub const MAX_HISTORY: u64 = 1_000_000;
 

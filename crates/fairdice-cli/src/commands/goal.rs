@@ -91,19 +91,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .trim_end()
         );
     } else {
-        print(&report)?;
+        print(&report, args.resume.is_some())?;
     }
     Ok(())
 }
 
 /// The summary, then the table with a bar for the chance within each attempt
 /// (every attempt up to 40, else about 30 rows and each percentile's).
-fn print(report: &GoalReport) -> anyhow::Result<()> {
-    let start = if report.history.is_empty() {
-        "from the start".to_string()
-    } else {
-        format!("after {} outcomes", report.history.len())
+fn print(report: &GoalReport, resumed: bool) -> anyhow::Result<()> {
+    let mut start = match (resumed, report.history.len()) {
+        (false, 0) => "from the start".to_string(),
+        (true, 0) => "from the saved session".to_string(),
+        (false, n) => format!("after {n} outcomes"),
+        (true, n) => format!("after the saved session and {n} outcomes"),
     };
+    if (resumed || !report.history.is_empty()) && !report.start.is_empty() {
+        start = format!("{start}: {}", report.start.join(", "));
+    }
     let method = match report.method {
         GoalMethod::Exact { states } => format!("exact over {states} states"),
         GoalMethod::MonteCarlo { runs, seed } => format!("Monte Carlo, {runs} runs, seed {seed}"),

@@ -56,13 +56,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let source = source(args.resume.as_deref(), args.spec.as_deref())?;
     // A fresh randomizer without --seed gets one from the clock, shown so the draws
     // can be repeated; a resumed session continues with its own generator.
-    let seed = match (&source, args.seed) {
-        (Source::Spec(_), None) => {
-            let seed = clock_seed();
-            eprintln!("seed {seed} (repeat these draws with --seed {seed})");
-            seed
-        }
-        (_, seed) => seed.unwrap_or(fairdice_api::DEFAULT_SEED),
+    let from_clock = matches!((&source, args.seed), (Source::Spec(_), None));
+    let seed = match args.seed {
+        None if from_clock => clock_seed(),
+        seed => seed.unwrap_or(fairdice_api::DEFAULT_SEED),
     };
     let request = SampleRequest {
         source,
@@ -73,6 +70,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let answer = request
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
+    if from_clock {
+        eprintln!("seed {seed} (repeat these draws with --seed {seed})");
+    }
     if args.json {
         outln!("{}", crate::output::json(&answer.report)?.trim_end());
     } else if args.csv {

@@ -263,7 +263,7 @@ fn render(report: &SeatsReport) -> String {
     let _ = writeln!(
         out,
         "{}, {} rolls, {} players; method: {}",
-        analysis.spec,
+        fairdice_api::randomizer::spec_title(&analysis.spec),
         analysis.samples,
         report.game.players().len(),
         describe(&analysis.method)

@@ -397,11 +397,12 @@ fn build_layer(layer: &LayerDocument) -> Result<Layer, MachineError> {
     for index in 0..state_count {
         let (state_name, draw, next) = &states[if counter.is_some() { 0 } else { index }];
         let at = match counter {
-            Some(_) => format!("n = {index}"),
-            None => format!("state {state_name:?}"),
+            Some(_) => format!("n = {index}: "),
+            None if layer.states.is_some() => format!("state {state_name:?}: "),
+            None => String::new(),
         };
         let n = index as u64;
-        let context = |message: String| invalid(format!("{at}: {message}"));
+        let context = |message: String| invalid(format!("{at}{message}"));
         built.push(build_state(
             draw,
             *next,
