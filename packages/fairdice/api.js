@@ -45,9 +45,13 @@ function freshSeed() {
   return (BigInt(words[0]) << 32n) | BigInt(words[1]);
 }
 
-/** A randomizer source: a spec, `{ spec }` or `{ session }` (a saved session's JSON). */
+/**
+ * A randomizer source: a spec, a machine document (an object with `layers`),
+ * `{ spec }` or `{ session }` (a saved session's JSON).
+ */
 function sourceOf(source) {
   if (typeof source === "string") return { spec: source };
+  if (source && Array.isArray(source.layers)) return { spec: JSON.stringify(source) };
   if (source && typeof source.session === "object") return { session: JSON.stringify(source.session) };
   return source;
 }
@@ -101,6 +105,21 @@ export function bind(wasm) {
       run("next", { source: sourceOf(source), history: (typeof history === "string" ? history.split(",") : history).map((h) => String(h).trim()) }),
     state: (session) => run("state", { session: typeof session === "string" ? session : JSON.stringify(session) }),
     prd: (p, options) => run("prd", { p, ...options }),
+    audit: (log, spec, options = {}) =>
+      run("audit", {
+        spec: sourceOf(spec).spec,
+        log: typeof log === "string" ? log : log.map((e) => (typeof e === "number" ? e : String(e))),
+        candidates: (options.candidates ?? []).map((c) => sourceOf(c).spec),
+        simulations: options.runs ?? 2000,
+        seed: seedOf(options.seed ?? 1),
+      }),
+    goal: (source, until = [], options = {}) =>
+      run("goal", {
+        source: sourceOf(source),
+        until: (typeof until === "string" ? until.split(",") : until).map((u) => String(u).trim()),
+        ...withSeed(options),
+        history: (typeof options.history === "string" ? options.history.split(",") : options.history ?? []).map(String),
+      }),
     analyze: (spec, samples, options) => run("analyze", { spec, samples, ...withSeed(options) }),
     tune: (options) => run("tune", withSeed(options)),
     seats: (game, spec, samples, options) =>

@@ -217,7 +217,15 @@ export interface BattleReport {
 // ---- randomizers ----
 
 /** A randomizer: its spec (`"deck(values=6)"`), or a saved session to continue. */
-export type Source = string | { spec: string } | { session: string };
+/** A machine document (docs/machines.md): the game's own randomizer as layers of states. */
+export interface MachineDocument {
+  name?: string;
+  about?: string;
+  outcomes?: (string | number)[];
+  layers: Record<string, unknown>[];
+}
+
+export type Source = string | MachineDocument | { spec: string } | { session: string };
 
 export interface SampleOptions {
   /** Outcomes to draw (default 10; `count` is read as this too). */
@@ -249,6 +257,73 @@ export interface NextReport {
   spec: string;
   history: string[];
   outcomes: NextOutcome[];
+}
+
+export interface GoalOptions {
+  /** How many draws of the outcomes (default 1). */
+  times?: number;
+  /** Each outcome of `until` (every outcome when it is empty) at least once instead. */
+  every?: boolean;
+  /** The attempts the player has: the report gives the chance within them. */
+  budget?: number;
+  /** Outcomes drawn before counting starts, oldest first (`"3-star*73"` repeats). */
+  history?: string[] | string;
+  /** Tabulate at most this many attempts (default 1000). */
+  limit?: number;
+  /** Exact, or an error (no Monte Carlo fallback). */
+  exact?: boolean;
+  /** Estimate by Monte Carlo with this many runs. */
+  runs?: number;
+  seed?: Seed;
+}
+
+export interface GoalReport {
+  spec: string;
+  name?: string;
+  goal: string;
+  until: string[];
+  history: string[];
+  /** Where a machine stood, each layer and its state (`"pity: n = 73"`). */
+  start: string[];
+  method: { method: "exact"; states: number } | { method: "monte_carlo"; runs: number; seed: number };
+  ever: number;
+  mean: number | null;
+  sd: number | null;
+  mean_error?: number;
+  /** The mean as an exact fraction `"p/q"` (a machine's goal certain by some attempt). */
+  mean_exact?: string;
+  certain_by: number | null;
+  percentiles: { chance: number; attempts: number | null }[];
+  budget?: {
+    attempts: number;
+    chance: number;
+    expected_hits?: number;
+    chance_exact?: string;
+    expected_hits_exact?: string;
+  };
+  attempts: { attempt: number; chance: number; cumulative: number }[];
+  truncated: boolean;
+}
+
+export interface AuditOptions {
+  /** Randomizers to rank by likelihood (default: the spec's usual alternatives). */
+  candidates?: (string | MachineDocument)[];
+  /** Logs simulated from the randomizer for the tests' p-values (default 2000; 0: no tests). */
+  runs?: number;
+  seed?: Seed;
+}
+
+export interface AuditReport {
+  spec: string;
+  entries: number;
+  /** The natural log-likelihood, each entry given the ones before; null when an entry is impossible. */
+  log_likelihood: number | null;
+  per_entry: number | null;
+  impossible?: { entry: number; outcome: string; reason: string };
+  counts: { outcome: string; count: number; expected: number }[];
+  method: string;
+  tests: { test: "fit" | "drought" | "repeats"; measures: string; statistic: number; p_value: number }[];
+  candidates: { spec: string; log_likelihood: number | null; behind: number | null; impossible_entry?: number }[];
 }
 
 export interface StateReport {
@@ -469,6 +544,10 @@ export interface Fairdice {
   next(source: Source, history?: string[] | string): NextReport;
   state(session: string): StateReport;
   prd(p: number, options?: { limit?: number }): PrdReport;
+  /** A recorded log (outcomes, or a file's text) against `spec`: likelihood, tests and the likeliest candidates. */
+  audit(log: (string | number)[] | string, spec: string | MachineDocument, options?: AuditOptions): AuditReport;
+  /** Attempts until `source` gives `until` (`times` of them, or `every` one), exact over its states. */
+  goal(source: Source, until?: (string | number)[] | string, options?: GoalOptions): GoalReport;
   analyze(spec: string, samples: number, options?: AnalyzeOptions): AnalysisReport;
   tune(options: TuneOptions): TuneReport;
   /** How `spec` splits a match of `samples` rolls between the players of `game` (a game object or its file's JSON text). */

@@ -100,6 +100,38 @@ test("randomizers: seeded samples, saved sessions continued, next and PRD as the
   assert.deepEqual(fairdice.prd(0.25), cliJson("prd", "0.25"));
 });
 
+test("machines and goals: a banner's document gives the command line's goal, exact fractions included", () => {
+  const path = fileURLToPath(new URL("../../docs/machines/banner.json", import.meta.url));
+  const banner = JSON.parse(readFileSync(path, "utf8"));
+  const goal = fairdice.goal(banner, ["featured"], { times: 2, budget: 180 });
+  assert.deepEqual(goal, cliJson("goal", `@${path}`, "--until", "featured", "--times", "2", "--budget", "180"));
+  assert.equal(goal.method.method, "exact");
+  assert.match(goal.budget.chance_exact, /^\d+\/\d+$/);
+  const after = fairdice.goal(readFileSync(path, "utf8"), "featured", { history: "3-star*73" });
+  assert.deepEqual(after.start, ["pity: n = 73", 'fifty-fifty: state "even"']);
+  assert.deepEqual(fairdice.sample(banner, { samples: 30, seed: 2 }), cliJson("sample", `@${path}`, "--samples", "30", "--seed", "2"));
+  assert.throws(() => fairdice.goal({ layers: [{ name: "a", draw: { x: "1/2" } }] }, ["x"]), FairdiceError);
+});
+
+test("audit: a JavaScript dice bag's log, as `fairdice audit --json` audits it", () => {
+  // Seed 003's kind of bag: each face once, drawn without replacement, refilled when empty.
+  let state = 7;
+  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  let bag = [];
+  const roll = () => {
+    if (bag.length === 0) bag = [1, 2, 3, 4, 5, 6];
+    return bag.splice(Math.floor(random() * bag.length), 1)[0];
+  };
+  const rolls = Array.from({ length: 120 }, roll);
+  const report = fairdice.audit(rolls, "dice(values=6)", { runs: 300 });
+  const file = join(mkdtempSync(join(tmpdir(), "fairdice-log-")), "rolls.txt");
+  writeFileSync(file, rolls.join("\n") + "\n");
+  assert.deepEqual(report, cliJson("audit", file, "--randomizer", "dice(values=6)", "--runs", "300"));
+  // No simulated dice log is as even as the bag's: two-sided, 2/301.
+  assert.equal(report.tests.find((t) => t.test === "fit").p_value, 2 / 301);
+  assert.match(report.candidates[0].spec, /^deck\(values=6, copies=1,/);
+});
+
 test("contests, Risk battles, analyses and searches equal the command line's documents", () => {
   assert.deepEqual(fairdice.contest("5d6", "4d6+1d8", { ties: "a-wins" }), cliJson("contest", "5d6", "4d6+1d8", "--ties", "a-wins"));
   assert.deepEqual(

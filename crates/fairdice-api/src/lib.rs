@@ -38,6 +38,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod analyze;
+pub mod audit;
 pub mod contest;
 pub mod dist;
 pub mod error;
@@ -91,6 +92,7 @@ pub const USE_CASES: &[&str] = &[
     randomizer::StateRequest::NAME,
     prd::PrdRequest::NAME,
     goal::GoalRequest::NAME,
+    audit::AuditRequest::NAME,
     seats::SeatsRequest::NAME,
 ];
 
@@ -165,6 +167,7 @@ pub fn run_json_within(
         }
         prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control, document),
         goal::GoalRequest::NAME => run::<goal::GoalRequest>(request, control, document),
+        audit::AuditRequest::NAME => run::<audit::AuditRequest>(request, control, document),
         seats::SeatsRequest::NAME => run::<seats::SeatsRequest>(request, control, document),
         other => Err(Error::bad_request(format!(
             "unknown use case `{other}`; accepted: {}",

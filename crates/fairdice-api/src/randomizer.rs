@@ -118,7 +118,10 @@ pub fn spec_title(spec: &str) -> String {
     if spec.len() <= 80 {
         return spec.to_string();
     }
-    let cut = (0..=77).rev().find(|&i| spec.is_char_boundary(i)).unwrap_or(0);
+    let cut = (0..=77)
+        .rev()
+        .find(|&i| spec.is_char_boundary(i))
+        .unwrap_or(0);
     format!("{}…", &spec[..cut])
 }
 

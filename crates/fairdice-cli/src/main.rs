@@ -40,6 +40,8 @@ enum Command {
     Prd(commands::prd::Args),
     /// Attempts until a randomizer gives what the player waits for (k hits, every outcome), exact.
     Goal(commands::goal::Args),
+    /// A recorded log against a randomizer: its likelihood, tests, and the likeliest randomizers.
+    Audit(commands::audit::Args),
     /// Inspect a saved randomizer session (written by `sample --save`).
     State(commands::state::Args),
     /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Next(args) => commands::next::run(args),
         Command::Prd(args) => commands::prd::run(args),
         Command::Goal(args) => commands::goal::run(args),
+        Command::Audit(args) => commands::audit::run(args),
         Command::State(args) => commands::state::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Analyze(args) => commands::analyze::run(args),

@@ -98,3 +98,74 @@ def test_a_seed_is_picked_and_shown_when_none_is_given():
     randomizer = Randomizer("dice(values=6)")
     assert isinstance(randomizer.seed, int)
     assert Randomizer("dice(values=6)", seed=randomizer.seed).take(20) == randomizer.take(20)
+
+
+BANNER = "../../../docs/machines/banner.json"
+
+
+def test_a_machine_goal_is_exact_and_equals_the_command_line(cli):
+    from fractions import Fraction
+    from pathlib import Path
+
+    path = Path(__file__).parent / BANNER
+    document = json.loads(path.read_text())
+    report = fairdice.goal(document, ["featured"], budget=90)
+    printed = json.loads(run_cli(cli, "goal", f"@{path}", "--until", "featured", "--budget", "90", "--json"))
+    assert report.document == printed
+    assert report.exact
+    # One or two 5-stars, each 62.297 pulls on average: 1.5 times that.
+    assert isinstance(report.mean, Fraction)
+    assert abs(float(report.mean) - 1.5 * 62.2973) < 1e-3
+    assert report.chance_within_budget == Fraction(printed["budget"]["chance_exact"])
+    assert report.within[90] == printed["budget"]["chance"]
+    assert report.percentiles[0.5] == 80
+
+
+def test_goals_of_builtin_randomizers_and_their_refusals():
+    pity = fairdice.goal("pity(p=0.006, soft=74, rise=0.06, cap=90)", ["hit"])
+    assert round(pity.mean, 3) == 62.297  # the published figure, as a float
+    collect = fairdice.goal("dice(base=2d6)", every=True)
+    assert abs(collect.mean - 61.2174) < 1e-4
+    with pytest.raises(fairdice.InvalidInputError):
+        fairdice.goal("dice(values=6)", ["7"])
+    with pytest.raises(fairdice.InvalidInputError):
+        fairdice.goal({"layers": [{"name": "a", "draw": {"x": "1/2"}}]}, ["x"])
+
+
+class DiceBag:
+    """A game's own dice bag, as a JavaScript game writes one: the faces min..max,
+    `sets` of each, drawn without replacement and refilled when empty."""
+
+    def __init__(self, low: int, high: int, sets: int, seed: int) -> None:
+        import random
+
+        self.faces = [f for f in range(low, high + 1) for _ in range(sets)]
+        self.bag: list[int] = []
+        self.random = random.Random(seed)
+
+    def roll(self) -> int:
+        if not self.bag:
+            self.bag = list(self.faces)
+        return self.bag.pop(self.random.randrange(len(self.bag)))
+
+
+def test_a_game_tests_its_dice_bag_with_an_audit(cli, tmp_path):
+    bag = DiceBag(1, 6, 1, seed=3)
+    rolls = [bag.roll() for _ in range(600)]
+    # As its own bag, the log is likely and unremarkable.
+    as_bag = fairdice.audit(rolls, "bag(min=1, max=6, sets=1)", runs=500)
+    assert as_bag.log_likelihood > -600 * 1.8
+    assert min(as_bag.p_values.values()) > 0.001
+    # As plain dice, the counts are far too even: no simulated dice log is as even.
+    as_dice = fairdice.audit(rolls, "dice(values=6)", runs=500)
+    assert as_dice.p_values["fit"] == 2 / 501
+    assert as_dice.ranking[0][0].startswith("deck(values=6, copies=1")
+    # The same answer as the command line, from a file.
+    path = tmp_path / "rolls.txt"
+    path.write_text("\n".join(map(str, rolls)) + "\n")
+    printed = json.loads(run_cli(cli, "audit", str(path), "--randomizer", "dice(values=6)", "--runs", "500", "--json"))
+    assert as_dice.document == printed
+    # A face the bag cannot give now is named.
+    broken = fairdice.audit([1, 2, 3, 4, 5, 6, 6], "bag(min=1, max=6, sets=1)", runs=0)
+    assert broken.log_likelihood == float("-inf")
+    assert broken.document["impossible"]["entry"] == 7

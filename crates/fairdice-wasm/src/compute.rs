@@ -5,8 +5,10 @@
 use fairdice::Control;
 use fairdice::dice::report::{Measure, UnknownMeasure};
 use fairdice_api::analyze::{AnalyzeRequest, DroughtsRequest};
+use fairdice_api::audit::AuditRequest;
 use fairdice_api::contest::ContestRequest;
 use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
+use fairdice_api::goal::GoalRequest;
 use fairdice_api::prd::PrdRequest;
 use fairdice_api::randomizer::{NextRequest, SampleRequest, StateRequest};
 use fairdice_api::risk::RiskRequest;
@@ -172,6 +174,8 @@ fn dispatch(use_case: &str, handler: impl Handler) -> String {
         NextRequest::NAME => handler.handle::<NextRequest>(plain()),
         StateRequest::NAME => handler.handle::<StateRequest>(plain()),
         PrdRequest::NAME => handler.handle::<PrdRequest>(plain()),
+        GoalRequest::NAME => handler.handle::<GoalRequest>(plain()),
+        AuditRequest::NAME => handler.handle::<AuditRequest>(plain()),
         SeatsRequest::NAME => handler.handle::<SeatsRequest>(Case {
             draw: charts::seats,
             ..plain()

@@ -28,6 +28,7 @@ const resumed = fairdice.sample({ session: drawn.session ?? "" }, { samples: 3 }
 const next = fairdice.next({ spec: "fair(base=2d6, tightness=1)" }, ["2", "4", "7", "7"]);
 const state = fairdice.state(drawn.session ?? "");
 const prd = fairdice.prd(0.25, { limit: 10 });
+const featured: number | null = fairdice.goal({ layers: [{ name: "pity", counter: 2, draw: { hit: "n == 1 ? 1 : 1/2", miss: "rest" }, next: { hit: 0, miss: "n + 1" } }] }, ["hit"], { budget: 2 }).mean;
 const analysis = fairdice.analyze("dynamic(values=6, decrease=0.355)", 25, { droughts: false, runs: 1000 });
 const steps: number = analysis.steps.length;
 const tuned = fairdice.tune({ values: 6, samples: "25", min_entropy: 0.9, systems: ["deck", "dynamic"] });
@@ -55,4 +56,4 @@ fairdice.dist("3d6", { rolls: 10 });
 // @ts-expect-error: a game has players.
 fairdice.seats({ payoffs: {} }, "dice(values=6)", 10);
 
-console.log(counts, kept, bias, exact, resumed, next, state, prd, steps, fairest, svg, grown, spread);
+console.log(counts, kept, bias, exact, resumed, next, state, prd, featured, steps, fairest, svg, grown, spread);

@@ -132,7 +132,11 @@ fn render(report: &AnalysisReport, every: Option<usize>) -> String {
     let mut out = String::new();
     let n = report.outcomes;
     let t = report.samples;
-    let _ = writeln!(out, "{}", fairdice_api::randomizer::spec_title(&report.spec));
+    let _ = writeln!(
+        out,
+        "{}",
+        fairdice_api::randomizer::spec_title(&report.spec)
+    );
     let _ = writeln!(
         out,
         "{t} samples, {n} outcomes; method: {}",

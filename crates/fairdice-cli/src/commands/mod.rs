@@ -1,6 +1,7 @@
 //! One module per subcommand: its flags (`Args`) and its `run` function.
 
 pub mod analyze;
+pub mod audit;
 pub mod contest;
 pub mod dist;
 pub mod goal;

@@ -259,6 +259,52 @@ fn independent(id: &str) -> Option<BigRational> {
     })
 }
 
+/// The log `{log}` stands for: 60 sums of 2d6 dealt from a shuffled deck of two
+/// copies of its 36 rolls (a fixed shuffle), so every entry is possible under
+/// both plain dice and that deck.
+fn log_of_sums() -> Vec<u64> {
+    let mut cards: Vec<u64> = (1..=6)
+        .flat_map(|a| (1..=6).map(move |b| a + b))
+        .flat_map(|sum| [sum, sum])
+        .collect();
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for i in (1..cards.len()).rev() {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        cards.swap(i, (state >> 33) as usize % (i + 1));
+    }
+    cards.truncate(60);
+    cards
+}
+
+/// This file's own answer to a question whose answer is not a fraction (a
+/// logarithm), to within rounding.
+fn independent_float(id: &str) -> Option<f64> {
+    let ways = |sum: u64| 6 - sum.abs_diff(7);
+    Some(match id {
+        "log-likelihood-dice" => log_of_sums()
+            .iter()
+            .map(|&s| (ways(s) as f64 / 36.0).ln())
+            .sum(),
+        "log-likelihood-deck" => {
+            // Each entry: the cards of its sum left over the cards left.
+            let mut left: Vec<u64> = (0..=12)
+                .map(|s| if s >= 2 { 2 * ways(s) } else { 0 })
+                .collect();
+            let mut total = 72;
+            let mut sum = 0.0;
+            for s in log_of_sums() {
+                sum += (left[s as usize] as f64 / total as f64).ln();
+                left[s as usize] -= 1;
+                total -= 1;
+            }
+            sum
+        }
+        _ => return None,
+    })
+}
+
 /// The answer a document holds at `at`: an RFC 6901 pointer to a number or an
 /// exact `"p/q"`, or `outcome=N` for outcome N's exact probability in a `dist`
 /// document.
@@ -309,6 +355,14 @@ fn every_question_is_answered_exactly_by_its_command() {
             .map(|a| a.as_str().expect("string arguments"))
             .collect();
         let at = question["at"].as_str().expect("at");
+        let log =
+            std::env::temp_dir().join(format!("fairdice-question-{}.txt", std::process::id()));
+        let text: String = log_of_sums().iter().map(|s| format!("{s}\n")).collect();
+        std::fs::write(&log, text).expect("a temporary log");
+        let argv: Vec<String> = argv
+            .iter()
+            .map(|a| a.replace("{log}", &log.to_string_lossy()))
+            .collect();
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_fairdice"))
             .args(&argv)
             .current_dir(root())
@@ -320,6 +374,17 @@ fn every_question_is_answered_exactly_by_its_command() {
             String::from_utf8_lossy(&output.stderr)
         );
         let document: Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
+        if let Some(expected) = independent_float(id) {
+            let got = document
+                .pointer(at)
+                .and_then(Value::as_f64)
+                .expect("a number");
+            assert!(
+                (got - expected).abs() <= 1e-12 * expected.abs().max(1.0),
+                "{id}: fairdice {argv:?} gives {got}, expected {expected}"
+            );
+            continue;
+        }
         let got = answer(&document, at);
         let expected = independent(id).unwrap_or_else(|| panic!("{id}: no calculation of its own"));
         assert_eq!(got, expected, "{id}: fairdice {argv:?}");

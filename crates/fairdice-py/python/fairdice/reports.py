@@ -23,6 +23,8 @@ __all__ = [
     "SampleReport",
     "NextReport",
     "PrdReport",
+    "GoalReport",
+    "AuditReport",
     "ContestReport",
     "RiskReport",
     "AnalysisReport",
@@ -173,6 +175,79 @@ class PrdReport(Report):
     title = "pseudo-random distribution"
 
 
+class GoalReport(Report):
+    """``fairdice goal --json``: the attempts until a randomizer gives what the
+    player waits for, exact (or a Monte Carlo estimate past a million states)."""
+
+    use_case = "goal"
+    title = "goal"
+
+    def _heading(self) -> str:
+        return f"attempts until {self.document.get('goal')}"
+
+    @property
+    def exact(self) -> bool:
+        """False for a Monte Carlo estimate."""
+        return self.document["method"]["method"] == "exact"
+
+    @property
+    def mean(self) -> Fraction | float | None:
+        """The expected attempts: an exact :class:`~fractions.Fraction` for a
+        machine whose goal is certain by some attempt, else a float (``None`` when
+        the goal may never be met)."""
+        exact = self.document.get("mean_exact")
+        return Fraction(exact) if exact is not None else self.document.get("mean")
+
+    @property
+    def chance_within_budget(self) -> Fraction | float | None:
+        """P(the goal is met within the budget asked), exact where it can be."""
+        budget = self.document.get("budget")
+        if budget is None:
+            return None
+        exact = budget.get("chance_exact")
+        return Fraction(exact) if exact is not None else budget["chance"]
+
+    @property
+    def percentiles(self) -> dict[float, int | None]:
+        """``{chance: fewest attempts reaching it}`` for 25%, 50%, 75%, 90%, 99%."""
+        return {p["chance"]: p["attempts"] for p in self.document["percentiles"]}
+
+    @property
+    def within(self) -> dict[int, float]:
+        """``{attempts: P(the goal is met within them)}``, from 1."""
+        return {row["attempt"]: row["cumulative"] for row in self.document["attempts"]}
+
+
+class AuditReport(Report):
+    """``fairdice audit --json``: a recorded log against a randomizer."""
+
+    use_case = "audit"
+    title = "audit"
+
+    def _heading(self) -> str:
+        return f"{self.document.get('entries')} entries"
+
+    @property
+    def log_likelihood(self) -> float:
+        """The log's natural log-likelihood, each entry given the ones before it
+        (``-inf`` when an entry is impossible)."""
+        value = self.document.get("log_likelihood")
+        return float("-inf") if value is None else float(value)
+
+    @property
+    def p_values(self) -> dict[str, float]:
+        """``{"fit": p, "drought": p, "repeats": p}``: each test's p-value."""
+        return {t["test"]: t["p_value"] for t in self.document["tests"]}
+
+    @property
+    def ranking(self) -> list[tuple[str, float]]:
+        """The candidates, likeliest first: ``(spec, log-likelihood)``."""
+        return [
+            (c["spec"], float("-inf") if c["log_likelihood"] is None else c["log_likelihood"])
+            for c in self.document["candidates"]
+        ]
+
+
 class ContestReport(Report):
     """``fairdice contest --json``: two pools paired die against die."""
 
@@ -283,6 +358,8 @@ REPORTS: dict[str, type[Report]] = {
         SampleReport,
         NextReport,
         PrdReport,
+        GoalReport,
+        AuditReport,
         ContestReport,
         RiskReport,
         AnalysisReport,

@@ -20,6 +20,8 @@ from .reports import (
     AnalysisReport,
     ContestReport,
     DroughtsReport,
+    AuditReport,
+    GoalReport,
     NextReport,
     PrdReport,
     Report,
@@ -37,6 +39,8 @@ __all__ = [
     "sample",
     "next_distribution",
     "prd",
+    "goal",
+    "audit",
     "contest",
     "risk",
     "analyze",
@@ -70,10 +74,19 @@ def _typed(cls: type[R], request: dict[str, Any], max_steps: int | None) -> R:
     return cls(json.loads(native.json), native)
 
 
-def _source(spec: str | None, session: str | None) -> dict[str, str]:
+Spec = str | dict[str, Any]
+"""A randomizer spec (``"deck(values=6)"``), or a machine document: its JSON
+text or the document as a ``dict`` (docs/machines.md)."""
+
+
+def _spec(spec: Spec) -> str:
+    return json.dumps(spec) if isinstance(spec, dict) else spec
+
+
+def _source(spec: Spec | None, session: str | None) -> dict[str, str]:
     if (spec is None) == (session is None):
         raise TypeError("give a spec or a saved session (session=...), not both")
-    return {"spec": spec} if spec is not None else {"session": session}  # type: ignore[dict-item]
+    return {"spec": _spec(spec)} if spec is not None else {"session": session}  # type: ignore[dict-item]
 
 
 def roll(
@@ -122,6 +135,65 @@ def prd(p: float, limit: int = 100) -> PrdReport:
     """The pseudo-random distribution of nominal chance ``p``: its constant C and
     the chance of each attempt since the last success, up to ``limit`` attempts."""
     return _typed(PrdReport, {"p": p, "limit": limit}, None)
+
+
+def goal(
+    spec: Spec | None = None,
+    until: Iterable[int | str] = (),
+    *,
+    times: int = 1,
+    every: bool = False,
+    budget: int | None = None,
+    history: Iterable[int | str] = (),
+    session: str | None = None,
+    limit: int = 1000,
+    exact: bool = False,
+    runs: int | None = None,
+    seed: int = _native.DEFAULT_SEED,
+    max_steps: int | None = None,
+) -> GoalReport:
+    """The attempts until the randomizer gives ``times`` draws of ``until`` (values
+    or names), or with ``every=True`` each of them (every outcome) at least once:
+    the mean, percentiles, the chance within ``budget`` and the table, exact over
+    its states (from the start, after ``history`` — ``"3-star*73"`` repeats — or
+    from a saved ``session``). ``runs`` estimates it by Monte Carlo instead."""
+    request = {
+        "source": _source(spec, session),
+        "history": [str(h) for h in history],
+        "until": [str(u) for u in until],
+        "times": times,
+        "every": every,
+        "budget": budget,
+        "limit": limit,
+        "exact": exact,
+        "runs": runs,
+        "seed": seed,
+    }
+    return _typed(GoalReport, request, max_steps)
+
+
+def audit(
+    log: Iterable[int | str] | str,
+    spec: Spec,
+    *,
+    candidates: Sequence[Spec] = (),
+    runs: int = 2000,
+    seed: int = _native.DEFAULT_SEED,
+    max_steps: int | None = None,
+) -> AuditReport:
+    """A recorded log (outcomes, or a file's text: one a line, CSV or JSON)
+    against the randomizer ``spec``: its exact log-likelihood, its counts, longest
+    drought and repeats tested against ``runs`` logs simulated from ``spec``, and
+    ``candidates`` (default: ``spec``'s usual alternatives) ranked by likelihood.
+    Usable in a game's test suite: ``assert audit(rolls, "dice(values=6)").p_values["fit"] > 0.001``."""
+    request = {
+        "spec": _spec(spec),
+        "log": log if isinstance(log, str) else [e if isinstance(e, int) else str(e) for e in log],
+        "candidates": [_spec(c) for c in candidates],
+        "simulations": runs,
+        "seed": seed,
+    }
+    return _typed(AuditReport, request, max_steps)
 
 
 def contest(
@@ -177,7 +249,7 @@ def risk(
 
 
 def analyze(
-    spec: str,
+    spec: Spec,
     samples: int = 25,
     *,
     exact: bool = False,
@@ -191,7 +263,7 @@ def analyze(
     variance per step, repeats and droughts, by an exact sweep of its states (or
     seeded Monte Carlo past ``budget`` states, or with ``runs``)."""
     request = {
-        "spec": spec,
+        "spec": _spec(spec),
         "samples": samples,
         "exact": exact,
         "runs": runs,

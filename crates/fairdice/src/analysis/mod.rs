@@ -33,6 +33,7 @@
 //! Carlo ([`monte_carlo`]) takes over when a step would hold more merged states
 //! than a budget, and the result always names the method used.
 
+pub mod audit;
 pub mod base_deviation;
 pub mod chain;
 pub mod exact;

@@ -1,0 +1,348 @@
+//! Auditing a recorded log: how likely the log is under a randomizer (each draw
+//! conditioned on the ones before it), and whether its counts, its longest
+//! drought and its repeats look like the randomizer's — for a player asking
+//! whether the dice are rigged, or a test suite checking a dice bag.
+//!
+//! ```
+//! use fairdice::Control;
+//! use fairdice::analysis::audit::{audit, AuditOptions};
+//! use fairdice::randomizer::Spec;
+//!
+//! let deck = Spec::build("deck(values=6)")?;
+//! let log = [0, 3, 5, 1, 2, 4, 2, 2]; // outcome indices: 1 4 6 2 3 5 3 3
+//! let audit = audit(&deck, &log, &AuditOptions::default(), &Control::new())?;
+//! // The eighth entry is a second 3 from a deck that holds one 3 each pass.
+//! assert_eq!(audit.likelihood.impossible, Some(7));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Design decisions
+//! The log-likelihood is exact up to floating-point rounding: the sum of the
+//! natural logarithms of each entry's chance given the entries before it, read
+//! from the randomizer's own next-sample distribution. The three tests compare
+//! a statistic of the log with the same statistic over logs simulated from the
+//! randomizer (seeded, of the same length): a deck or a fair roller makes counts
+//! far tighter than independent dice, so a textbook chi-square table would
+//! mislead; the simulated distribution does not. Each test says its method.
+
+use thiserror::Error;
+
+use super::base_deviation::base_probabilities;
+use crate::control::{Control, Failure, FailureKind, Stop};
+use crate::randomizer::{AnyRandomizer, Randomizer};
+
+/// The most entries a log may hold.
+pub const MAX_LOG_ENTRIES: usize = 1_000_000;
+
+/// Simulated logs a test compares with by default.
+pub const DEFAULT_SIMULATIONS: u64 = 2000;
+
+/// The seed of the simulations by default.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Budget steps one simulated draw costs (drawing and counting).
+pub const STEPS_PER_SIMULATED_DRAW: u64 = 8;
+
+/// How an audit is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuditOptions {
+    /// Logs simulated from the randomizer for the tests (0: no tests).
+    pub simulations: u64,
+    /// Their seed.
+    pub seed: u64,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        AuditOptions {
+            simulations: DEFAULT_SIMULATIONS,
+            seed: DEFAULT_SEED,
+        }
+    }
+}
+
+/// Why a log could not be audited.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AuditError {
+    /// Empty, too long, or an index out of range.
+    #[error("{0}")]
+    Invalid(String),
+    /// Over the budget, or cancelled.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+impl Failure for AuditError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            AuditError::Invalid(_) => FailureKind::Invalid,
+            AuditError::Stopped(stop) => stop.kind(),
+        }
+    }
+}
+
+/// A log's likelihood under a randomizer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Likelihood {
+    /// `Σ ln P(entry | the entries before it)`; minus infinity when an entry is
+    /// impossible.
+    pub log_likelihood: f64,
+    /// The first entry (0-based) the randomizer could not have drawn.
+    pub impossible: Option<usize>,
+    /// Why, in the randomizer's words.
+    pub reason: Option<String>,
+}
+
+/// One test of the log against simulated logs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Test {
+    /// The log's value of the statistic.
+    pub statistic: f64,
+    /// Two-sided: twice the smaller share of simulated logs at least as large
+    /// or at most as large (the log counted among them, `(1 + k) / (1 +
+    /// simulations)`), at most 1. Small when the log strays too far *or* keeps
+    /// too close: a log of dice far too even is as suspect as a lopsided one.
+    pub p_value: f64,
+}
+
+/// An audit of a log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Audit {
+    /// The likelihood.
+    pub likelihood: Likelihood,
+    /// How often each outcome appears in the log.
+    pub counts: Vec<u64>,
+    /// The base distribution the counts are compared with.
+    pub base: Vec<f64>,
+    /// The counts against the base: `Σ (c_i − p_i·T)² / (p_i·T)`, large when the
+    /// log strays from the base, small when it keeps too close.
+    pub fit: Option<Test>,
+    /// The longest run of entries without some outcome.
+    pub drought: Option<Test>,
+    /// Entries equal to the one before.
+    pub repeats: Option<Test>,
+}
+
+/// The likelihood of `log` (outcome indices) under `randomizer` from its
+/// current state.
+pub fn log_likelihood<R: Randomizer + Clone>(randomizer: &R, log: &[usize]) -> Likelihood {
+    let mut r = randomizer.clone();
+    let mut total = 0.0;
+    for (entry, &outcome) in log.iter().enumerate() {
+        let p = r.next_distribution().get(outcome).copied().unwrap_or(0.0);
+        let observed = if p > 0.0 {
+            r.observe(outcome)
+        } else {
+            Err(impossible(&r, outcome))
+        };
+        if let Err(reason) = observed {
+            return Likelihood {
+                log_likelihood: f64::NEG_INFINITY,
+                impossible: Some(entry),
+                reason: Some(reason.to_string()),
+            };
+        }
+        total += p.ln();
+    }
+    Likelihood {
+        log_likelihood: total,
+        impossible: None,
+        reason: None,
+    }
+}
+
+/// The error observing `outcome` gives, or one saying its chance is 0.
+fn impossible<R: Randomizer>(r: &R, outcome: usize) -> crate::randomizer::ObserveError {
+    crate::randomizer::ObserveError::Impossible {
+        outcome: r.label(outcome),
+        reason: "its chance is 0 here".to_string(),
+    }
+}
+
+/// The statistics of one log: the fit to `base`, the longest drought of any
+/// outcome and the repeats.
+fn statistics(
+    log: &[usize],
+    base: &[f64],
+    counts: &mut [u64],
+    last: &mut [usize],
+) -> (f64, f64, f64) {
+    counts.iter_mut().for_each(|c| *c = 0);
+    last.iter_mut().for_each(|l| *l = 0);
+    let mut longest = 0;
+    let mut repeats = 0u64;
+    for (t, &x) in log.iter().enumerate() {
+        counts[x] += 1;
+        longest = longest.max(t - last[x]);
+        last[x] = t + 1;
+        if t > 0 && log[t - 1] == x {
+            repeats += 1;
+        }
+    }
+    let n = log.len();
+    for (x, &l) in last.iter().enumerate() {
+        if base[x] > 0.0 {
+            longest = longest.max(n - l);
+        }
+    }
+    let t = n as f64;
+    let fit = base
+        .iter()
+        .zip(counts.iter())
+        .filter(|(p, _)| **p > 0.0)
+        .map(|(&p, &c)| (c as f64 - p * t).powi(2) / (p * t))
+        .sum();
+    (fit, longest as f64, repeats as f64)
+}
+
+/// Audits `log` (outcome indices) against `randomizer` from its current state.
+///
+/// # Errors
+/// [`AuditError::Invalid`] for an empty log, one over [`MAX_LOG_ENTRIES`] or an
+/// index out of range; [`AuditError::Stopped`] when the simulations pass the
+/// budget or are cancelled.
+pub fn audit(
+    randomizer: &AnyRandomizer,
+    log: &[usize],
+    options: &AuditOptions,
+    control: &Control,
+) -> Result<Audit, AuditError> {
+    let n = randomizer.outcomes().len();
+    if log.is_empty() {
+        return Err(AuditError::Invalid("the log is empty".into()));
+    }
+    if log.len() > MAX_LOG_ENTRIES {
+        return Err(AuditError::Invalid(format!(
+            "the log has {} entries; accepted: at most {MAX_LOG_ENTRIES}",
+            log.len()
+        )));
+    }
+    if let Some(&x) = log.iter().find(|&&x| x >= n) {
+        return Err(AuditError::Invalid(format!(
+            "outcome index {x} is out of range (0..{n})"
+        )));
+    }
+    let likelihood = log_likelihood(randomizer, log);
+    let base = base_probabilities(randomizer);
+    let (mut counts, mut last) = (vec![0u64; n], vec![0usize; n]);
+    let (fit, drought, repeats) = statistics(log, &base, &mut counts, &mut last);
+    let log_counts = counts.clone();
+    let mut tests = (None, None, None);
+    if options.simulations > 0 {
+        let cost = (randomizer.sample_steps().max(1) + STEPS_PER_SIMULATED_DRAW) as f64;
+        control.afford(cost * log.len() as f64 * options.simulations as f64)?;
+        let mut meter = control.meter();
+        // For each statistic, the simulated logs at least and at most as large.
+        let mut tails = [[0u64; 2]; 3];
+        let mut simulated = vec![0usize; log.len()];
+        for run in 0..options.simulations {
+            let mut rng = crate::rng::stream(options.seed, run);
+            let mut r = randomizer.clone();
+            for x in simulated.iter_mut() {
+                *x = r.draw(&mut rng);
+            }
+            meter.charge(cost as u64 * log.len() as u64)?;
+            let (f, d, k) = statistics(&simulated, &base, &mut counts, &mut last);
+            let slack = 1e-9 * fit.abs().max(1.0);
+            for (tail, (simulated, observed, slack)) in
+                tails
+                    .iter_mut()
+                    .zip([(f, fit, slack), (d, drought, 0.0), (k, repeats, 0.0)])
+            {
+                tail[0] += u64::from(simulated >= observed - slack);
+                tail[1] += u64::from(simulated <= observed + slack);
+            }
+        }
+        let test = |statistic: f64, [above, below]: [u64; 2]| {
+            let share = |k: u64| (1 + k) as f64 / (1 + options.simulations) as f64;
+            Some(Test {
+                statistic,
+                p_value: (2.0 * share(above.min(below))).min(1.0),
+            })
+        };
+        tests = (
+            test(fit, tails[0]),
+            test(drought, tails[1]),
+            test(repeats, tails[2]),
+        );
+    }
+    Ok(Audit {
+        likelihood,
+        counts: log_counts,
+        base,
+        fit: tests.0,
+        drought: tests.1,
+        repeats: tests.2,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randomizer::Spec;
+
+    #[test]
+    fn the_likelihood_is_the_product_of_conditional_chances() {
+        let deck = Spec::build("deck(values=3)").expect("valid");
+        // 1 2 3 (1/3 · 1/2 · 1), then a fresh deck: 2 (1/3).
+        let l = log_likelihood(&deck, &[0, 1, 2, 1]);
+        let expected = (1.0f64 / 3.0).ln() + 0.5f64.ln() + (1.0f64 / 3.0).ln();
+        assert!((l.log_likelihood - expected).abs() < 1e-12);
+        let dice = Spec::build("dice(base=2d6)").expect("valid");
+        let l = log_likelihood(&dice, &[5, 0, 10]);
+        let expected = (6.0f64 / 36.0).ln() + 2.0 * (1.0f64 / 36.0).ln();
+        assert!((l.log_likelihood - expected).abs() < 1e-12);
+        let l = log_likelihood(&deck, &[0, 0]);
+        assert_eq!(
+            (l.log_likelihood, l.impossible),
+            (f64::NEG_INFINITY, Some(1))
+        );
+        assert!(l.reason.expect("why").contains('1'));
+    }
+
+    #[test]
+    fn a_deck_log_is_too_even_for_dice_and_fits_the_deck() {
+        // Six passes through a deck of six: every count exactly 6.
+        let deck = Spec::build("deck(values=6)").expect("valid");
+        let mut generator = crate::rng::seeded(3);
+        let mut d = deck.clone();
+        let log: Vec<usize> = (0..36).map(|_| d.draw(&mut generator)).collect();
+        let dice = Spec::build("dice(values=6)").expect("valid");
+        let options = AuditOptions {
+            simulations: 500,
+            seed: 2,
+        };
+        let as_dice = audit(&dice, &log, &options, &Control::new()).expect("small");
+        let fit = as_dice.fit.expect("tested");
+        assert_eq!(fit.statistic, 0.0);
+        // No simulated dice log keeps as close: the two-sided p-value is 2/501.
+        assert_eq!(fit.p_value, 2.0 / 501.0);
+        let as_deck = audit(&deck, &log, &options, &Control::new()).expect("small");
+        assert!(as_deck.likelihood.log_likelihood > as_dice.likelihood.log_likelihood);
+        assert_eq!(as_deck.counts, [6; 6]);
+        // The longest run without a face is at most 10 in a deck of six.
+        assert!(as_deck.drought.expect("tested").statistic <= 10.0);
+    }
+
+    #[test]
+    fn loaded_dice_are_caught() {
+        // A die that shows 6 half the time.
+        let dice = Spec::build("dice(values=6)").expect("valid");
+        let log: Vec<usize> = (0..300)
+            .map(|t| if t % 2 == 0 { 5 } else { t % 5 })
+            .collect();
+        let result = audit(
+            &dice,
+            &log,
+            &AuditOptions {
+                simulations: 999,
+                seed: 1,
+            },
+            &Control::new(),
+        )
+        .expect("small");
+        assert_eq!(result.fit.expect("tested").p_value, 2.0 / 1000.0);
+        assert!(audit(&dice, &[], &AuditOptions::default(), &Control::new()).is_err());
+        assert!(audit(&dice, &[6], &AuditOptions::default(), &Control::new()).is_err());
+    }
+}
