@@ -133,7 +133,12 @@ pub fn log_likelihood<R: Randomizer + Clone>(randomizer: &R, log: &[usize]) -> L
         let observed = if p > 0.0 {
             r.observe(outcome)
         } else {
-            Err(impossible(&r, outcome))
+            // The randomizer's own words for why, when it has them.
+            Err(r
+                .clone()
+                .observe(outcome)
+                .err()
+                .unwrap_or_else(|| impossible(&r, outcome)))
         };
         if let Err(reason) = observed {
             return Likelihood {
