@@ -11,7 +11,7 @@
 //!   dice, 0 = every outcome exactly `p_i·T` times;
 //! - **per outcome**: `E[(c_i − p_i·T)²] / (T·p_i·(1 − p_i))`, 1 for plain dice.
 
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::Randomizer;
 
 /// The counts' deviation from the base after the last sample.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,24 +30,10 @@ pub struct BaseDeviation {
     pub errors: Option<(f64, Vec<f64>)>,
 }
 
-/// The base's probabilities of `randomizer`'s outcomes: its base for dice, decks,
-/// dynamic dice and the fair roller, the nominal chance for PRD and the base
-/// chance for pity, and uniform for
-/// bags and the Tetris randomizers.
-pub fn base_probabilities(randomizer: &AnyRandomizer) -> Vec<f64> {
-    match randomizer {
-        AnyRandomizer::Dice(r) => r.base().probabilities().to_vec(),
-        AnyRandomizer::Deck(r) => r.base().probabilities().to_vec(),
-        AnyRandomizer::Dynamic(r) => r.base().probabilities().to_vec(),
-        AnyRandomizer::Fair(r) => r.base().probabilities().to_vec(),
-        AnyRandomizer::Prd(r) => vec![1.0 - r.p(), r.p()],
-        AnyRandomizer::Pity(r) => vec![1.0 - r.p(), r.p()],
-        AnyRandomizer::Machine(r) => r.long_run_frequencies(),
-        other => {
-            let n = other.outcomes().len().max(1);
-            vec![1.0 / n as f64; n]
-        }
-    }
+/// The base's probabilities of `randomizer`'s outcomes: its
+/// [`base_distribution`](Randomizer::base_distribution).
+pub fn base_probabilities<R: Randomizer + ?Sized>(randomizer: &R) -> Vec<f64> {
+    randomizer.base_distribution()
 }
 
 /// `T·p·(1 − p)`, the binomial variance, or `None` when it is 0.

@@ -6,7 +6,7 @@
 //! The chain is found through the [`Randomizer`] trait alone (its state key,
 //! `restore`, `next_distribution` and `observe`), so it serves every randomizer,
 //! a game's own included. States are not merged by symmetry (the exact sweep's
-//! [`canonical`](super::canonical) keys are): a goal names particular outcomes,
+//! canonical keys are): a goal names particular outcomes,
 //! so relabelling them is not free. The walk is charged to the [`Control`] and
 //! stops at [`MAX_CHAIN_STATES`].
 

@@ -5,8 +5,8 @@
 //! A gap is a run of samples without the outcome, counted from the start of
 //! the match and up to its end, as [`gaps`](super::gaps) counts them. The walk
 //! follows (state, current gap, longest gap so far) with every probability an
-//! integer over `L^t` (see [`goal`](super::goal)'s exact lane); it is priced
-//! first and left out past [`MAX_EXACT_WORK`](super::goal::MAX_EXACT_WORK).
+//! integer over `L^t` (see the exact lane of [`goal`](super::goal)); it is priced
+//! first and left out past [`super::goal::MAX_EXACT_WORK`].
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;

@@ -113,6 +113,10 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.next_distribution())
     }
 
+    fn base_distribution(&self) -> Vec<f64> {
+        dispatch!(self, r => r.base_distribution())
+    }
+
     fn exact_next_distribution(&self) -> Option<Vec<num_rational::Ratio<u64>>> {
         dispatch!(self, r => r.exact_next_distribution())
     }

@@ -120,6 +120,12 @@ impl Randomizer for DiceBag {
         self.deck.outcomes()
     }
 
+    /// Every outcome alike: the guarantee is about order, not shares.
+    fn base_distribution(&self) -> Vec<f64> {
+        let n = self.outcomes().len();
+        vec![1.0 / n as f64; n]
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         self.deck.next_distribution()
     }

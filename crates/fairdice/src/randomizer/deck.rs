@@ -321,6 +321,10 @@ impl Randomizer for Deck {
         self.base.outcomes()
     }
 
+    fn base_distribution(&self) -> Vec<f64> {
+        self.base().probabilities().to_vec()
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         let total = self.cards.len() as f64;
         self.cards

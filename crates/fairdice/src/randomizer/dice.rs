@@ -120,6 +120,10 @@ impl Randomizer for Dice {
         self.base.outcomes()
     }
 
+    fn base_distribution(&self) -> Vec<f64> {
+        self.base().probabilities().to_vec()
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         self.base.probabilities().to_vec()
     }

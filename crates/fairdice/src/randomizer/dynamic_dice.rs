@@ -342,6 +342,10 @@ impl Randomizer for DynamicDice {
         self.base.outcomes()
     }
 
+    fn base_distribution(&self) -> Vec<f64> {
+        self.base().probabilities().to_vec()
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         let total: f64 = self.weights().sum();
         self.weights().map(|w| w / total).collect()

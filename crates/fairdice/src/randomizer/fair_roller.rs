@@ -384,6 +384,10 @@ impl Randomizer for FairRoller {
         self.base.outcomes()
     }
 
+    fn base_distribution(&self) -> Vec<f64> {
+        self.base().probabilities().to_vec()
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         match self.engine() {
             Engine::Uniform(dynamic) => dynamic.next_distribution(),

@@ -183,6 +183,14 @@ pub trait Randomizer: DrawDyn {
     /// outcomes the randomizer cannot draw next.
     fn next_distribution(&self) -> Vec<f64>;
 
+    /// The distribution the randomizer is fair to: what plain draws would give
+    /// (its base for dice, decks, dynamic dice and the fair roller; the nominal
+    /// chance for PRD and the base chance for pity; every outcome alike for bags
+    /// and the Tetris randomizers; a machine's long-run frequencies). Fairness
+    /// measures (base deviation, the seats' fair shares, an audit's fit) compare
+    /// counts with it.
+    fn base_distribution(&self) -> Vec<f64>;
+
     /// The probability of each outcome index at the next draw as exact
     /// fractions in lowest terms, when the randomizer knows them exactly and
     /// each fits 64 bits (a [`Machine`]'s chances); `None` (the default)

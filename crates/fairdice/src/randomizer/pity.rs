@@ -163,6 +163,10 @@ impl Randomizer for Pity {
         }
     }
 
+    fn base_distribution(&self) -> Vec<f64> {
+        vec![1.0 - self.p(), self.p()]
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         let q = self.chance_now();
         vec![1.0 - q, q]

@@ -68,6 +68,12 @@ impl Randomizer for Nes {
         piece_label(index)
     }
 
+    /// Every outcome alike: the guarantee is about order, not shares.
+    fn base_distribution(&self) -> Vec<f64> {
+        let n = self.outcomes().len();
+        vec![1.0 / n as f64; n]
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         match self.previous {
             None => vec![1.0 / 7.0; 7],
@@ -167,6 +173,12 @@ impl Randomizer for SevenBag {
 
     fn label(&self, index: usize) -> String {
         piece_label(index)
+    }
+
+    /// Every outcome alike: the guarantee is about order, not shares.
+    fn base_distribution(&self) -> Vec<f64> {
+        let n = self.outcomes().len();
+        vec![1.0 / n as f64; n]
     }
 
     fn next_distribution(&self) -> Vec<f64> {

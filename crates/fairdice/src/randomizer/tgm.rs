@@ -184,6 +184,12 @@ impl Randomizer for Tgm {
         piece_label(index)
     }
 
+    /// Every outcome alike: the guarantee is about order, not shares.
+    fn base_distribution(&self) -> Vec<f64> {
+        let n = self.outcomes().len();
+        vec![1.0 / n as f64; n]
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         if self.first_pending {
             return (0..7u8)

@@ -268,6 +268,12 @@ impl Randomizer for Tgm3 {
         piece_label(index)
     }
 
+    /// Every outcome alike: the guarantee is about order, not shares.
+    fn base_distribution(&self) -> Vec<f64> {
+        let n = self.outcomes().len();
+        vec![1.0 / n as f64; n]
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         let (weights, total) = self.next_weights();
         weights.iter().map(|&w| w as f64 / total as f64).collect()

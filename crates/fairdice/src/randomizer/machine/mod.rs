@@ -12,23 +12,8 @@
 //! 90-state pity counter under a 2-state guarantee is a 180-state machine
 //! written as two small layers.
 //!
-//! The document format (JSON, see [`Machine::from_json`] and docs/machines.md):
-//! ```
-//! use fairdice::randomizer::{Machine, Randomizer};
-//!
-//! let shot = Machine::from_json(r#"{
-//!   "name": "streak-breaking shot",
-//!   "layers": [{
-//!     "name": "misses", "counter": 6,
-//!     "draw": {"hit": "min(1, 1/2 + n/10)", "miss": "rest"},
-//!     "next": {"hit": 0, "miss": "min(5, n + 1)"}
-//!   }]
-//! }"#)?;
-//! assert_eq!(shot.outcomes(), [0, 1]);
-//! assert_eq!(shot.label(0), "hit");
-//! assert_eq!(shot.next_distribution(), [0.5, 0.5]);
-//! # Ok::<(), fairdice::randomizer::MachineError>(())
-//! ```
+//! The document format is described in docs/machines.md; [`Machine`] has an
+//! example.
 //!
 //! # Design decisions
 //! - Chances are exact rationals; each state keeps them as integer weights over
@@ -142,11 +127,31 @@ impl Layer {
 }
 
 /// A finite-state randomizer read from a document: layers of states drawing
-/// results with exact chances (see the [module](self) documentation).
+/// results with exact chances, the first layer on every step and each later
+/// one refining a result of an earlier one.
 ///
 /// Draws each outcome with exactly the chance its document gives in the
 /// current state, and moves every layer that acted to the state its result
 /// names.
+///
+/// # Example
+/// A streak-breaking shot (the document format is docs/machines.md's):
+/// ```
+/// use fairdice::randomizer::{Machine, Randomizer};
+///
+/// let shot = Machine::from_json(r#"{
+///   "name": "streak-breaking shot",
+///   "layers": [{
+///     "name": "misses", "counter": 6,
+///     "draw": {"hit": "min(1, 1/2 + n/10)", "miss": "rest"},
+///     "next": {"hit": 0, "miss": "min(5, n + 1)"}
+///   }]
+/// }"#)?;
+/// assert_eq!(shot.outcomes(), [0, 1]);
+/// assert_eq!(shot.label(0), "hit");
+/// assert_eq!(shot.next_distribution(), [0.5, 0.5]);
+/// # Ok::<(), fairdice::randomizer::MachineError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Machine {
     shared: Arc<Shared>,
@@ -367,6 +372,10 @@ impl Randomizer for Machine {
         (0..self.shared.outcomes.len())
             .map(|outcome| self.chance(outcome))
             .collect()
+    }
+
+    fn base_distribution(&self) -> Vec<f64> {
+        self.long_run_frequencies()
     }
 
     fn exact_next_distribution(&self) -> Option<Vec<Ratio<u64>>> {
