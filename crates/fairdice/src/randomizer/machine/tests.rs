@@ -207,3 +207,107 @@ fn too_many_states_together_are_refused() {
        "next": {"u": "n == 1000 ? 0 : n + 1", "v": 0}}]}"#;
     assert!(refusal(text).contains("more than 1000000 states"));
 }
+
+/// Machine documents from pieces that are often right and sometimes wrong:
+/// counters of any size, formulas of any shape, moves to any state, layers
+/// refining a result of the layer before.
+fn any_document() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let formula = prop_oneof![
+        4 => Just("1/2".to_string()),
+        3 => Just("min(1, 1/3 + n/7)".to_string()),
+        2 => Just("n / 10".to_string()),
+        2 => (0u32..120).prop_map(|k| format!("{k}%")),
+        1 => Just("n == 2 ? 1 : 0".to_string()),
+        1 => Just("1 / (n - 1)".to_string()),
+        1 => Just("-1".to_string()),
+        1 => Just("0.1234567890123456789012345678901".to_string()),
+        1 => Just("((((1))))".to_string()),
+        1 => Just("1e5".to_string()),
+        1 => Just(String::new()),
+    ];
+    let next = prop_oneof![
+        3 => Just("0".to_string()),
+        3 => Just("min(3, n + 1)".to_string()),
+        1 => Just("n + 1".to_string()),
+        1 => Just("-1".to_string()),
+        1 => Just("n * 1000".to_string()),
+    ];
+    let results = ["x", "y", "z", "w"];
+    let layer = (
+        proptest::option::of(1u64..6),
+        proptest::collection::vec((1usize..4, formula), 0..3),
+        proptest::collection::vec((0usize..4, next), 0..3),
+        0usize..4,
+        prop::bool::weighted(0.85),
+    );
+    proptest::collection::vec(layer, 1..4).prop_map(move |layers| {
+        let written: Vec<String> = layers
+            .iter()
+            .enumerate()
+            .map(|(index, (counter, draws, moves, refined, rest))| {
+                // Result 0 takes the rest (usually), the others their formulas.
+                let mut draw = vec![format!(
+                    "\"x{index}\": \"{}\"",
+                    if *rest { "rest" } else { "1/4" }
+                )];
+                // Mostly formulas that make sense where they are written.
+                let fits = |f: &String| {
+                    if counter.is_none() && f.contains('n') && f.len() < 20 {
+                        "1/3".to_string()
+                    } else {
+                        f.clone()
+                    }
+                };
+                draw.extend(
+                    draws
+                        .iter()
+                        .map(|(r, f)| format!("\"{}{index}\": \"{}\"", results[*r], fits(f))),
+                );
+                draw.dedup_by(|a, b| a.split(':').next() == b.split(':').next());
+                let drawn = |r: usize| r == 0 || draws.iter().any(|(d, _)| *d == r);
+                let moves: Vec<String> = match counter {
+                    Some(c) => moves
+                        .iter()
+                        .filter(|(r, _)| drawn(*r))
+                        .map(|(r, m)| {
+                            let m = m.replace('3', &(c - 1).to_string());
+                            format!("\"{}{index}\": \"{m}\"", results[*r])
+                        })
+                        .collect(),
+                    None => Vec::new(),
+                };
+                let counter = counter.map_or(String::new(), |c| format!("\"counter\": {c}, "));
+                let refines = if index == 0 {
+                    String::new()
+                } else {
+                    format!("\"refines\": \"{}{}\", ", results[if *refined < 2 { 0 } else { *refined }], index - 1)
+                };
+                format!(
+                    "{{\"name\": \"layer{index}\", {counter}{refines}\"draw\": {{{}}}, \"next\": {{{}}}}}",
+                    draw.join(", "),
+                    moves.join(", ")
+                )
+            })
+            .collect();
+        format!("{{\"layers\": [{}]}}", written.join(", "))
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any document is refused with a message or builds a machine that keeps
+    /// every randomizer invariant; nothing panics.
+    #[test]
+    fn any_document_is_refused_or_keeps_the_invariants(text in any_document(), seed in 0u64..100) {
+        match Machine::from_json(&text) {
+            Err(error) => proptest::prop_assert!(!error.to_string().is_empty()),
+            Ok(mut machine) => {
+                assert_distribution_invariants(&mut machine, 30, seed);
+                let again = Machine::from_json(&machine.spec()).expect("its spec rebuilds it");
+                proptest::prop_assert_eq!(again.spec(), machine.spec());
+            }
+        }
+    }
+}
