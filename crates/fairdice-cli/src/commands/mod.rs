@@ -51,7 +51,13 @@ pub fn randomizer_spec(text: &str) -> Result<String, String> {
             "{path} is longer than {limit} bytes, the longest machine document accepted"
         ));
     }
-    String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))
+    let text = String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8 text"))?;
+    if !text.trim_start().starts_with('{') {
+        return Err(format!(
+            "{path} is not a machine document: a JSON object starting with `{{` (docs/machines.md)"
+        ));
+    }
+    Ok(text)
 }
 
 /// A number of budget steps as written on the command line: `2000000000`,

@@ -5,6 +5,7 @@
 mod cli;
 mod contest;
 mod documents;
+mod machines;
 mod questions;
 mod randomizers;
 mod seats;

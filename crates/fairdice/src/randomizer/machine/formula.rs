@@ -321,8 +321,10 @@ impl Reader<'_> {
             return Err(self.expected("a number such as 12, 0.5 or 1/3"));
         }
         if whole.len() + fraction.len() > MAX_FORMULA_DIGITS {
+            let shown: String = literal.chars().take(20).collect();
             return Err(format!(
-                "the number {literal} has more than {MAX_FORMULA_DIGITS} digits"
+                "the number {shown}… ({} digits) has more than {MAX_FORMULA_DIGITS} digits",
+                whole.len() + fraction.len()
             ));
         }
         let digits: i128 = format!("{whole}{fraction}")
