@@ -159,3 +159,37 @@ test("a slow analysis is cancelled; hostile specs are refused; the next analysis
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a machine from the examples: the banner's goal as `fairdice goal --json` gives it, and a pasted streak shot", async () => {
+  const page = await browser.page("randomizers.html");
+  await page.click("text=limited banner");
+  await page.waitForSelector("#goal-summary");
+  await settled(page);
+  const banner = new URL("../../docs/machines/banner.json", import.meta.url).pathname;
+  const expected = cliJson("goal", `@${banner}`, "--until", "featured", "--budget", "90");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('#goal button:has-text("JSON")')]);
+  const shown = JSON.parse(readFileSync(await download.path(), "utf8"));
+  assert.deepEqual(differences(shown, expected, ANALYSIS), []);
+  const summary = await page.textContent("#goal-summary");
+  assert.match(summary, /limited banner: attempts until featured/);
+  assert.match(summary, /93\.4460/);
+  assert.match(summary, /within 90 attempts59\.3938%/);
+  assert.match(await page.textContent("#summary caption"), /^limited banner over 25 samples/);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("until"), "featured");
+  assert.equal(url.searchParams.get("budget"), "90");
+  await screenshot(page, "randomizers-goal", 1600);
+
+  // A machine pasted into the field, with a goal typed in.
+  const shot = '{"layers": [{"name": "misses", "counter": 6, "draw": {"hit": "min(1, 50% + 10% * n)", "miss": "rest"}, "next": {"hit": 0, "miss": "min(5, n + 1)"}}]}';
+  await typeInto(page, "#spec", shot);
+  await typeInto(page, "#samples", "20");
+  await typeInto(page, "#until", "hit");
+  await typeInto(page, "#budget", "10");
+  await submit(page, "#analyze-button");
+  await page.waitForSelector("#goal-summary");
+  await settled(page);
+  assert.match(await page.textContent("#goal-summary"), /expected hit within them5\.5641/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

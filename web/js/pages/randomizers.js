@@ -26,6 +26,16 @@ const EXAMPLES = [
   ["dice(values=6)", "plain dice, the baseline"],
 ];
 
+/**
+ * A game's own systems as machine documents (docs/machines/), each with the goal
+ * its players ask about: `[document, label, what, goal parameters]`.
+ */
+const MACHINES = [
+  ["{\"name\":\"limited banner\",\"about\":\"0.6% a pull; from the 74th pull since the last 5-star the chance rises 6 points a pull, certain at the 90th. A 5-star is the featured one with chance 1/2; after one that is not, the next 5-star is.\",\"outcomes\":[\"3-star\",\"featured\",\"standard\"],\"layers\":[{\"name\":\"pity\",\"counter\":90,\"draw\":{\"5-star\":\"min(1, 0.6% + 6% * max(0, n - 72))\",\"3-star\":\"rest\"},\"next\":{\"5-star\":0,\"3-star\":\"n + 1\"}},{\"name\":\"fifty-fifty\",\"refines\":\"5-star\",\"states\":{\"even\":{\"draw\":{\"featured\":\"1/2\",\"standard\":\"1/2\"},\"next\":{\"standard\":\"guaranteed\"}},\"guaranteed\":{\"draw\":{\"featured\":1},\"next\":{\"featured\":\"even\"}}}}]}", "limited banner", "soft pity and a 50/50: pulls until the featured 5-star, the chance within 90", { until: "featured", budget: "90" }],
+  ["{\"name\":\"streak-breaking shot\",\"about\":\"A 50% shot gains 10 points after each miss (at most 100%) and returns to 50% after a hit.\",\"outcomes\":[\"miss\",\"hit\"],\"layers\":[{\"name\":\"misses\",\"counter\":6,\"draw\":{\"hit\":\"min(1, 50% + 10% * n)\",\"miss\":\"rest\"},\"next\":{\"hit\":0,\"miss\":\"min(5, n + 1)\"}}]}", "streak-breaking shot", "a 50% shot 10 points surer after each miss: hits in 10 shots", { until: "hit", budget: "10" }],
+  ["{\"name\":\"loot with a protected drop\",\"about\":\"A chest gives the epic sword 2% of the time, a rare shield 18%, gold otherwise; the 25th chest without the sword gives it for certain.\",\"outcomes\":[\"gold\",\"shield\",\"sword\"],\"layers\":[{\"name\":\"since sword\",\"counter\":25,\"draw\":{\"sword\":\"n == 24 ? 1 : 2%\",\"shield\":\"n == 24 ? 0 : 18%\",\"gold\":\"rest\"},\"next\":{\"sword\":0,\"shield\":\"n + 1\",\"gold\":\"n + 1\"}}]}", "loot with a protected drop", "a 2% sword, certain at the 25th chest: chests until two swords", { until: "sword", times: "2" }],
+];
+
 const form = document.getElementById("randomizer-form");
 
 function fromParams(params) {
@@ -51,6 +61,13 @@ function fromParams(params) {
     droughts: droughts.includes("on") || !droughts.includes("off"),
     sample: ["1", "on", "true", "yes"].includes(param(params, "sample") ?? ""),
     history: history && history.length > 0 ? history : null,
+    until: (param(params, "until") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+    times: param(params, "times") === undefined ? 1 : whole(param(params, "times"), "times"),
+    every: ["1", "on", "true", "yes"].includes(param(params, "every") ?? ""),
+    budget: param(params, "budget") === undefined ? null : whole(param(params, "budget"), "budget"),
   };
 }
 
@@ -62,7 +79,26 @@ function toParams(state, sample = state.sample) {
   if (!state.droughts) params.set("droughts", "off");
   if (sample) params.set("sample", "1");
   if (state.history) params.set("history", state.history.join(","));
+  if (state.until.length > 0) params.set("until", state.until.join(","));
+  if (state.times !== 1) params.set("times", state.times);
+  if (state.every) params.set("every", "1");
+  if (state.budget !== null) params.set("budget", state.budget);
   return params;
+}
+
+/** Whether the page asks a goal: outcomes to wait for, or every outcome. */
+function asksGoal(state) {
+  return state.until.length > 0 || state.every;
+}
+
+/** What headings call a randomizer: a machine by its name, a spec as written. */
+function specTitle(spec) {
+  if (!spec.trimStart().startsWith("{")) return spec;
+  try {
+    return JSON.parse(spec).name ?? "a machine";
+  } catch {
+    return "a machine";
+  }
 }
 
 function fill(state) {
@@ -73,6 +109,10 @@ function fill(state) {
   form.querySelector("#seed").value = String(state.seed);
   form.querySelector("#history").value = state.history?.join(",") ?? "";
   form.querySelector("#with-droughts").checked = state.droughts;
+  form.querySelector("#until").value = state.until.join(",");
+  form.querySelector("#times").value = state.times === 1 ? "" : state.times;
+  form.querySelector("#every").checked = state.every;
+  form.querySelector("#budget").value = state.budget ?? "";
 }
 
 /**
@@ -89,6 +129,11 @@ function jobs(state, width) {
   if (state.history) {
     list.push({ kind: "next", useCase: "next", requests: [requestJson({ source, history: state.history })] });
   }
+  if (asksGoal(state)) {
+    const goal = { source, until: state.until, times: state.times, every: state.every, history: state.history ?? [] };
+    if (state.budget !== null) goal.budget = state.budget;
+    list.push({ kind: "goal", useCase: "goal", requests: [requestJson(goal)] });
+  }
   const analysis = { spec: state.spec, samples: state.samples, seed: state.seed, droughts: false };
   if (state.method === "exact") analysis.exact = true;
   if (state.runs !== null || state.method === "monte_carlo") analysis.runs = state.runs ?? DEFAULT_RUNS;
@@ -100,7 +145,10 @@ function jobs(state, width) {
 }
 
 function examples() {
-  return examplesSection(EXAMPLES.map(([spec, what]) => ({ params: new URLSearchParams({ spec, samples: 25 }), label: code(spec), what })));
+  return examplesSection([
+    ...EXAMPLES.map(([spec, what]) => ({ params: new URLSearchParams({ spec, samples: 25 }), label: code(spec), what })),
+    ...MACHINES.map(([spec, label, what, goal]) => ({ params: new URLSearchParams({ spec, samples: 25, ...goal }), label, what })),
+  ]);
 }
 
 function render(state, outcomes, results, { go }) {
@@ -118,7 +166,7 @@ function render(state, outcomes, results, { go }) {
     shown.add(error.rendered);
     return problemNode(error, heading, { offer, unit: "runs" });
   };
-  for (const kind of ["sample", "next", "analyze"]) {
+  for (const kind of ["sample", "next", "goal", "analyze"]) {
     const outcome = done[kind];
     if (!outcome) continue;
     if (outcome.stopped) {
@@ -132,6 +180,7 @@ function render(state, outcomes, results, { go }) {
     }
     if (kind === "sample") results.append(sampleBlock(state, result.report));
     else if (kind === "next") results.append(nextBlock(result.report));
+    else if (kind === "goal") results.append(goalBlock(result.report));
     else analysisBlocks(result.report, outcome.answer.charts, resultOf(done.droughts), done.droughts, state, results);
   }
 }
@@ -179,6 +228,69 @@ function nextBlock(report) {
   });
 }
 
+/** A chance as a percentage. */
+function percent(p) {
+  return `${fixed(100 * p, 4)}%`;
+}
+
+/**
+ * The goal: its mean, percentiles and the chance within the budget, then the
+ * chance within each number of attempts with a bar (`fairdice goal`'s table).
+ */
+function goalBlock(report) {
+  const where = report.start.length > 0 && report.history.length > 0 ? ` (after ${report.history.length} outcomes: ${report.start.join(", ")})` : "";
+  const method =
+    report.method.method === "exact"
+      ? `exact over ${report.method.states} states`
+      : `Monte Carlo: ${report.method.runs} runs, seed ${report.method.seed}`;
+  const rows = [
+    ["mean attempts", report.mean === null ? `none: met with chance ${percent(report.ever)} only` : report.mean_error ? withError(report.mean, report.mean_error) : fixed(report.mean, 4)],
+    ["standard deviation", report.sd === null ? "–" : fixed(report.sd, 4)],
+    ["certain by", report.certain_by === null ? "–" : `attempt ${report.certain_by}`],
+    ...report.percentiles.map((p) => [`${+(100 * p.chance).toFixed(4)}% by`, p.attempts === null ? "never" : `attempt ${p.attempts}`]),
+  ];
+  if (report.budget) {
+    rows.push([`within ${report.budget.attempts} attempts`, percent(report.budget.chance)]);
+    if (report.budget.expected_hits !== undefined) rows.push([`expected ${report.until.join(" or ")} within them`, fixed(report.budget.expected_hits, 4)]);
+  }
+  const section = el("section", { id: "goal", class: "panel", attrs: { "aria-label": "Goal" } });
+  section.append(
+    dataTable({
+      id: "goal-summary",
+      caption: `${specTitle(report.spec)}: attempts until ${report.goal}${where}; ${method}`,
+      columns: [{ name: "measure" }, { name: "value" }],
+      rows: rows.map(([measure, value]) => [{ text: measure, header: true }, value]),
+      csv: "fairdice-goal-summary.csv",
+    }),
+    el(
+      "details",
+      { class: "help" },
+      el("summary", {}, `The chance within each number of attempts (${report.attempts.length}${report.truncated ? "+" : ""})`),
+      dataTable({
+        id: "goal-attempts",
+        columns: [{ name: "attempt" }, { name: "P(at this attempt)" }, { name: "P(within)" }, { name: "" }],
+        rows: report.attempts.map((a) => [
+          String(a.attempt),
+          { text: fixed(a.chance, 6), csv: a.chance },
+          { text: fixed(a.cumulative, 6), csv: a.cumulative },
+          { node: el("meter", { min: 0, max: 1, value: a.cumulative }, percent(a.cumulative)), csv: a.cumulative },
+        ]),
+        csvHeader: ["attempt", "chance", "cumulative", "cumulative"],
+        csv: "fairdice-goal.csv",
+      }),
+    ),
+    el(
+      "p",
+      { class: "hint" },
+      "The same as ",
+      code(`fairdice goal … --until ${report.until.join(",")}${report.goal.includes("×") ? ` --times ${report.goal.split(" ×")[0]}` : ""}${report.budget ? ` --budget ${report.budget.attempts}` : ""}`),
+      " · ",
+      button("JSON", () => download("fairdice-goal.json", prettyJson(report), "application/json"), { class: "link" }),
+    ),
+  );
+  return section;
+}
+
 /** How the numbers were computed, in words. */
 function methodWords(method) {
   return method.method === "exact"
@@ -196,7 +308,7 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
   results.append(
     dataTable({
       id: "summary",
-      caption: `${report.spec} over ${report.samples} samples`,
+      caption: `${specTitle(report.spec)} over ${report.samples} samples`,
       columns: ["method", "mean entropy", "outcome variance", "base deviation", "repeat rate"].map((name) => ({ name })),
       rows: [
         [
