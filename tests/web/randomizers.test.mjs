@@ -193,3 +193,22 @@ test("a machine from the examples: the banner's goal as `fairdice goal --json` g
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a recorded log audited as `fairdice audit --json` audits it: a Catan game dealt from a deck", async () => {
+  const page = await browser.page("randomizers.html");
+  const path = new URL("../../docs/logs/catan.txt", import.meta.url).pathname;
+  await fillSpec(page, "dice(base=2d6)", 10);
+  await page.fill("#log", readFileSync(path, "utf8"));
+  await submit(page, "#analyze-button");
+  await page.waitForSelector("#audit-candidates");
+  await settled(page);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('#audit button:has-text("JSON")')]);
+  const shown = JSON.parse(readFileSync(await download.path(), "utf8"));
+  assert.deepEqual(differences(shown, cliJson("audit", path, "--randomizer", "dice(base=2d6)"), ANALYSIS), []);
+  assert.match(await page.textContent("#audit-likelihood"), /-163\.4143/);
+  assert.match(await page.textContent("#audit-candidates tbody tr"), /^deck\(base=2d6, copies=1/);
+  assert.ok(new URL(page.url()).searchParams.get("log").startsWith("# Sums rolled"));
+  await screenshot(page, "randomizers-audit", 1500);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

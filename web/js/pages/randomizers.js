@@ -68,6 +68,7 @@ function fromParams(params) {
     times: param(params, "times") === undefined ? 1 : whole(param(params, "times"), "times"),
     every: ["1", "on", "true", "yes"].includes(param(params, "every") ?? ""),
     budget: param(params, "budget") === undefined ? null : whole(param(params, "budget"), "budget"),
+    log: param(params, "log") ?? "",
   };
 }
 
@@ -83,6 +84,7 @@ function toParams(state, sample = state.sample) {
   if (state.times !== 1) params.set("times", state.times);
   if (state.every) params.set("every", "1");
   if (state.budget !== null) params.set("budget", state.budget);
+  if (state.log !== "") params.set("log", state.log);
   return params;
 }
 
@@ -113,6 +115,7 @@ function fill(state) {
   form.querySelector("#times").value = state.times === 1 ? "" : state.times;
   form.querySelector("#every").checked = state.every;
   form.querySelector("#budget").value = state.budget ?? "";
+  form.querySelector("#log").value = state.log;
 }
 
 /**
@@ -133,6 +136,9 @@ function jobs(state, width) {
     const goal = { source, until: state.until, times: state.times, every: state.every, history: state.history ?? [] };
     if (state.budget !== null) goal.budget = state.budget;
     list.push({ kind: "goal", useCase: "goal", requests: [requestJson(goal)] });
+  }
+  if (state.log !== "") {
+    list.push({ kind: "audit", useCase: "audit", requests: [requestJson({ spec: state.spec, log: state.log, seed: state.seed })] });
   }
   const analysis = { spec: state.spec, samples: state.samples, seed: state.seed, droughts: false };
   if (state.method === "exact") analysis.exact = true;
@@ -166,7 +172,7 @@ function render(state, outcomes, results, { go }) {
     shown.add(error.rendered);
     return problemNode(error, heading, { offer, unit: "runs" });
   };
-  for (const kind of ["sample", "next", "goal", "analyze"]) {
+  for (const kind of ["sample", "next", "goal", "audit", "analyze"]) {
     const outcome = done[kind];
     if (!outcome) continue;
     if (outcome.stopped) {
@@ -181,6 +187,7 @@ function render(state, outcomes, results, { go }) {
     if (kind === "sample") results.append(sampleBlock(state, result.report));
     else if (kind === "next") results.append(nextBlock(result.report));
     else if (kind === "goal") results.append(goalBlock(result.report));
+    else if (kind === "audit") results.append(auditBlock(result.report));
     else analysisBlocks(result.report, outcome.answer.charts, resultOf(done.droughts), done.droughts, state, results);
   }
 }
@@ -289,6 +296,49 @@ function goalBlock(report) {
     ),
   );
   return section;
+}
+
+/**
+ * The audit of the log: its log-likelihood, the three tests with their
+ * p-values, and the candidates ranked by likelihood (`fairdice audit`).
+ */
+function auditBlock(report) {
+  const likelihood =
+    report.log_likelihood !== null
+      ? `${fixed(report.log_likelihood, 4)} (${fixed(report.per_entry, 4)} an entry)`
+      : `−∞: entry ${report.impossible?.entry} (${report.impossible?.outcome}) cannot come from it: ${report.impossible?.reason}`;
+  return el(
+    "section",
+    { id: "audit", class: "panel", attrs: { "aria-label": "Audit" } },
+    el("h2", {}, `The log: ${report.entries} entries against ${specTitle(report.spec)}`),
+    el("p", { id: "audit-likelihood" }, "Log-likelihood (each entry given the ones before): ", el("strong", {}, likelihood)),
+    dataTable({
+      id: "audit-tests",
+      caption: report.method,
+      columns: [{ name: "test" }, { name: "what it measures" }, { name: "the log's value" }, { name: "p-value" }],
+      rows: report.tests.map((t) => [{ text: t.test, header: true }, t.measures, fixed(t.statistic, 3), { text: fixed(t.p_value, 4), csv: t.p_value }]),
+      csv: "fairdice-audit-tests.csv",
+    }),
+    dataTable({
+      id: "audit-candidates",
+      caption: "Candidates, likeliest first",
+      columns: [{ name: "randomizer" }, { name: "log-likelihood" }, { name: "behind the likeliest" }],
+      rows: report.candidates.map((c) => [
+        { text: specTitle(c.spec), header: true },
+        c.log_likelihood === null ? `−∞ (entry ${c.impossible_entry} impossible)` : { text: fixed(c.log_likelihood, 4), csv: c.log_likelihood },
+        c.behind === null ? "–" : { text: fixed(c.behind, 4), csv: c.behind },
+      ]),
+      csv: "fairdice-audit-candidates.csv",
+    }),
+    el(
+      "p",
+      { class: "hint" },
+      "A small p-value says the log strays too far from the randomizer, or keeps too close to its base (a deck dealt as if rolled). The same as ",
+      code("fairdice audit LOG --randomizer …"),
+      " · ",
+      button("JSON", () => download("fairdice-audit.json", prettyJson(report), "application/json"), { class: "link" }),
+    ),
+  );
 }
 
 /** How the numbers were computed, in words. */
