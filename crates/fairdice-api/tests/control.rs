@@ -24,6 +24,8 @@ fn request(use_case: &str) -> String {
             r#"{"game": {"players": ["a", "b", "c"], "payoffs": {"6": [1, 0, 1], "8": [0, 2, 0], "5": [0, 1, 1]}},
                 "spec": "dice(base=2d6)", "samples": 40}"#
         }
+        "goal" => r#"{"source": {"spec": "deck(values=8)"}, "until": ["1"], "times": 3}"#,
+        "audit" => r#"{"spec": "dice(base=2d6)", "log": "7\n8\n6\n7\n12\n5\n9\n7\n4\n10\n"}"#,
         other => panic!("no test request for the use case `{other}`: add one"),
     };
     text.to_string()
