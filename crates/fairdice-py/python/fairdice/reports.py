@@ -188,7 +188,7 @@ class GoalReport(Report):
     @property
     def exact(self) -> bool:
         """False for a Monte Carlo estimate."""
-        return self.document["method"]["method"] == "exact"
+        return bool(self.document["method"]["method"] == "exact")
 
     @property
     def mean(self) -> Fraction | float | None:
