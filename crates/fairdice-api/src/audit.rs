@@ -300,6 +300,14 @@ impl UseCase for AuditRequest {
         let log = indices(&randomizer, &entries).map_err(|(entry, error)| {
             Error::invalid_input(format!("log entry {}: {error}", entry + 1))
         })?;
+        // Each entry is weighed once under the randomizer and once under each
+        // candidate: priced before any is.
+        let weighing = entries.len() as f64
+            * (randomizer.sample_steps().max(1) as f64)
+            * (1 + self.candidates.len().max(6)) as f64;
+        control
+            .afford(weighing)
+            .map_err(|stop| failed(&stop).in_context("weighing the log's entries:"))?;
         let options = AuditOptions {
             simulations: self.simulations,
             seed: self.seed,

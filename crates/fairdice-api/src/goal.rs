@@ -253,6 +253,8 @@ impl UseCase for GoalRequest {
         let (goal, words) = self.goal(&randomizer)?;
         let budget = self.budget.unwrap_or(0).min(MAX_LIMIT * 10);
         let failed = |e: &dyn fairdice::Failure| Error::from_failure(e);
+        fairdice::analysis::goal::check(randomizer.outcomes().len(), &goal)
+            .map_err(|e| failed(&e))?;
         let simulate = |runs: u64| {
             simulate_attempts(
                 &randomizer,

@@ -89,12 +89,23 @@ impl Source {
             });
             let (name, times) = repeated.unwrap_or((entry, 1));
             if written.len() as u64 + times > MAX_HISTORY {
+                // Refused before a long history is written out.
                 return Err(Error::invalid_input(format!(
                     "the history is longer than {MAX_HISTORY} outcomes"
                 )));
             }
             written.extend(std::iter::repeat_n(name.to_string(), times as usize));
         }
+        let steps = (written.len() as f64) * randomizer.sample_steps().max(1) as f64;
+        control.afford(steps).map_err(|stop| {
+            Error::from_failure(&stop).in_context(&format!(
+                "a history of {} outcomes is more than the budget replays:",
+                written.len()
+            ))
+        })?;
+        control
+            .reserve(written.len() as u64 * 32)
+            .map_err(|stop| Error::from_failure(&stop))?;
         observe_history(&mut randomizer, &written).map_err(|e| {
             Error::invalid_input(format!(
                 "the history does not fit {}: {e}",

@@ -86,6 +86,9 @@ fn spec() -> impl Strategy<Value = String> {
         (expression(), 0u32..6).prop_map(|(b, t)| format!("fair(base={b}, tightness={t})")),
         expression().prop_map(|b| format!("dice(base={b})")),
         (0u32..1000).prop_map(|p| format!("prd(p=0.{p:03})")),
+        (small(), small(), small()).prop_map(|(c, a, b)| format!(
+            r#"{{"layers": [{{"name": "c", "counter": {c}, "draw": {{"hit": "min(1, {a}/100 + n/{b})", "miss": "rest"}}, "next": {{"hit": 0, "miss": "n + 1"}}}}]}}"#
+        )),
         prop::sample::select(vec![
             "tgm1",
             "tgm2",
@@ -149,6 +152,35 @@ fn request(use_case: &'static str) -> BoxedStrategy<Value> {
                     .collect();
                 json!({"game": {"players": names, "turns": turns, "payoffs": payoffs},
                        "spec": s, "samples": samples, "runs": runs})
+            })
+            .boxed(),
+        "goal" => (
+            spec(),
+            prop::collection::vec(prop::sample::select(vec!["1", "6", "7", "hit", "miss", "T", "", "x*3"]), 0..3),
+            number(),
+            any::<bool>(),
+            prop::option::of(number()),
+            prop::collection::vec(prop::sample::select(vec!["1", "miss*1000000", "hit*99999999999", "7", "2*3"]), 0..3),
+            number(),
+            prop::option::of(number()),
+        )
+            .prop_map(|(s, until, times, every, budget, history, limit, runs)| {
+                json!({"source": {"spec": s}, "until": until, "times": times, "every": every,
+                       "budget": budget, "history": history, "limit": limit, "runs": runs})
+            })
+            .boxed(),
+        "audit" => (
+            spec(),
+            prop_oneof![
+                prop::collection::vec(0i64..14, 0..60).prop_map(Value::from),
+                (prop::sample::select(vec!["7\n", "1\n", "hit\n", "x,1\n", "[", "{}"]), small())
+                    .prop_map(|(line, times)| Value::from(line.repeat(times as usize))),
+            ],
+            prop::collection::vec(spec(), 0..3),
+            number(),
+        )
+            .prop_map(|(s, log, candidates, simulations)| {
+                json!({"spec": s, "log": log, "candidates": candidates, "simulations": simulations})
             })
             .boxed(),
         other => panic!("no generator for the use case `{other}`: add one"),

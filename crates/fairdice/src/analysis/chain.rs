@@ -24,10 +24,10 @@ use crate::randomizer::Randomizer;
 /// The most states a chain holds.
 pub const MAX_CHAIN_STATES: usize = 1_000_000;
 
-/// Bytes a chain keeps per transition and per state besides its key, for the
-/// memory budget.
+/// Bytes a chain keeps per transition, and per slot of its index of states,
+/// for the memory budget.
 const BYTES_PER_EDGE: u64 = 16;
-const BYTES_PER_STATE: u64 = 24;
+const BYTES_PER_STATE: u64 = 5;
 
 /// Budget steps a state costs to expand, and each of its outcomes (restoring,
 /// observing and finding the state reached).
@@ -208,11 +208,14 @@ impl Chain {
             starts.push(transitions.len());
             exact = exact.and_then(|e| e.add(scratch.exact_next_distribution(), &drawn));
             next += 1;
-            let bytes = transitions.len() as u64 * BYTES_PER_EDGE
-                + (arena.len() as u64 * 8)
-                + starts.len() as u64 * BYTES_PER_STATE;
-            if bytes > reserved + (1 << 24) {
-                control.reserve(bytes)?;
+            // What the tables hold, at their capacity (they grow by doubling).
+            let bytes = transitions.capacity() as u64 * BYTES_PER_EDGE
+                + arena.capacity() as u64 * 8
+                + starts.capacity() as u64 * 8
+                + index.capacity() as u64 * BYTES_PER_STATE;
+            // A table that grows holds its old and its new buffer at once.
+            if bytes > reserved {
+                control.reserve(2 * bytes)?;
                 reserved = bytes;
             }
             if width == 0 {

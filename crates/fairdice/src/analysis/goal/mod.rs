@@ -52,6 +52,10 @@ pub const MAX_ATTEMPTS: usize = 10_000_000;
 /// The probability left unfinished at which the walk stops.
 pub const TAIL: f64 = 1e-15;
 
+/// Budget steps an attempt costs besides its transitions (its row of the
+/// table and the sum of what is left).
+pub const STEPS_PER_ATTEMPT: u64 = 8;
+
 /// The most (state, progress) pairs a goal follows.
 pub const MAX_PAIRS: usize = 20_000_000;
 
@@ -260,7 +264,11 @@ pub fn attempts_on(
         if (in_tail && t > at_least) || t > MAX_ATTEMPTS {
             break;
         }
-        meter.charge(edges.max(1))?;
+        // Three numbers an attempt are kept (its chance, what is left, what is lost).
+        if t % 65_536 == 0 {
+            control.reserve((t as u64 + 65_536) * 24 + pairs as u64 * 24)?;
+        }
+        meter.charge(edges + STEPS_PER_ATTEMPT)?;
         moved.iter_mut().for_each(|m| *m = 0.0);
         let mut done = 0.0;
         for state in 0..chain.states() {
@@ -370,6 +378,7 @@ pub fn simulate_attempts<R: Randomizer + Clone>(
             match goal.advance(level, outcome) {
                 None => {
                     if met_at.len() <= attempt {
+                        control.reserve((attempt as u64 + 1) * 32)?;
                         met_at.resize(attempt + 1, 0);
                     }
                     met_at[attempt] += 1;
@@ -418,7 +427,12 @@ pub fn simulate_attempts<R: Randomizer + Clone>(
     })
 }
 
-fn check(n: usize, goal: &Goal) -> Result<(), GoalError> {
+/// Checks `goal` against a randomizer of `n` outcomes, before any state is
+/// walked.
+///
+/// # Errors
+/// As [`attempts_until`]'s [`GoalError::Invalid`].
+pub fn check(n: usize, goal: &Goal) -> Result<(), GoalError> {
     let invalid = |m: String| Err(GoalError::Invalid(m));
     let outcomes = match goal {
         Goal::Hits { outcomes, count } => {
