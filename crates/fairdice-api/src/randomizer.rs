@@ -6,7 +6,7 @@
 use fairdice::Control;
 use fairdice::randomizer::report::{NextOutcome, NextReport, SampleReport};
 use fairdice::randomizer::{
-    AnyRandomizer, MAX_SESSION_BYTES, Randomizer, Session, Spec, observe_history,
+    AnyRandomizer, MAX_SESSION_BYTES, Randomizer, Session, Spec, StateSpace, observe_history,
 };
 use fairdice::rng;
 use serde::{Deserialize, Serialize};

@@ -6,7 +6,7 @@
 //! as `fairdice sample SPEC --seed S`: the same seed gives the same sequence in
 //! every front-end and on every platform.
 
-use fairdice::randomizer::{MAX_SESSION_BYTES, Randomizer, Session, Spec, has_labels};
+use fairdice::randomizer::{MAX_SESSION_BYTES, Randomizer, Session, Spec, StateSpace, has_labels};
 use fairdice::rng;
 use fairdice_api::Error;
 use pyo3::prelude::*;

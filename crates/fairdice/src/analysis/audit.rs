@@ -29,7 +29,7 @@ use thiserror::Error;
 
 use super::base_deviation::base_probabilities;
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::Randomizer;
 
 /// The most entries a log may hold.
 pub const MAX_LOG_ENTRIES: usize = 1_000_000;
@@ -206,8 +206,8 @@ fn statistics(
 /// [`AuditError::Invalid`] for an empty log, one over [`MAX_LOG_ENTRIES`] or an
 /// index out of range; [`AuditError::Stopped`] when the simulations pass the
 /// budget or are cancelled.
-pub fn audit(
-    randomizer: &AnyRandomizer,
+pub fn audit<R: Randomizer + Clone + Sync>(
+    randomizer: &R,
     log: &[usize],
     options: &AuditOptions,
     control: &Control,

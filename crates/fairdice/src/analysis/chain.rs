@@ -19,7 +19,7 @@ use rustc_hash::FxHasher;
 use thiserror::Error;
 
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::Randomizer;
+use crate::randomizer::{Randomizer, StateSpace};
 
 /// The most states a chain holds.
 pub const MAX_CHAIN_STATES: usize = 1_000_000;
@@ -142,7 +142,7 @@ impl Chain {
     /// # Errors
     /// [`ChainError::TooManyStates`]; [`ChainError::Stopped`] over the budget
     /// (a step a transition) or the memory limit, or when cancelled.
-    pub fn explore<R: Randomizer + Clone>(
+    pub fn explore<R: StateSpace + Clone>(
         randomizer: &R,
         control: &Control,
     ) -> Result<Chain, ChainError> {

@@ -29,7 +29,7 @@ use super::metrics::Curves;
 pub use super::sweep_cost::EARLY_MIN_STATES;
 pub(crate) use super::sweep_cost::{Work, check_budget, check_memory, curve_steps_per_state};
 use crate::control::{Control, Failure, FailureKind, Stop, step_count};
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::StateSpace;
 
 /// The default budget: merged states in one step of a sweep.
 pub const DEFAULT_STATE_BUDGET: usize = 2_000_000;
@@ -272,8 +272,8 @@ impl Layer {
 /// [`ExactError::OverBudget`] when a step holds more than `options.budget` merged
 /// states; [`ExactError::OutOfMemory`] past the control's memory;
 /// [`ExactError::Stopped`] once `control` is cancelled.
-pub fn curves(
-    randomizer: &AnyRandomizer,
+pub fn curves<R: StateSpace + Clone>(
+    randomizer: &R,
     samples: usize,
     options: &ExactOptions,
     control: &Control,
@@ -420,7 +420,7 @@ pub fn curves(
 mod tests {
     use super::*;
     use crate::analysis::metrics::{entropy_fraction, population_variance};
-    use crate::randomizer::Spec;
+    use crate::randomizer::{Randomizer, Spec};
 
     fn sweep(spec: &str, samples: usize, merge: bool) -> ExactCurves {
         let r = Spec::build(spec).expect("valid spec");

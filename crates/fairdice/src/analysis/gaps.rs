@@ -15,7 +15,7 @@ use super::exact::{
 };
 use super::graph::key_bytes;
 use crate::control::Control;
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::StateSpace;
 
 /// The drought figures of one outcome over a match.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,8 +91,8 @@ pub fn shown_gaps(longest: f64, outcomes: usize, samples: usize) -> Vec<usize> {
 /// [`ExactError::OutOfMemory`] past the control's memory; [`ExactError::Stopped`]
 /// once `control` is cancelled. `control` is told of each outcome followed
 /// (stage `droughts`).
-pub fn exact(
-    randomizer: &AnyRandomizer,
+pub fn exact<R: StateSpace + Clone>(
+    randomizer: &R,
     samples: usize,
     options: &ExactOptions,
     control: &Control,
@@ -134,8 +134,8 @@ pub fn exact(
 
 /// The distribution of the longest gap of outcome `tracked` (index `g` holds
 /// P(longest gap = g), `g` in `0..=samples`), and the most states a step held.
-fn follow(
-    scratch: &mut AnyRandomizer,
+fn follow<R: StateSpace>(
+    scratch: &mut R,
     tracked: usize,
     samples: usize,
     merge: bool,

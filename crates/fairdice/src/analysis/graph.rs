@@ -9,7 +9,7 @@ use rustc_hash::FxHasher;
 use super::canonical::{Canonical, Key};
 use super::exact::ExactError;
 use super::metrics::entropy_fraction;
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::StateSpace;
 
 /// One transition of the state graph.
 #[derive(Debug, Clone, Copy)]
@@ -28,8 +28,8 @@ pub(crate) struct Edge {
 /// leads equal), so a state's next-sample distribution and successors are computed
 /// once and reused at every step that reaches it; each step then only moves
 /// probability along stored edges.
-pub(crate) struct Graph {
-    scratch: AnyRandomizer,
+pub(crate) struct Graph<R> {
+    scratch: R,
     /// The randomizer's outcomes: the most transitions a node may have.
     scratch_outcomes: usize,
     canonical: Canonical,
@@ -65,8 +65,8 @@ fn key_of<'a>(arena: &'a [i64], ends: &[usize], v: u32) -> &'a [i64] {
     &arena[start..ends[v]]
 }
 
-impl Graph {
-    pub(crate) fn new(scratch: AnyRandomizer, canonical: Canonical) -> Graph {
+impl<R: StateSpace> Graph<R> {
+    pub(crate) fn new(scratch: R, canonical: Canonical) -> Graph<R> {
         Graph {
             spec: scratch.spec(),
             scratch_outcomes: scratch.outcomes().len(),
@@ -232,7 +232,7 @@ impl Graph {
     }
 }
 
-impl Graph {
+impl<R: StateSpace> Graph<R> {
     /// About how many bytes the graph holds.
     /// What the graph could hold after one more expansion, if every outcome
     /// reached a new state: each table that would grow past its capacity takes a

@@ -58,7 +58,7 @@ pub use metrics::{CurveErrors, Curves, entropy_fraction, population_variance};
 pub use report::AnalysisReport;
 
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::{Randomizer, StateSpace};
 
 /// The most samples one analysis covers.
 pub const MAX_SAMPLES: usize = 100_000;
@@ -248,8 +248,8 @@ fn check(samples: usize, method: &MethodChoice) -> Result<(), AnalysisError> {
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
 /// [`AnalysisError::Stopped`] once `control` is cancelled.
-pub fn curves(
-    randomizer: &AnyRandomizer,
+pub fn curves<R: StateSpace + Clone + Sync>(
+    randomizer: &R,
     samples: usize,
     method: &MethodChoice,
     control: &Control,
@@ -325,8 +325,8 @@ pub fn fallback_runs(runs: u64, samples: usize, outcomes: usize) -> u64 {
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
 /// [`AnalysisError::Stopped`] once `control` is cancelled.
-pub fn analyze(
-    randomizer: &AnyRandomizer,
+pub fn analyze<R: StateSpace + Clone + Sync>(
+    randomizer: &R,
     options: &AnalysisOptions,
     control: &Control,
 ) -> Result<Analysis, AnalysisError> {
@@ -352,16 +352,7 @@ pub fn analyze(
         MethodChoice::Exact { .. } => (DEFAULT_RUNS, DEFAULT_SEED),
     };
     let (curves, method, droughts, base_deviation) = match exact_curves {
-        None => {
-            // One Monte Carlo pass gives the curves and the droughts together.
-            let estimate =
-                monte_carlo::estimate(randomizer, samples, runs, seed, options.droughts, control)?;
-            let method = Method::MonteCarlo { runs, seed };
-            let droughts = estimate
-                .droughts
-                .map(|outcomes| Droughts { method, outcomes });
-            (estimate.curves, method, droughts, estimate.base_deviation)
-        }
+        None => return simulate(randomizer, samples, runs, seed, options.droughts, control),
         Some(result) => {
             let method = Method::Exact {
                 peak_states: result.peak_states,
@@ -374,6 +365,71 @@ pub fn analyze(
             (result.curves, method, droughts, result.base_deviation)
         }
     };
+    Ok(assemble(
+        randomizer.spec(),
+        samples,
+        curves,
+        method,
+        droughts,
+        base_deviation,
+    ))
+}
+
+/// Measures `randomizer` over a match of `samples` samples by seeded Monte
+/// Carlo alone (`runs` runs from `seed`, droughts with `droughts`): what
+/// [`analyze`] reports by [`MethodChoice::MonteCarlo`], for a randomizer that
+/// draws and gives its next distribution but does not name its states (a
+/// [`Randomizer`] that is not a [`StateSpace`]).
+///
+/// ```
+/// use fairdice::Control;
+/// use fairdice::analysis::{Method, simulate};
+/// use fairdice::randomizer::Spec;
+///
+/// let deck = Spec::build("deck(values=6, copies=1, refill_below=6)")?;
+/// let result = simulate(&deck, 25, 20_000, 1, false, &Control::new())?;
+/// assert_eq!(result.method, Method::MonteCarlo { runs: 20_000, seed: 1 });
+/// assert!((result.outcome_variance - 0.51).abs() < 0.02); // exactly 0.51...
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`AnalysisError`] for `samples` out of range or fewer than 2 runs;
+/// [`AnalysisError::Stopped`] once `control` is cancelled.
+pub fn simulate<R: Randomizer + Clone + Sync>(
+    randomizer: &R,
+    samples: usize,
+    runs: u64,
+    seed: u64,
+    droughts: bool,
+    control: &Control,
+) -> Result<Analysis, AnalysisError> {
+    check(samples, &MethodChoice::MonteCarlo { runs, seed })?;
+    // One Monte Carlo pass gives the curves and the droughts together.
+    let estimate = monte_carlo::estimate(randomizer, samples, runs, seed, droughts, control)?;
+    let method = Method::MonteCarlo { runs, seed };
+    let droughts = estimate
+        .droughts
+        .map(|outcomes| Droughts { method, outcomes });
+    Ok(assemble(
+        randomizer.spec(),
+        samples,
+        estimate.curves,
+        method,
+        droughts,
+        estimate.base_deviation,
+    ))
+}
+
+/// The summaries of a match read off its curves.
+fn assemble(
+    spec: String,
+    samples: usize,
+    curves: Curves,
+    method: Method,
+    droughts: Option<Droughts>,
+    base_deviation: BaseDeviation,
+) -> Analysis {
     let errors = curves.errors.as_ref().map(|e| {
         [
             e.mean_entropy[samples - 1],
@@ -381,8 +437,8 @@ pub fn analyze(
             repeat_rate_error(&e.repeat, samples),
         ]
     });
-    Ok(Analysis {
-        spec: randomizer.spec(),
+    Analysis {
+        spec,
         samples,
         method,
         mean_entropy: curves.mean_entropy(samples),
@@ -392,11 +448,11 @@ pub fn analyze(
         errors,
         curves,
         droughts,
-    })
+    }
 }
 
-fn exact_sweep(
-    randomizer: &AnyRandomizer,
+fn exact_sweep<R: StateSpace + Clone>(
+    randomizer: &R,
     samples: usize,
     budget: usize,
     give_up_early: bool,
@@ -427,8 +483,8 @@ fn repeat_rate_error(errors: &[f64], samples: usize) -> f64 {
 /// # Errors
 /// [`AnalysisError`] for bad options or a forced exact sweep over its cap;
 /// [`AnalysisError::Stopped`] once `control` is cancelled.
-pub fn droughts(
-    randomizer: &AnyRandomizer,
+pub fn droughts<R: StateSpace + Clone + Sync>(
+    randomizer: &R,
     samples: usize,
     method: &MethodChoice,
     control: &Control,

@@ -13,7 +13,7 @@ use super::base_deviation::{self, BaseDeviation, base_probabilities};
 use super::gaps::OutcomeDroughts;
 use super::metrics::{CurveErrors, Curves, variance_from_squares};
 use crate::control::{Control, Stop};
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::Randomizer;
 use crate::rng;
 
 /// Budget steps one run of `samples` samples of `randomizer` costs (its
@@ -98,8 +98,8 @@ impl Tally {
 
 /// Runs `count` matches of `samples` samples with `generator`, tallying them.
 #[allow(clippy::too_many_arguments)] // private: the chunk's share of `estimate`'s inputs
-fn run_chunk(
-    randomizer: &AnyRandomizer,
+fn run_chunk<R: Randomizer + Clone>(
+    randomizer: &R,
     base: &[f64],
     samples: usize,
     count: u64,
@@ -225,8 +225,8 @@ impl ChiSquare {
 ///
 /// # Errors
 /// [`Stop::Cancelled`] once `control` is cancelled.
-pub fn estimate(
-    randomizer: &AnyRandomizer,
+pub fn estimate<R: Randomizer + Clone + Sync>(
+    randomizer: &R,
     samples: usize,
     runs: u64,
     seed: u64,

@@ -26,7 +26,7 @@ use super::base_deviation::base_probabilities;
 use super::{Analysis, Droughts, Method};
 use crate::control::Control;
 use crate::randomizer::report::has_labels;
-use crate::randomizer::{AnyRandomizer, OutcomeName, Randomizer};
+use crate::randomizer::{OutcomeName, Randomizer, StateSpace};
 
 /// The numbers of one analysis, ready to print, serve or chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,7 +153,7 @@ pub struct OutcomeDroughtsReport {
 impl DroughtsReport {
     /// The report of `droughts`, measured on `randomizer` (which names the
     /// outcomes).
-    pub fn new(randomizer: &AnyRandomizer, droughts: &Droughts) -> DroughtsReport {
+    pub fn new(randomizer: &impl Randomizer, droughts: &Droughts) -> DroughtsReport {
         let labelled = has_labels(randomizer);
         DroughtsReport {
             method: droughts.method,
@@ -177,9 +177,9 @@ impl DroughtsReport {
     /// Fills in each outcome's exact expected longest gap over `samples`
     /// samples, when `randomizer` has exact chances and its states and the
     /// work fit (nothing changes otherwise, or when the budget stops it).
-    pub fn add_exact_gaps(
+    pub fn add_exact_gaps<R: StateSpace + Clone>(
         &mut self,
-        randomizer: &AnyRandomizer,
+        randomizer: &R,
         samples: usize,
         control: &Control,
     ) {
@@ -202,7 +202,7 @@ impl DroughtsReport {
 
 impl AnalysisReport {
     /// The report of `analysis`, made of `randomizer` (which names the outcomes).
-    pub fn new(randomizer: &AnyRandomizer, analysis: &Analysis) -> AnalysisReport {
+    pub fn new(randomizer: &impl Randomizer, analysis: &Analysis) -> AnalysisReport {
         let curves = &analysis.curves;
         let errors = curves.errors.as_ref();
         let steps = (0..analysis.samples)

@@ -4,7 +4,7 @@
 use super::family::Family;
 use super::{
     Deck, Dice, DiceBag, DynamicDice, FairRoller, Machine, Nes, ObserveError, Pity, Prd,
-    Randomizer, RestoreError, SevenBag, Tgm, Tgm3,
+    Randomizer, RestoreError, SevenBag, StateSpace, Tgm, Tgm3,
 };
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -141,7 +141,9 @@ impl Randomizer for AnyRandomizer {
     fn reset(&mut self) {
         dispatch!(self, r => r.reset())
     }
+}
 
+impl StateSpace for AnyRandomizer {
     fn state_key(&self) -> Vec<i64> {
         dispatch!(self, r => r.state_key())
     }

@@ -5,7 +5,7 @@ use thiserror::Error;
 use super::base::{Base, BaseError};
 use super::deck::{Deck, DeckError, RefillMode};
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
-use super::{ObserveError, Randomizer, RestoreError};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace};
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
 
@@ -151,7 +151,9 @@ impl Randomizer for DiceBag {
     fn reset(&mut self) {
         self.deck.reset();
     }
+}
 
+impl StateSpace for DiceBag {
     /// Dice left of each face.
     fn state_key(&self) -> Vec<i64> {
         self.deck.state_key()

@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::base::Base;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::pile::Pile;
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::analysis::metrics::ln_count;
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -376,7 +376,9 @@ impl Randomizer for Deck {
     fn reset(&mut self) {
         self.cards.fill(&self.set, &self.set_list);
     }
+}
 
+impl StateSpace for Deck {
     /// Cards left of each outcome.
     fn state_key(&self) -> Vec<i64> {
         self.cards.counts().iter().map(|&c| c as i64).collect()

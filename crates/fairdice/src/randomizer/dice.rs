@@ -4,7 +4,7 @@ use rand::distr::Distribution;
 
 use super::base::Base;
 use super::family::{Family, OutcomeKeys};
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -138,7 +138,9 @@ impl Randomizer for Dice {
     }
 
     fn reset(&mut self) {}
+}
 
+impl StateSpace for Dice {
     /// One zero per outcome: dice keep no state.
     fn state_key(&self) -> Vec<i64> {
         vec![0; self.base.len()]

@@ -6,7 +6,7 @@ use super::base::Base;
 use super::dice::Dice;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::sum_tree::SumTree;
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::analysis::metrics::ln_count;
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -422,7 +422,9 @@ impl Randomizer for DynamicDice {
         self.leads.fill(0);
         self.lower_leads();
     }
+}
 
+impl StateSpace for DynamicDice {
     /// How many more times each outcome was drawn than the least drawn outcome.
     fn state_key(&self) -> Vec<i64> {
         self.leads.iter().map(|&l| l as i64).collect()

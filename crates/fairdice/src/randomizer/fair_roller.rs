@@ -7,7 +7,9 @@ use super::base::Base;
 use super::dynamic_dice::DynamicDice;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::portable_math::exp2;
-use super::{MAX_DRAWS, ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{
+    MAX_DRAWS, ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len,
+};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -441,7 +443,9 @@ impl Randomizer for FairRoller {
         }
         self.turn = 0;
     }
+}
 
+impl StateSpace for FairRoller {
     /// Times each outcome was rolled; with a uniform base, minus the least rolled
     /// outcome's count (only differences matter then). Per seat: each seat's
     /// counts in turn, then whose turn it is.

@@ -47,7 +47,13 @@
 //!   for the distribution of the next draw, and [`Dice`], which has no state).
 //! - State is integer counts (cards left, times drawn), never accumulated floats;
 //!   float weights are recomputed from the counts, so a restored randomizer
-//!   continues bit for bit, and equal states compare equal ([`Randomizer::state_key`]).
+//!   continues bit for bit, and equal states compare equal ([`StateSpace::state_key`]).
+//! - Two traits: [`Randomizer`] is what drawing needs (outcomes, the next
+//!   distribution, draw, observe, reset), enough for seeded Monte Carlo
+//!   ([`analysis::simulate`](crate::analysis::simulate)); [`StateSpace`] adds the
+//!   state as integers, which exact sweeps, goals and sessions need. A game's own
+//!   randomizer implements the first, and the second when its states can be
+//!   listed.
 //! - [`AnyRandomizer`] is an enum rather than a `Box<dyn Randomizer>` so it can be
 //!   cloned, compared and matched on; the trait stays object-safe for callers that
 //!   prefer `dyn`.
@@ -268,7 +274,17 @@ pub trait Randomizer: DrawDyn {
 
     /// Returns to the initial state.
     fn reset(&mut self);
+}
 
+/// What an exact sweep needs beyond drawing: the state as integers, restored
+/// from them, and whether outcomes may be relabeled.
+///
+/// [`Randomizer`] is enough to draw, to follow a history and to be measured by
+/// seeded Monte Carlo ([`analysis::simulate`](crate::analysis::simulate)); a
+/// randomizer that also names its state here can be measured exactly
+/// ([`analysis::analyze`](crate::analysis::analyze), goals, droughts, seats)
+/// and saved in a session. Every randomizer of the crate implements both.
+pub trait StateSpace: Randomizer {
     /// The complete mutable state as integers: two randomizers with the same spec
     /// and equal keys have the same next-sample distribution and the same futures.
     /// Parameters (the spec) are not part of the key.
@@ -534,7 +550,7 @@ mod tests {
             let start = Spec::build(spec).expect("valid");
             let (mut generic, mut object, mut values) = (start.clone(), start.clone(), start);
             let (mut a, mut b, mut c) = (rng::seeded(8), rng::seeded(8), rng::seeded(8));
-            let object: &mut dyn Randomizer = &mut object;
+            let object: &mut dyn StateSpace = &mut object;
             let b: &mut dyn Rng = &mut b;
             for _ in 0..200 {
                 let index = generic.draw(&mut a);

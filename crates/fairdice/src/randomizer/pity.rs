@@ -5,7 +5,7 @@
 use thiserror::Error;
 
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -200,7 +200,9 @@ impl Randomizer for Pity {
     fn reset(&mut self) {
         self.misses = 0;
     }
+}
 
+impl StateSpace for Pity {
     /// `[misses since the last hit]`.
     fn state_key(&self) -> Vec<i64> {
         vec![self.misses as i64]

@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 
 use super::family::{Family, OutcomeKeys};
@@ -272,7 +272,9 @@ impl Randomizer for Prd {
     fn reset(&mut self) {
         self.failures = 0;
     }
+}
 
+impl StateSpace for Prd {
     /// `[failures since the last success]`.
     fn state_key(&self) -> Vec<i64> {
         vec![self.failures as i64]

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::state::{
     CHECK_ALGORITHM, FORMAT, GENERATOR_ALGORITHM, MAX_DRAWS, Session, StateError, VERSION,
 };
-use super::{MAX_OUTCOMES, Randomizer, Spec};
+use super::{MAX_OUTCOMES, Randomizer, Spec, StateSpace};
 use crate::control::Control;
 use crate::rng::Generator;
 

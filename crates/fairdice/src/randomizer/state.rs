@@ -13,7 +13,7 @@
 //!   "check": "crc32:5d0e31a7"
 //! }
 //! ```
-//! `state` is the randomizer's [`save_state`](super::Randomizer::save_state); the
+//! `state` is the randomizer's [`save_state`](super::StateSpace::save_state); the
 //! generator's four 64-bit words are written as 16 hex digits each, because
 //! JavaScript (the web UI) reads JSON numbers as doubles and would round them.
 //! `check` is the CRC-32 of the document's canonical form (see [`CHECK_ALGORITHM`]).

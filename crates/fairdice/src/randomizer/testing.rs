@@ -1,6 +1,6 @@
 //! Shared invariant checks for the randomizer tests.
 
-use super::{DISTRIBUTION_TOLERANCE, Randomizer};
+use super::{DISTRIBUTION_TOLERANCE, Randomizer, StateSpace};
 use crate::rng;
 
 /// The first `count` outcome indices drawn with `rng::seeded(seed)`, through the
@@ -20,7 +20,7 @@ pub(crate) fn draws<R: Randomizer + ?Sized>(
 /// Walks `steps` draws and checks at every state: the next-sample distribution
 /// sums to 1, has no negative entry, and is zero exactly where `observe` refuses;
 /// the drawn outcome had positive probability; the state key restores the state.
-pub(crate) fn assert_distribution_invariants<R: Randomizer + Clone>(
+pub(crate) fn assert_distribution_invariants<R: StateSpace + Clone>(
     randomizer: &mut R,
     steps: usize,
     seed: u64,

@@ -6,7 +6,7 @@
 use super::base::Base;
 use super::deck::{Deck, RefillMode};
 use super::family::{Family, OutcomeKeys};
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -104,7 +104,9 @@ impl Randomizer for Nes {
     fn reset(&mut self) {
         self.previous = None;
     }
+}
 
+impl StateSpace for Nes {
     /// `[previous piece]`, or `[-1]` before the first.
     fn state_key(&self) -> Vec<i64> {
         vec![self.previous.map_or(-1, i64::from)]
@@ -197,7 +199,9 @@ impl Randomizer for SevenBag {
     fn reset(&mut self) {
         self.deck.reset();
     }
+}
 
+impl StateSpace for SevenBag {
     /// Pieces left in the bag, one entry per piece.
     fn state_key(&self) -> Vec<i64> {
         self.deck.state_key()

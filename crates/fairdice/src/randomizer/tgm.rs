@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::piece_history::{MAX_HISTORY, PieceHistory};
 use super::tetris::{FIRST_PIECES, O, PIECE_OUTCOMES, S, Z, piece_label};
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -238,7 +238,9 @@ impl Randomizer for Tgm {
         self.history = PieceHistory::new(&self.initial);
         self.first_pending = self.first_rule;
     }
+}
 
+impl StateSpace for Tgm {
     /// The history (oldest first), then 1 if the first piece is still to come
     /// under TGM2's first-piece rule, else 0.
     fn state_key(&self) -> Vec<i64> {

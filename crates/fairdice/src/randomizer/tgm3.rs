@@ -31,7 +31,7 @@ use super::tetris::{FIRST_PIECES, PIECE_OUTCOMES, S, Z, piece_label};
 use super::tgm::{HISTORY, first_allowed, first_piece_flag};
 use super::{
     AnyRandomizer, ObserveError, Randomizer, RestoreError, STEPS_PER_DRAWN_OUTCOME, Spec,
-    SpecError, check_index, check_key_len,
+    SpecError, StateSpace, check_index, check_key_len,
 };
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -326,7 +326,9 @@ impl Randomizer for Tgm3 {
         self.order = dealt_order(&self.initial);
         self.first_pending = true;
     }
+}
 
+impl StateSpace for Tgm3 {
     /// The history (oldest first), the pool's count of each piece, the drought
     /// order (dealt longest ago first), then 1 while the first piece is to come.
     fn state_key(&self) -> Vec<i64> {

@@ -37,7 +37,7 @@ pub use exact::{ExactFigures, MAX_EXACT_WORK, exact_figures};
 
 use super::chain::{Chain, ChainError};
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::Randomizer;
+use crate::randomizer::{Randomizer, StateSpace};
 
 /// The most hits a goal may count.
 pub const MAX_GOAL_COUNT: u32 = 100_000;
@@ -208,7 +208,7 @@ impl Attempts {
 /// 0 or over [`MAX_GOAL_COUNT`], more than [`MAX_COLLECTED`] outcomes to collect;
 /// [`GoalError::TooLarge`], [`GoalError::Chain`] and [`GoalError::Stopped`]
 /// when the states are too many for the budget.
-pub fn attempts_until<R: Randomizer + Clone>(
+pub fn attempts_until<R: StateSpace + Clone>(
     randomizer: &R,
     goal: &Goal,
     at_least: usize,

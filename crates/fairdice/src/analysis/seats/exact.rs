@@ -11,6 +11,7 @@ use super::game::Table;
 use super::sweep::{Layer, Tracker, sweep};
 use crate::analysis::exact::{ExactError, ExactOptions};
 use crate::control::Control;
+use crate::randomizer::StateSpace;
 
 /// Every player's total in one word: player `p`'s total is digit `p` in the
 /// mixed radix of `radix`.
@@ -108,8 +109,8 @@ impl Tracker for Drought<'_> {
 /// # Errors
 /// The sweeps' [`ExactError`]s; [`ExactError::OverBudget`] when the totals do not
 /// pack into 64 bits.
-pub(crate) fn figures(
-    question: &Match<'_>,
+pub(crate) fn figures<R: StateSpace + Clone>(
+    question: &Match<'_, R>,
     scope: Scope,
     options: &ExactOptions,
     control: &Control,
@@ -122,6 +123,7 @@ pub(crate) fn figures(
         shares,
         droughts,
     } = question;
+    let randomizer: &R = randomizer;
     let (samples, droughts) = (*samples, *droughts);
     let players = table.players();
     let Some(totals) = Totals::new(table, scope, samples) else {

@@ -63,7 +63,7 @@ use super::base_deviation::base_probabilities;
 use super::exact::{ExactError, ExactOptions};
 use super::{MAX_SAMPLES, Method, MethodChoice, fallback_runs};
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::StateSpace;
 
 /// The fractions of the fair share a starved player is asked about by default.
 pub const DEFAULT_SHARES: [f64; 2] = [0.5, 0.75];
@@ -217,8 +217,8 @@ impl Shares {
 }
 
 /// One question: a randomizer, a game bound to its outcomes, a match.
-pub(crate) struct Match<'a> {
-    pub(crate) randomizer: &'a AnyRandomizer,
+pub(crate) struct Match<'a, R> {
+    pub(crate) randomizer: &'a R,
     pub(crate) table: Table,
     pub(crate) names: &'a [String],
     pub(crate) samples: usize,
@@ -226,7 +226,7 @@ pub(crate) struct Match<'a> {
     pub(crate) droughts: bool,
 }
 
-impl Match<'_> {
+impl<R> Match<'_, R> {
     fn scopes(&self) -> &'static [Scope] {
         if self.table.turns() {
             &[Scope::AllRolls, Scope::OwnTurns]
@@ -247,8 +247,8 @@ impl Match<'_> {
 /// [`SeatError`] for a game that does not fit the randomizer, bad options, or a
 /// forced exact sweep over its budget; [`SeatError::Stopped`] once `control` is
 /// cancelled or its budget is spent.
-pub fn analyze(
-    randomizer: &AnyRandomizer,
+pub fn analyze<R: StateSpace + Clone + Sync>(
+    randomizer: &R,
     game: &Game,
     options: &SeatOptions,
     control: &Control,

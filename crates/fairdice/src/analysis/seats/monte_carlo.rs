@@ -95,8 +95,8 @@ struct Seats {
     longest: Vec<u64>,
 }
 
-fn run_chunk(
-    question: &Match<'_>,
+fn run_chunk<R: Randomizer + Clone>(
+    question: &Match<'_, R>,
     scopes: &[Scope],
     count: u64,
     chunk: u64,
@@ -218,8 +218,8 @@ fn mean_and_error((sum, squares): (f64, f64), runs: f64) -> Figure {
 ///
 /// # Errors
 /// [`Stop`] once `control` is cancelled or its budget is spent.
-pub(crate) fn figures(
-    question: &Match<'_>,
+pub(crate) fn figures<R: Randomizer + Clone + Sync>(
+    question: &Match<'_, R>,
     runs: u64,
     seed: u64,
     control: &Control,

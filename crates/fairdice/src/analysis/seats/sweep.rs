@@ -22,7 +22,7 @@ use crate::analysis::exact::{
 };
 use crate::analysis::graph::{Edge, Graph};
 use crate::control::Control;
-use crate::randomizer::{AnyRandomizer, Randomizer};
+use crate::randomizer::StateSpace;
 
 /// Budget steps one (state, value) pair costs per outcome it can draw: a hash
 /// look-up and an addition, 30 to 80 ns once the pairs outgrow the caches
@@ -54,8 +54,8 @@ pub(crate) type Layer = [(u32, u64, f64)];
 /// far past it with `give_up_early`); [`ExactError::TooSlow`] when the work
 /// projects past the control's steps; [`ExactError::OutOfMemory`] past its memory;
 /// [`ExactError::Stopped`] once it is cancelled.
-pub(crate) fn sweep(
-    randomizer: &AnyRandomizer,
+pub(crate) fn sweep<R: StateSpace + Clone>(
+    randomizer: &R,
     samples: usize,
     tracker: &impl Tracker,
     options: &ExactOptions,

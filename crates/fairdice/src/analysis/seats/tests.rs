@@ -2,7 +2,7 @@
 //! forms and Monte Carlo.
 
 use super::*;
-use crate::randomizer::Spec;
+use crate::randomizer::{Randomizer, Spec};
 
 /// How far an exact figure may stray from the brute-force one (`f64` rounding of
 /// sums of a few thousand products).

@@ -43,7 +43,7 @@ use num_rational::Ratio;
 use num_traits::CheckedMul;
 use thiserror::Error;
 
-use super::{ObserveError, Randomizer, RestoreError, check_index, check_key_len};
+use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
@@ -137,6 +137,8 @@ impl Layer {
 /// # Example
 /// A streak-breaking shot (the document format is docs/machines.md's):
 /// ```
+/// # #[cfg(feature = "serde")]
+/// # fn main() -> Result<(), fairdice::randomizer::MachineError> {
 /// use fairdice::randomizer::{Machine, Randomizer};
 ///
 /// let shot = Machine::from_json(r#"{
@@ -150,7 +152,10 @@ impl Layer {
 /// assert_eq!(shot.outcomes(), [0, 1]);
 /// assert_eq!(shot.label(0), "hit");
 /// assert_eq!(shot.next_distribution(), [0.5, 0.5]);
-/// # Ok::<(), fairdice::randomizer::MachineError>(())
+/// # Ok(())
+/// # }
+/// # #[cfg(not(feature = "serde"))]
+/// # fn main() {}
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Machine {
@@ -447,7 +452,9 @@ impl Randomizer for Machine {
             *state = layer.start;
         }
     }
+}
 
+impl StateSpace for Machine {
     fn state_key(&self) -> Vec<i64> {
         self.states.iter().map(|&s| i64::from(s)).collect()
     }

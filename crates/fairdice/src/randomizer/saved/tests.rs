@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::randomizer::state::MAX_SESSION_BYTES;
-use crate::randomizer::{MAX_LEAD, MAX_SPEC_BYTES, RestoreError, SpecError};
+use crate::randomizer::{MAX_LEAD, MAX_SPEC_BYTES, RestoreError, SpecError, StateSpace};
 
 fn saved_after(spec: &str, draws: usize) -> (Session, String) {
     let mut session = Session::seeded(spec, 9).expect("valid");
