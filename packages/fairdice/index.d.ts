@@ -333,12 +333,20 @@ export interface StateReport {
   next: NextOutcome[];
 }
 
+/** One attempt since the last success: its chance after failures, of the first success there, of one by then. */
+export interface AttemptRow {
+  attempt: number;
+  probability: number;
+  first_success: number;
+  cumulative: number;
+}
+
 export interface PrdReport {
   p: number;
   c: number;
   expected_attempts: number;
   max_attempts: number;
-  attempts: { attempt: number; probability: number; first_success: number; cumulative: number }[];
+  attempts: AttemptRow[];
   truncated: boolean;
 }
 
@@ -370,6 +378,14 @@ export type AnalysisReport = Method & {
   steps: { step: number; entropy: number; outcome_variance: number; repeat: number; [error: string]: number }[];
   droughts?: Method & {
     outcomes: { outcome: number; longest_gap: number; gap_exceeds: number[]; [error: string]: unknown }[];
+  };
+  /** PRD and pity: the attempts until a success, from the start. */
+  attempts?: {
+    outcome: number | string;
+    expected_attempts: number | null;
+    max_attempts: number | null;
+    attempts: AttemptRow[];
+    truncated: boolean;
   };
 };
 

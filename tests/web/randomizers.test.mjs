@@ -212,3 +212,22 @@ test("a recorded log audited as `fairdice audit --json` audits it: a Catan game 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("PRD analyzed: the attempts until a success, as `fairdice prd` tabulates them", async () => {
+  const page = await browser.page("randomizers.html");
+  await fillSpec(page, "prd(p=0.25)", 20);
+  await submit(page, "#analyze-button");
+  await page.waitForSelector("#attempts");
+  const table = cliJson("prd", "0.25");
+  assert.match(await page.textContent("#attempts summary"), /^Attempts until success \(from the start\): 4\.0000 on average, never more than 12$/);
+  const rows = page.locator("#attempts-table tbody tr");
+  assert.equal(await rows.count(), table.attempts.length);
+  for (const [i, attempt] of table.attempts.entries()) {
+    const cells = await rows.nth(i).locator("td, th").allTextContents();
+    assert.equal(cells[0], String(attempt.attempt));
+    assert.equal(Number(cells[1]).toFixed(6), attempt.probability.toFixed(6));
+    assert.equal(Number(cells[3]).toFixed(6), attempt.cumulative.toFixed(6));
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

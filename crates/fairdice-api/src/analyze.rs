@@ -236,6 +236,7 @@ impl UseCase for AnalyzeRequest {
         let analysis = analysis::analyze(&randomizer, &options, control)
             .map_err(|e| self.failure(&e, &randomizer, control))?;
         let mut report = AnalysisReport::new(&randomizer, &analysis);
+        report.add_attempts(&randomizer, control);
         if let Some(droughts) = &mut report.droughts {
             droughts.add_exact_gaps(&randomizer, self.samples, control);
         }
@@ -325,6 +326,55 @@ mod tests {
         assert!(matches!(report.method, Method::Exact { .. }));
         assert_eq!(format!("{:.4}", report.outcome_variance), "0.5089");
         assert!(report.droughts.is_some());
+        assert!(
+            report.attempts.is_none(),
+            "a deck is not a randomizer of attempts"
+        );
+    }
+
+    #[test]
+    fn prd_and_pity_give_the_attempts_until_a_success() {
+        let analyzed = AnalyzeRequest::new("prd(p=0.25)", 5)
+            .run(&Control::new())
+            .unwrap()
+            .attempts
+            .expect("PRD is a randomizer of attempts");
+        let table = crate::prd::PrdRequest {
+            p: 0.25,
+            limit: 100,
+        }
+        .run(&Control::new())
+        .unwrap();
+        assert_eq!(analyzed.max_attempts, Some(table.max_attempts));
+        assert_eq!(analyzed.attempts.len(), table.attempts.len());
+        for (a, b) in analyzed.attempts.iter().zip(&table.attempts) {
+            assert_eq!(a.attempt, b.attempt);
+            for (x, y) in [
+                (a.probability, b.probability),
+                (a.first_success, b.first_success),
+                (a.cumulative, b.cumulative),
+            ] {
+                assert!(
+                    (x - y).abs() < 1e-12,
+                    "attempt {}: {x} against {y}",
+                    a.attempt
+                );
+            }
+        }
+        assert!((analyzed.expected_attempts.unwrap() - 4.0).abs() < 1e-9);
+        // The published 62.297 pulls of a soft-pity banner (0.6%, +6 points a
+        // pull from the 74th, certain at the 90th).
+        let banner = AnalyzeRequest::new("pity(p=0.006, soft=74, rise=0.06, cap=90)", 5)
+            .run(&Control::new())
+            .unwrap()
+            .attempts
+            .expect("pity is a randomizer of attempts");
+        assert_eq!(
+            format!("{:.3}", banner.expected_attempts.unwrap()),
+            "62.297"
+        );
+        assert_eq!(banner.max_attempts, Some(90));
+        assert_eq!(banner.attempts[73].probability, 0.066);
     }
 
     #[test]

@@ -55,17 +55,7 @@ pub struct PrdReport {
 }
 
 /// One attempt since the last success.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Attempt {
-    /// Its number, from 1.
-    pub attempt: u64,
-    /// P(it succeeds | every attempt before it failed) = min(1, C·N).
-    pub probability: f64,
-    /// P(the first success is this attempt).
-    pub first_success: f64,
-    /// P(a success by this attempt).
-    pub cumulative: f64,
-}
+pub use fairdice::analysis::goal::AttemptRow as Attempt;
 
 impl UseCase for PrdRequest {
     const NAME: &'static str = "prd";

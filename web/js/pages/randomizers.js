@@ -299,6 +299,35 @@ function goalBlock(report) {
 }
 
 /**
+ * A randomizer of attempts (PRD, pity): the attempts until a success from the
+ * start, attempt by attempt, as `fairdice prd` and `fairdice analyze` give them.
+ */
+function successBlock(attempts) {
+  const bounds = [
+    attempts.expected_attempts === null ? "" : `${fixed(attempts.expected_attempts, 4)} on average`,
+    attempts.max_attempts === null ? "" : `never more than ${attempts.max_attempts}`,
+  ].filter(Boolean);
+  return el(
+    "details",
+    { class: "help", id: "attempts" },
+    el("summary", {}, `Attempts until ${attempts.outcome} (from the start)${bounds.length ? `: ${bounds.join(", ")}` : ""}`),
+    dataTable({
+      id: "attempts-table",
+      columns: [{ name: "attempt" }, { name: "P(success)" }, { name: "P(first success)" }, { name: "P(success by now)" }, { name: "" }],
+      rows: attempts.attempts.map((a) => [
+        String(a.attempt),
+        { text: fixed(a.probability, 6), csv: a.probability },
+        { text: fixed(a.first_success, 6), csv: a.first_success },
+        { text: fixed(a.cumulative, 6), csv: a.cumulative },
+        { node: el("meter", { min: 0, max: 1, value: a.cumulative }, percent(a.cumulative)), csv: a.cumulative },
+      ]),
+      csvHeader: ["attempt", "probability", "first_success", "cumulative", "cumulative"],
+      csv: "fairdice-attempts.csv",
+    }),
+  );
+}
+
+/**
  * The audit of the log: its log-likelihood, the three tests with their
  * p-values, and the candidates ranked by likelihood (`fairdice audit`).
  */
@@ -381,6 +410,7 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
       `Mean entropy: of the next-sample distribution before each sample, as a fraction of a fair die's (1 = unpredictable), averaged over the match. Outcome variance: of the outcome counts after sample ${report.samples} (0 = every outcome equally often). Base deviation: how far the outcome counts stray from the base's p·T (1 = as plain dice, 0 = exactly p·T). Repeat rate: samples equal to the one before.`,
     ),
   );
+  if (report.attempts) results.append(successBlock(report.attempts));
   // The JSON is `fairdice analyze --json`'s document: with its droughts once they are in.
   const whole = droughts?.report ? { ...report, droughts: droughts.report } : report;
   results.append(

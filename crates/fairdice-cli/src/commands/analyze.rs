@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
+use fairdice::analysis::report::SuccessAttempts;
 use fairdice::analysis::{self, Method, shown_gaps};
 use fairdice_api::UseCase;
 use fairdice_api::analyze::{AnalysisReport, AnalyzeRequest};
@@ -63,7 +64,7 @@ pub struct Args {
     /// Draw entropy and outcome variance per step (.svg or .png; .csv writes the data).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print JSON: `{"method", "mean_entropy", "outcome_variance", "steps": [...], "droughts"}`.
+    /// Print JSON: `{"method", "mean_entropy", "outcome_variance", "steps": [...], "droughts", "attempts" (PRD, pity)}`.
     #[arg(long)]
     pub json: bool,
     /// Print the table per step (entropy, outcome variance, repeats) as CSV (columns named as in the JSON document).
@@ -108,6 +109,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .lock()
         .write_all(text.as_bytes())
         .context("could not write the output")
+}
+
+/// The most attempts the text shows (the JSON has every one).
+const SHOWN_ATTEMPTS: usize = 100;
+
+/// The attempts until a success of a randomizer of attempts, as `fairdice prd`
+/// shows them.
+fn attempts_summary(attempts: &SuccessAttempts) -> String {
+    let mut out = format!("attempts until {} (from the start)", attempts.outcome);
+    if let Some(mean) = attempts.expected_attempts {
+        let _ = write!(out, ": {mean:.4} on average");
+    }
+    if let Some(most) = attempts.max_attempts {
+        let _ = write!(out, ", never more than {most}");
+    }
+    out.push('\n');
+    let shown = &attempts.attempts[..attempts.attempts.len().min(SHOWN_ATTEMPTS)];
+    out.push_str(&super::prd::attempts_table(shown));
+    let left = attempts.attempts.len() - shown.len();
+    if left > 0 || attempts.truncated {
+        let _ = writeln!(
+            out,
+            "… more attempts (--json has {} in all)",
+            attempts.attempts.len()
+        );
+    }
+    out
 }
 
 /// `exact (at most N states per step)` or `Monte Carlo (N runs, seed S)`.
@@ -204,6 +232,10 @@ fn render(report: &AnalysisReport, every: Option<usize>) -> String {
             describe(&droughts.method)
         );
         out.push_str(&table.render());
+    }
+    if let Some(attempts) = &report.attempts {
+        out.push('\n');
+        out.push_str(&attempts_summary(attempts));
     }
     out.push('\n');
     let every = every

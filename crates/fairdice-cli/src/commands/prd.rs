@@ -1,10 +1,12 @@
 //! `fairdice prd`: the PRD constant C for a nominal chance, and what it implies.
 
+use std::fmt::Write as _;
+
 use crate::csv_table::{self, CsvTable};
 use crate::output::outln;
 use fairdice::Control;
 use fairdice_api::UseCase;
-use fairdice_api::prd::PrdRequest;
+use fairdice_api::prd::{Attempt, PrdRequest};
 
 use crate::failure::UserError;
 
@@ -56,18 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     outln!("expected attempts  {}", report.expected_attempts);
     outln!("maximum attempts   {}", report.max_attempts);
     outln!();
-    outln!("attempt  P(success)  P(first success)  P(success by now)");
-    for a in &report.attempts {
-        let (chance, first_success, cumulative) = (
-            small(a.probability),
-            small(a.first_success),
-            small(a.cumulative),
-        );
-        outln!(
-            "{:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}",
-            a.attempt
-        );
-    }
+    outln!("{}", attempts_table(&report.attempts).trim_end());
     if report.truncated {
         outln!(
             "… {} more attempts (raise --limit)",
@@ -75,6 +66,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The table of attempts until a success, one line an attempt: the chance of
+/// each after failures, of the first success there, of a success by then.
+pub fn attempts_table(rows: &[Attempt]) -> String {
+    let mut out = String::from("attempt  P(success)  P(first success)  P(success by now)\n");
+    for a in rows {
+        let (chance, first_success, cumulative) = (
+            small(a.probability),
+            small(a.first_success),
+            small(a.cumulative),
+        );
+        let _ = writeln!(
+            out,
+            "{:>7}  {chance:>10}  {first_success:>16}  {cumulative:>17}",
+            a.attempt
+        );
+    }
+    out
 }
 
 /// Six decimals, or scientific notation for values too small to show that way.

@@ -316,7 +316,8 @@ class RiskReport(Report):
 
 class AnalysisReport(Report):
     """``fairdice analyze --json``: entropy, outcome variance and droughts of a
-    randomizer over a match."""
+    randomizer over a match; for PRD and pity also ``attempts``, the attempts
+    until a success from the start (``fairdice prd``'s table)."""
 
     use_case = "analyze"
     title = "randomizer analysis"

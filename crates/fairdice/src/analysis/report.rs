@@ -6,7 +6,7 @@
 //! With the `serde` feature it serializes to `{"spec", "samples", "method",
 //! "peak_states" | "runs", "seed", "mean_entropy", "outcome_variance",
 //! "base_deviation", "base_deviation_per_outcome", "repeat_rate", "errors"?, "steps": [{"step", "entropy", "outcome_variance",
-//! "repeat", …}], "droughts"?}`; the standard errors appear only for Monte Carlo.
+//! "repeat", …}], "droughts"?, "attempts"?}`; the standard errors appear only for Monte Carlo.
 //!
 //! # Example
 //! ```
@@ -23,6 +23,7 @@
 //! ```
 
 use super::base_deviation::base_probabilities;
+use super::goal::{AttemptRow, Goal, attempts_until};
 use super::{Analysis, Droughts, Method};
 use crate::control::Control;
 use crate::randomizer::report::has_labels;
@@ -66,6 +67,31 @@ pub struct AnalysisReport {
     /// Each outcome's droughts, when they were asked for.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub droughts: Option<DroughtsReport>,
+    /// For a randomizer of attempts (PRD, pity): the attempts until a success,
+    /// from the start (see [`AnalysisReport::add_attempts`]).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub attempts: Option<SuccessAttempts>,
+}
+
+/// The most attempts a report's table of attempts until a success shows.
+pub const MAX_ATTEMPT_ROWS: usize = 1_000;
+
+/// The attempts until a success of a randomizer of attempts, from its start,
+/// attempt by attempt (what `fairdice prd` shows for PRD, for any of them).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SuccessAttempts {
+    /// The outcome that is a success.
+    pub outcome: OutcomeName,
+    /// The attempts a success takes on average.
+    pub expected_attempts: Option<f64>,
+    /// No run without a success outlasts this many attempts, when none can.
+    pub max_attempts: Option<u64>,
+    /// The attempts, from the first, until a success is certain (at most
+    /// [`MAX_ATTEMPT_ROWS`]).
+    pub attempts: Vec<AttemptRow>,
+    /// Whether later attempts were left out.
+    pub truncated: bool,
 }
 
 /// Standard errors of a Monte Carlo analysis's summaries.
@@ -252,7 +278,30 @@ impl AnalysisReport {
                 ),
             steps,
             droughts,
+            attempts: None,
         }
+    }
+
+    /// Adds the attempts until a success when `randomizer` names one
+    /// ([`Randomizer::success`]) and its states can be walked (nothing changes
+    /// otherwise, or when the budget stops the walk).
+    pub fn add_attempts<R: StateSpace + Clone>(&mut self, randomizer: &R, control: &Control) {
+        let Some(success) = randomizer.success() else {
+            return;
+        };
+        let mut fresh = randomizer.clone();
+        fresh.reset();
+        let Ok(found) = attempts_until(&fresh, &Goal::hits(vec![success], 1), 0, control) else {
+            return;
+        };
+        let attempts = found.per_attempt(MAX_ATTEMPT_ROWS);
+        self.attempts = Some(SuccessAttempts {
+            outcome: OutcomeName::named(&fresh, success, has_labels(&fresh)),
+            expected_attempts: found.mean,
+            max_attempts: found.certain_by().map(|t| t as u64),
+            truncated: attempts.len() + 1 < found.first.len(),
+            attempts,
+        });
     }
 
     /// The per-step entropy curve.

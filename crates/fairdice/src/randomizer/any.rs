@@ -109,6 +109,10 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.same_over(samples))
     }
 
+    fn success(&self) -> Option<usize> {
+        dispatch!(self, r => r.success())
+    }
+
     fn next_distribution(&self) -> Vec<f64> {
         dispatch!(self, r => r.next_distribution())
     }

@@ -184,6 +184,13 @@ pub trait Randomizer: DrawDyn {
         None
     }
 
+    /// For a randomizer of attempts (PRD, pity), the outcome index that is a
+    /// success: analyses then give the attempts until one, attempt by attempt.
+    /// `None` (the default) otherwise.
+    fn success(&self) -> Option<usize> {
+        None
+    }
+
     /// The probability of each outcome index at the next draw, given the current
     /// state. Sums to 1 within [`DISTRIBUTION_TOLERANCE`]; zero exactly for the
     /// outcomes the randomizer cannot draw next.

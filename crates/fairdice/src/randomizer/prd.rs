@@ -221,6 +221,11 @@ impl Randomizer for Prd {
         &[0, 1]
     }
 
+    /// Outcome 1.
+    fn success(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn label(&self, index: usize) -> String {
         match index {
             0 => "fail".into(),

@@ -197,6 +197,42 @@ impl Attempts {
     pub fn percentile(&self, q: f64) -> Option<usize> {
         self.cumulative().iter().position(|&c| c >= q - 1e-12)
     }
+
+    /// Attempts `1..=rows` (as far as the walk went) one by one: the chance
+    /// of each given that the goal was not met before it, of meeting it there,
+    /// and of having met it by then.
+    pub fn per_attempt(&self, rows: usize) -> Vec<AttemptRow> {
+        (1..self.first.len().min(rows.saturating_add(1)))
+            .map(|t| {
+                let before = self.left[t - 1];
+                AttemptRow {
+                    attempt: t as u64,
+                    probability: if before > 0.0 {
+                        (self.first[t] / before).min(1.0)
+                    } else {
+                        0.0
+                    },
+                    first_success: self.first[t],
+                    cumulative: self.done_within(t),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One attempt of a table of attempts until a success (`fairdice prd`'s and
+/// `analyze`'s for PRD and pity).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct AttemptRow {
+    /// Its number, from 1.
+    pub attempt: u64,
+    /// P(it succeeds | every attempt before it failed).
+    pub probability: f64,
+    /// P(the first success is this attempt).
+    pub first_success: f64,
+    /// P(a success by this attempt).
+    pub cumulative: f64,
 }
 
 /// The distribution of attempts until `goal`, from `randomizer`'s current
