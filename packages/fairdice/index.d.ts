@@ -322,7 +322,8 @@ export interface AuditReport {
   impossible?: { entry: number; outcome: string; reason: string };
   counts: { outcome: string; count: number; expected: number }[];
   method: string;
-  tests: { test: "fit" | "drought" | "repeats"; measures: string; statistic: number; p_value: number }[];
+  /** `method`: "exact" (over every log of this length) or "simulated (N logs, seed S)". */
+  tests: { test: "fit" | "drought" | "repeats"; measures: string; statistic: number; p_value: number; method: string }[];
   candidates: { spec: string; log_likelihood: number | null; behind: number | null; impossible_entry?: number }[];
 }
 

@@ -135,10 +135,13 @@ pub struct TestRow {
     pub measures: &'static str,
     /// The log's value.
     pub statistic: f64,
-    /// Two-sided: twice the smaller share of simulated logs at least or at most
-    /// as large (the log counted among them), at most 1; small when the log
-    /// strays too far or keeps too close.
+    /// Two-sided: twice the smaller chance of a log at least or at most as
+    /// large, at most 1; small when the log strays too far or keeps too close.
     pub p_value: f64,
+    /// `exact` (from the statistic's exact distribution over every log of
+    /// this length) or `simulated (N logs, seed S)` (shares of simulated logs,
+    /// the log counted among them).
+    pub method: String,
 }
 
 /// One candidate randomizer.
@@ -377,6 +380,7 @@ impl UseCase for AuditRequest {
                     measures,
                     statistic: found.statistic,
                     p_value: found.p_value,
+                    method: found.method.describe(),
                 });
             }
         }
@@ -397,20 +401,39 @@ impl UseCase for AuditRequest {
                     expected: result.base[i] * n,
                 })
                 .collect(),
-            method: if self.simulations == 0 {
-                "no tests (no simulated logs asked for)".to_string()
-            } else {
-                format!(
-                    "two-sided p-values from {} logs of {} entries simulated from the randomizer, seed {}",
-                    self.simulations,
-                    entries.len(),
-                    self.seed
-                )
-            },
+            method: tests_method(&tests, entries.len(), self.simulations, self.seed),
             tests,
             candidates,
         })
     }
+}
+
+/// How the tests' p-values were found, in a sentence.
+fn tests_method(tests: &[TestRow], entries: usize, simulations: u64, seed: u64) -> String {
+    if tests.is_empty() {
+        return "no tests (no simulated logs asked for, and none exact)".to_string();
+    }
+    let named = |exact: bool| {
+        tests
+            .iter()
+            .filter(|t| (t.method == "exact") == exact)
+            .map(|t| t.test)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (exact, simulated) = (named(true), named(false));
+    let mut parts = Vec::new();
+    if !exact.is_empty() {
+        parts.push(format!(
+            "{exact} exact, over every log of {entries} entries"
+        ));
+    }
+    if !simulated.is_empty() {
+        parts.push(format!(
+            "{simulated} from {simulations} logs of {entries} entries simulated from the randomizer, seed {seed}"
+        ));
+    }
+    format!("two-sided p-values: {}", parts.join("; "))
 }
 
 #[cfg(test)]

@@ -344,8 +344,8 @@ function auditBlock(report) {
     dataTable({
       id: "audit-tests",
       caption: report.method,
-      columns: [{ name: "test" }, { name: "what it measures" }, { name: "the log's value" }, { name: "p-value" }],
-      rows: report.tests.map((t) => [{ text: t.test, header: true }, t.measures, fixed(t.statistic, 3), { text: fixed(t.p_value, 4), csv: t.p_value }]),
+      columns: [{ name: "test" }, { name: "what it measures" }, { name: "the log's value" }, { name: "p-value" }, { name: "method" }],
+      rows: report.tests.map((t) => [{ text: t.test, header: true }, t.measures, fixed(t.statistic, 3), { text: fixed(t.p_value, 4), csv: t.p_value }, t.method]),
       csv: "fairdice-audit-tests.csv",
     }),
     dataTable({

@@ -27,6 +27,7 @@ const MAX_GAME_BYTES: u64 = 1 << 20;
 #[command(after_help = "\
 The game file (JSON) names the players and what each outcome pays each of them:
   {\"players\": [\"red\", \"blue\"], \"payoffs\": {\"6\": [1, 0], \"8\": [2, 1]}}
+(an outcome by value, or by label for a randomizer that names them: \"hit\", \"I\"),
 with \"turns\": true when roll t is taken by player t mod players, and \"columns\": \"roller\"
 when column 0 is the player whose turn it is (see docs/seats.md).
 

@@ -218,3 +218,74 @@ fn audits_score_logs_and_name_what_is_wrong_with_them() {
             .contains("at most 1000000")
     );
 }
+
+#[test]
+fn seats_split_a_machine_by_its_labels() {
+    // Two players shoot the streak-breaking shot in turns; each scores their own
+    // hits ("roller" columns), named by the machine's label.
+    let game = file(
+        "shooters.json",
+        r#"{"players": ["ann", "bob"], "turns": true, "columns": "roller", "payoffs": {"hit": [1, 0]}}"#,
+    );
+    let report = json(&[
+        "seats",
+        &game,
+        "--randomizer",
+        "@../../docs/machines/streak-shot.json",
+        "--samples",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(report["method"], "exact");
+    // Every sequence of 6 shots: a hit has chance min(1, 1/2 + misses/10), the
+    // misses in a row counted up to 5.
+    let mut expected = [0.0f64; 2];
+    for shots in 0u32..64 {
+        let (mut chance, mut misses) = (1.0, 0u32);
+        for t in 0..6 {
+            let hit_chance = (0.5 + f64::from(misses) / 10.0).min(1.0);
+            if shots >> t & 1 == 1 {
+                chance *= hit_chance;
+                misses = 0;
+            } else {
+                chance *= 1.0 - hit_chance;
+                misses = (misses + 1).min(5);
+            }
+        }
+        for (t, total) in (0..6).zip([0, 1, 0, 1, 0, 1]) {
+            if shots >> t & 1 == 1 {
+                expected[total] += chance;
+            }
+        }
+    }
+    for (player, want) in report["all_rolls"]["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .zip(expected)
+    {
+        let got = player["expected_total"]["value"].as_f64().expect("a total");
+        assert!((got - want).abs() < 1e-12, "{player}: {got} against {want}");
+    }
+    // A label the machine does not have is named, with the ones it has.
+    let wrong = file(
+        "wrong-label.json",
+        r#"{"players": ["ann"], "payoffs": {"bullseye": [1]}}"#,
+    );
+    let error = fails(
+        &[
+            "seats",
+            &wrong,
+            "--randomizer",
+            "@../../docs/machines/streak-shot.json",
+            "--samples",
+            "6",
+        ],
+        2,
+    );
+    assert!(
+        error.contains("`bullseye` in the payoffs is not an outcome of"),
+        "{error}"
+    );
+    assert!(error.contains("miss, hit"), "{error}");
+}

@@ -28,8 +28,10 @@
 use thiserror::Error;
 
 use super::base_deviation::base_probabilities;
+use super::chain::Chain;
+use super::exact_tests::{self, Statistic};
 use crate::control::{Control, Failure, FailureKind, Stop};
-use crate::randomizer::Randomizer;
+use crate::randomizer::{Randomizer, StateSpace};
 
 /// The most entries a log may hold.
 pub const MAX_LOG_ENTRIES: usize = 1_000_000;
@@ -93,16 +95,46 @@ pub struct Likelihood {
     pub reason: Option<String>,
 }
 
-/// One test of the log against simulated logs.
+/// One test of the log against the randomizer's logs of the same length.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Test {
     /// The log's value of the statistic.
     pub statistic: f64,
-    /// Two-sided: twice the smaller share of simulated logs at least as large
-    /// or at most as large (the log counted among them, `(1 + k) / (1 +
-    /// simulations)`), at most 1. Small when the log strays too far *or* keeps
+    /// Two-sided: twice the smaller chance of a log at least as large or at
+    /// most as large, at most 1. Small when the log strays too far *or* keeps
     /// too close: a log of dice far too even is as suspect as a lopsided one.
     pub p_value: f64,
+    /// How the chances were found.
+    pub method: TestMethod,
+}
+
+/// How a test's p-value was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestMethod {
+    /// From the statistic's exact distribution over every log of that length
+    /// (a walk of at most `pairs` (state, summary) pairs a step).
+    Exact {
+        /// The most pairs a step held.
+        pairs: usize,
+    },
+    /// From the shares of `logs` simulated logs at least or at most as large,
+    /// the log counted among them: `(1 + k) / (1 + logs)`.
+    Simulated {
+        /// Logs simulated.
+        logs: u64,
+        /// Their seed.
+        seed: u64,
+    },
+}
+
+impl TestMethod {
+    /// `exact` or `simulated (2000 logs, seed 1)`.
+    pub fn describe(&self) -> String {
+        match self {
+            TestMethod::Exact { .. } => "exact".to_string(),
+            TestMethod::Simulated { logs, seed } => format!("simulated ({logs} logs, seed {seed})"),
+        }
+    }
 }
 
 /// An audit of a log.
@@ -166,7 +198,7 @@ fn impossible<R: Randomizer>(r: &R, outcome: usize) -> crate::randomizer::Observ
 
 /// The statistics of one log: the fit to `base`, the longest drought of any
 /// outcome and the repeats.
-fn statistics(
+pub(crate) fn statistics(
     log: &[usize],
     base: &[f64],
     counts: &mut [u64],
@@ -200,18 +232,53 @@ fn statistics(
     (fit, longest as f64, repeats as f64)
 }
 
+/// A statistic's exact P(≥ the log's), P(≤ the log's), and the most pairs a
+/// step of its walk held.
+type Tails = (f64, f64, usize);
+
+/// Budget steps the exact tests may spend before the audit simulates instead.
+pub const EXACT_TEST_STEPS: u64 = 200_000_000;
+
 /// Audits `log` (outcome indices) against `randomizer` from its current state.
+/// Each test's p-value comes from the statistic's exact distribution when the
+/// randomizer's states and the statistic's summaries are few enough (see
+/// [`EXACT_TEST_STEPS`]), else from `options.simulations` simulated logs.
 ///
 /// # Errors
 /// [`AuditError::Invalid`] for an empty log, one over [`MAX_LOG_ENTRIES`] or an
 /// index out of range; [`AuditError::Stopped`] when the simulations pass the
 /// budget or are cancelled.
-pub fn audit<R: Randomizer + Clone + Sync>(
+pub fn audit<R: StateSpace + Clone + Sync>(
     randomizer: &R,
     log: &[usize],
     options: &AuditOptions,
     control: &Control,
 ) -> Result<Audit, AuditError> {
+    check_log(randomizer, log)?;
+    let base = base_probabilities(randomizer);
+    let observed = observe_statistics(log, &base);
+    let exact = exact_tests(randomizer, log.len(), &base, observed, control)?;
+    finish(randomizer, log, base, observed, exact, options, control)
+}
+
+/// [`audit`] for a randomizer that does not name its states: every test by
+/// simulation.
+///
+/// # Errors
+/// As [`audit`].
+pub fn audit_simulated<R: Randomizer + Clone + Sync>(
+    randomizer: &R,
+    log: &[usize],
+    options: &AuditOptions,
+    control: &Control,
+) -> Result<Audit, AuditError> {
+    check_log(randomizer, log)?;
+    let base = base_probabilities(randomizer);
+    let observed = observe_statistics(log, &base);
+    finish(randomizer, log, base, observed, [None; 3], options, control)
+}
+
+fn check_log<R: Randomizer>(randomizer: &R, log: &[usize]) -> Result<(), AuditError> {
     let n = randomizer.outcomes().len();
     if log.is_empty() {
         return Err(AuditError::Invalid("the log is empty".into()));
@@ -227,13 +294,90 @@ pub fn audit<R: Randomizer + Clone + Sync>(
             "outcome index {x} is out of range (0..{n})"
         )));
     }
-    let likelihood = log_likelihood(randomizer, log);
-    let base = base_probabilities(randomizer);
+    Ok(())
+}
+
+fn observe_statistics(log: &[usize], base: &[f64]) -> [f64; 3] {
+    let n = base.len();
     let (mut counts, mut last) = (vec![0u64; n], vec![0usize; n]);
-    let (fit, drought, repeats) = statistics(log, &base, &mut counts, &mut last);
+    let (fit, drought, repeats) = statistics(log, base, &mut counts, &mut last);
+    [fit, drought, repeats]
+}
+
+/// The slack within which a simulated or exact value counts as equal to the
+/// log's: rounding of the fit's sum, none for the counts.
+fn slack(which: usize, observed: f64) -> f64 {
+    if which == 0 {
+        1e-9 * observed.abs().max(1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The exact tails (P(≥ log's), P(≤ log's), pairs) of each statistic that
+/// fits the exact tests' share of the budget.
+fn exact_tests<R: StateSpace + Clone>(
+    randomizer: &R,
+    entries: usize,
+    base: &[f64],
+    observed: [f64; 3],
+    control: &Control,
+) -> Result<[Option<Tails>; 3], AuditError> {
+    let mut found = [None; 3];
+    let share = control.share(EXACT_TEST_STEPS.min(control.max_steps() / 2));
+    let Ok(chain) = Chain::explore(randomizer, &share) else {
+        control.check()?;
+        return Ok(found);
+    };
+    for (which, slot) in found.iter_mut().enumerate() {
+        let value = observed[which];
+        let cap = value as u32;
+        let statistic = match which {
+            0 => Statistic::Fit { base },
+            1 => Statistic::Drought { base, cap },
+            _ => Statistic::Repeats { cap },
+        };
+        match exact_tests::tails(
+            &chain,
+            entries,
+            statistic,
+            value,
+            slack(which, value),
+            &share,
+        ) {
+            Ok(Some(tails)) => *slot = Some(tails),
+            Ok(None) => {}
+            Err(_) => control.check()?,
+        }
+    }
+    Ok(found)
+}
+
+fn finish<R: Randomizer + Clone + Sync>(
+    randomizer: &R,
+    log: &[usize],
+    base: Vec<f64>,
+    observed: [f64; 3],
+    exact: [Option<Tails>; 3],
+    options: &AuditOptions,
+    control: &Control,
+) -> Result<Audit, AuditError> {
+    let n = randomizer.outcomes().len();
+    let likelihood = log_likelihood(randomizer, log);
+    let (mut counts, mut last) = (vec![0u64; n], vec![0usize; n]);
+    statistics(log, &base, &mut counts, &mut last);
     let log_counts = counts.clone();
-    let mut tests = (None, None, None);
-    if options.simulations > 0 {
+    let mut tests: [Option<Test>; 3] = [None, None, None];
+    for (which, tails) in exact.iter().enumerate() {
+        if let Some((at_least, at_most, pairs)) = *tails {
+            tests[which] = Some(Test {
+                statistic: observed[which],
+                p_value: (2.0 * at_least.min(at_most)).min(1.0),
+                method: TestMethod::Exact { pairs },
+            });
+        }
+    }
+    if options.simulations > 0 && tests.iter().any(Option::is_none) {
         let cost = (randomizer.sample_steps().max(1) + STEPS_PER_SIMULATED_DRAW) as f64;
         control.afford(cost * log.len() as f64 * options.simulations as f64)?;
         let mut meter = control.meter();
@@ -248,36 +392,34 @@ pub fn audit<R: Randomizer + Clone + Sync>(
             }
             meter.charge(cost as u64 * log.len() as u64)?;
             let (f, d, k) = statistics(&simulated, &base, &mut counts, &mut last);
-            let slack = 1e-9 * fit.abs().max(1.0);
-            for (tail, (simulated, observed, slack)) in
-                tails
-                    .iter_mut()
-                    .zip([(f, fit, slack), (d, drought, 0.0), (k, repeats, 0.0)])
-            {
-                tail[0] += u64::from(simulated >= observed - slack);
-                tail[1] += u64::from(simulated <= observed + slack);
+            for (which, (tail, value)) in tails.iter_mut().zip([f, d, k]).enumerate() {
+                let slack = slack(which, observed[which]);
+                tail[0] += u64::from(value >= observed[which] - slack);
+                tail[1] += u64::from(value <= observed[which] + slack);
             }
         }
-        let test = |statistic: f64, [above, below]: [u64; 2]| {
-            let share = |k: u64| (1 + k) as f64 / (1 + options.simulations) as f64;
-            Some(Test {
-                statistic,
-                p_value: (2.0 * share(above.min(below))).min(1.0),
-            })
-        };
-        tests = (
-            test(fit, tails[0]),
-            test(drought, tails[1]),
-            test(repeats, tails[2]),
-        );
+        let share = |k: u64| (1 + k) as f64 / (1 + options.simulations) as f64;
+        for (which, [above, below]) in tails.into_iter().enumerate() {
+            if tests[which].is_none() {
+                tests[which] = Some(Test {
+                    statistic: observed[which],
+                    p_value: (2.0 * share(above.min(below))).min(1.0),
+                    method: TestMethod::Simulated {
+                        logs: options.simulations,
+                        seed: options.seed,
+                    },
+                });
+            }
+        }
     }
+    let [fit, drought, repeats] = tests;
     Ok(Audit {
         likelihood,
         counts: log_counts,
         base,
-        fit: tests.0,
-        drought: tests.1,
-        repeats: tests.2,
+        fit,
+        drought,
+        repeats,
     })
 }
 
@@ -303,6 +445,41 @@ mod tests {
             (f64::NEG_INFINITY, Some(1))
         );
         assert!(l.reason.expect("why").contains('1'));
+    }
+
+    #[test]
+    fn small_logs_are_tested_exactly() {
+        // Twenty heads of a fair coin: each statistic at its most extreme, with
+        // chance 2 · 2^-20 (all heads or all tails) for the fit and the drought
+        // and 2^-19 for 19 repeats; two-sided, twice that.
+        let coin = Spec::build("dice(values=2)").expect("valid");
+        let options = AuditOptions {
+            simulations: 0,
+            seed: 1,
+        };
+        let result = audit(&coin, &[1; 20], &options, &Control::new()).expect("small");
+        for (test, statistic) in [
+            (&result.fit, 20.0),
+            (&result.drought, 20.0),
+            (&result.repeats, 19.0),
+        ] {
+            let test = test.as_ref().expect("exact without simulations");
+            assert_eq!(test.statistic, statistic);
+            assert!(matches!(test.method, TestMethod::Exact { .. }));
+            assert!((test.p_value - 2f64.powi(-18)).abs() < 1e-18, "{test:?}");
+        }
+        // Without states to walk, every test is simulated.
+        let simulated = audit_simulated(&coin, &[1; 20], &AuditOptions::default(), &Control::new())
+            .expect("small");
+        let fit = simulated.fit.expect("simulated");
+        assert_eq!(
+            fit.method,
+            TestMethod::Simulated {
+                logs: 2000,
+                seed: 1
+            }
+        );
+        assert_eq!(fit.p_value, 2.0 / 2001.0);
     }
 
     #[test]

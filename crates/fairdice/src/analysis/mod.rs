@@ -38,6 +38,7 @@ pub mod base_deviation;
 pub mod chain;
 pub mod exact;
 pub mod exact_gaps;
+mod exact_tests;
 pub mod gaps;
 pub mod goal;
 pub mod metrics;

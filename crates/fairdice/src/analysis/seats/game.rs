@@ -74,6 +74,9 @@ pub struct Game {
     players: Vec<String>,
     /// Sorted by outcome, one entry per outcome, `players.len()` amounts each.
     payoffs: Vec<(Outcome, Vec<u32>)>,
+    /// Rows named by an outcome's label (`"hit"`, a Tetris piece), sorted by
+    /// label: matched to the randomizer's labels when the game meets it.
+    labelled: Vec<(String, Vec<u32>)>,
     turns: bool,
     columns: Columns,
 }
@@ -107,9 +110,29 @@ pub enum GameError {
         /// The amount.
         amount: u32,
     },
-    /// A payoff key that is not a whole number.
-    #[error("payoff key `{0}` is not an outcome value (a whole number such as \"7\")")]
+    /// A payoff key that is empty.
+    #[error(
+        "payoff key `{0}` names no outcome: give a value such as \"7\" or a label such as \"hit\""
+    )]
     Key(String),
+    /// A labelled row with the wrong number of amounts or an amount too large.
+    #[error("the payoffs of `{label}`: {problem}")]
+    LabelRow {
+        /// The label.
+        label: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A label the randomizer does not have.
+    #[error("`{label}` in the payoffs is not an outcome of {spec}; its outcomes are {accepted}")]
+    UnknownLabel {
+        /// The label.
+        label: String,
+        /// The randomizer.
+        spec: String,
+        /// Its outcomes, by label.
+        accepted: String,
+    },
     /// The same outcome twice.
     #[error("outcome {0} has two payoff rows")]
     Duplicate(Outcome),
@@ -178,9 +201,42 @@ impl Game {
             name: None,
             players,
             payoffs,
+            labelled: Vec::new(),
             turns,
             columns,
         })
+    }
+
+    /// The same game with rows named by outcome labels (`"hit"`, `"I"`),
+    /// matched to the randomizer's labels by [`table`](Self::table).
+    ///
+    /// # Errors
+    /// [`GameError::LabelRow`] for a row of the wrong length or an amount over
+    /// [`MAX_AMOUNT`]; [`GameError::Key`] for an empty label.
+    pub fn with_labelled(mut self, mut rows: Vec<(String, Vec<u32>)>) -> Result<Game, GameError> {
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        for (label, row) in &rows {
+            if label.trim().is_empty() {
+                return Err(GameError::Key(label.clone()));
+            }
+            let problem = if row.len() != self.players.len() {
+                format!(
+                    "{} amounts; give one per player ({})",
+                    row.len(),
+                    self.players.len()
+                )
+            } else if let Some(amount) = row.iter().find(|&&a| a > MAX_AMOUNT) {
+                format!("{amount}; amounts are whole numbers up to {MAX_AMOUNT}")
+            } else {
+                continue;
+            };
+            return Err(GameError::LabelRow {
+                label: label.clone(),
+                problem,
+            });
+        }
+        self.labelled = rows;
+        Ok(self)
     }
 
     /// The same game, named.
@@ -249,6 +305,33 @@ impl Game {
                     accepted: accepted.join(", "),
                 });
             };
+            amounts[index * players..(index + 1) * players].copy_from_slice(row);
+        }
+        let mut named = vec![false; outcomes.len()];
+        for (outcome, _) in &self.payoffs {
+            if let Ok(index) = outcomes.binary_search(outcome) {
+                named[index] = true;
+            }
+        }
+        for (label, row) in &self.labelled {
+            let wanted = label.trim();
+            let Some(index) = (0..outcomes.len()).find(|&i| randomizer.label(i) == wanted) else {
+                let mut accepted: Vec<String> = (0..outcomes.len().min(20))
+                    .map(|i| randomizer.label(i))
+                    .collect();
+                if outcomes.len() > 20 {
+                    accepted.push("…".into());
+                }
+                return Err(GameError::UnknownLabel {
+                    label: label.clone(),
+                    spec: randomizer.spec(),
+                    accepted: accepted.join(", "),
+                });
+            };
+            if named[index] {
+                return Err(GameError::Duplicate(outcomes[index]));
+            }
+            named[index] = true;
             amounts[index * players..(index + 1) * players].copy_from_slice(row);
         }
         Ok(Table {
@@ -339,17 +422,15 @@ impl TryFrom<GameFile> for Game {
     type Error = GameError;
 
     fn try_from(file: GameFile) -> Result<Game, GameError> {
-        let payoffs = file
-            .payoffs
-            .into_iter()
-            .map(|(key, row)| {
-                key.trim()
-                    .parse::<Outcome>()
-                    .map(|outcome| (outcome, row))
-                    .map_err(|_| GameError::Key(key))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let game = Game::new(file.players, payoffs, file.turns, file.columns)?;
+        let (mut payoffs, mut labelled) = (Vec::new(), Vec::new());
+        for (key, row) in file.payoffs {
+            match key.trim().parse::<Outcome>() {
+                Ok(outcome) => payoffs.push((outcome, row)),
+                Err(_) => labelled.push((key, row)),
+            }
+        }
+        let game =
+            Game::new(file.players, payoffs, file.turns, file.columns)?.with_labelled(labelled)?;
         Ok(match file.name {
             Some(name) => game.named(name),
             None => game,
@@ -369,6 +450,7 @@ impl From<Game> for GameFile {
                 .payoffs
                 .into_iter()
                 .map(|(outcome, row)| (outcome.to_string(), row))
+                .chain(game.labelled)
                 .collect(),
         }
     }
