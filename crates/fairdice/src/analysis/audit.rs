@@ -325,7 +325,8 @@ fn exact_tests<R: StateSpace + Clone>(
 ) -> Result<[Option<Tails>; 3], AuditError> {
     let mut found = [None; 3];
     let share = control.share(EXACT_TEST_STEPS.min(control.max_steps() / 2));
-    let Ok(chain) = Chain::explore(randomizer, &share) else {
+    // A walk of at most MAX_PAIRS pairs a step has no use for more states.
+    let Ok(chain) = Chain::explore_within(randomizer, exact_tests::MAX_PAIRS, &share) else {
         control.check()?;
         return Ok(found);
     };

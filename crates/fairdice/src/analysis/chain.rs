@@ -146,6 +146,20 @@ impl Chain {
         randomizer: &R,
         control: &Control,
     ) -> Result<Chain, ChainError> {
+        Chain::explore_within(randomizer, MAX_CHAIN_STATES, control)
+    }
+
+    /// [`explore`](Self::explore), refusing past `max_states` states (at most
+    /// [`MAX_CHAIN_STATES`]): for a caller whose own walk could not use more.
+    ///
+    /// # Errors
+    /// As [`explore`](Self::explore).
+    pub fn explore_within<R: StateSpace + Clone>(
+        randomizer: &R,
+        max_states: usize,
+        control: &Control,
+    ) -> Result<Chain, ChainError> {
+        let max_states = max_states.min(MAX_CHAIN_STATES);
         let outcomes = randomizer.outcomes().len();
         let width = randomizer.state_key().len();
         let mut meter = control.meter();
@@ -189,7 +203,7 @@ impl Chain {
                     Some(id) => id,
                     None => {
                         let id = arena.len().checked_div(width).unwrap_or(1);
-                        if id >= MAX_CHAIN_STATES {
+                        if id >= max_states {
                             return Err(ChainError::TooManyStates {
                                 spec: short_spec(randomizer),
                             });

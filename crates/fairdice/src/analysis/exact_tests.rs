@@ -130,8 +130,8 @@ impl Statistic<'_> {
 
 /// P(statistic ≥ observed − slack), P(statistic ≤ observed + slack) over logs
 /// of `entries` entries drawn from the chain's state 0, and the most pairs a
-/// step held; `None` when the pairs outgrow [`MAX_PAIRS`] or their memory
-/// does not fit the control's.
+/// step held; `None` when the pairs outgrow [`MAX_PAIRS`], their memory does
+/// not fit the control's, or the steps left would cost more than its budget.
 ///
 /// # Errors
 /// [`Stop`] over the budget or when cancelled.
@@ -152,7 +152,8 @@ pub(crate) fn tails(
     let mut peak = 1;
     let mut layer: FxHashMap<(u32, Vec<u32>), f64> = FxHashMap::default();
     layer.insert((0, statistic.start(chain.outcomes())), 1.0);
-    for _ in 0..entries {
+    let mut spent = 0u64;
+    for step in 0..entries {
         control.check()?;
         let mut next: FxHashMap<(u32, Vec<u32>), f64> = FxHashMap::default();
         next.reserve(layer.len());
@@ -174,7 +175,15 @@ pub(crate) fn tails(
                 return Ok(None);
             }
         }
-        meter.charge(moves.saturating_mul(STEPS_PER_PAIR_TRANSITION))?;
+        let cost = moves.saturating_mul(STEPS_PER_PAIR_TRANSITION);
+        meter.charge(cost)?;
+        spent = spent.saturating_add(cost);
+        // The steps left cost at least as much as this one did: give up now
+        // when that passes the budget, rather than spend it and give up then.
+        let left = (entries - step - 1) as u64;
+        if spent.saturating_add(left.saturating_mul(cost)) > control.max_steps() {
+            return Ok(None);
+        }
         peak = peak.max(next.len());
         layer = next;
     }
