@@ -174,6 +174,9 @@ test("a machine from the examples: the banner's goal as `fairdice goal --json` g
   assert.match(summary, /limited banner: attempts until featured/);
   assert.match(summary, /93\.4460/);
   assert.match(summary, /within 90 attempts59\.3938%/);
+  // The chance within each number of attempts, drawn: one rising line.
+  assert.match(await page.textContent("#goal-chart svg"), /Attempts until featured/);
+  assert.ok((await page.locator("#goal-chart svg path").count()) >= 1);
   assert.match(await page.textContent("#summary caption"), /^limited banner over 25 samples/);
   const url = new URL(page.url());
   assert.equal(url.searchParams.get("until"), "featured");

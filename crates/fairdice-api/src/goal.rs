@@ -388,6 +388,12 @@ impl GoalReport {
     pub fn title(&self) -> String {
         spec_title(&self.spec)
     }
+
+    /// P(the goal is met within each number of attempts), from 1: the
+    /// `cumulative` column, for a chart.
+    pub fn cumulative(&self) -> Vec<f64> {
+        self.attempts.iter().map(|a| a.cumulative).collect()
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //!   at least, at most; contest net scores);
 //! - [`HeatMap`]: a grid of values in [0, 1] with a colour scale (Risk odds);
 //! - [`LineChart`]: named series over steps 1..T (randomizer curves);
+//! - [`attempts_chart`]: the chance of a goal within each number of attempts;
 //! - [`distribution_chart`]: the bar chart of one or several dice distributions (a grid for a pair);
 //! - [`Stack`]: several charts one above the other in one image;
 //! - [`CurvesFigure`]: the article's entropy and outcome-variance graphs of
@@ -51,7 +52,7 @@ pub use contest::net_score_chart;
 pub use curves::{CurvesFigure, Panel, Series as CurveSeries};
 pub use distribution::{DistributionChart, distribution_chart};
 pub use heat::HeatMap;
-pub use line::{LineChart, LineSeries};
+pub use line::{LineChart, LineSeries, attempts_chart};
 pub use palette::{heat_colour, series_colour};
 pub use scale::ValueFormat;
 pub use seats::{SeatsChart, seats_chart};

@@ -209,3 +209,16 @@ fn step_ticks(svg: &mut Svg, plot: Area, x: Linear, last: f64) {
     );
     frame::step_axis(svg, plot, x, &values, "step axis");
 }
+
+/// The chance of a goal within each number of attempts: `cumulative[i]` is
+/// P(met within `i + 1` attempts), a rising line from attempt 1 (`fairdice goal
+/// --plot`, the Randomizers page's goal).
+pub fn attempts_chart(goal: &str, cumulative: &[f64]) -> LineChart {
+    LineChart::new(format!("Attempts until {goal}"))
+        .x_label("attempts")
+        .y_label("P(done within)")
+        .series(LineSeries::new(
+            "P(done within N attempts)",
+            cumulative.iter().copied(),
+        ))
+}

@@ -9,10 +9,11 @@ use fairdice::contest::report::ContestReport;
 use fairdice::dice::report::DistributionReport;
 use fairdice::tune::TuneReport;
 use fairdice_api::Error;
+use fairdice_api::goal::GoalReport;
 use fairdice_api::seats::SeatsReport;
 use fairdice_charts::{
-    Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, distribution_chart,
-    net_score_chart, seats_chart, survivors_chart, win_grid_chart,
+    Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, attempts_chart,
+    distribution_chart, net_score_chart, seats_chart, survivors_chart, win_grid_chart,
 };
 use serde::Serialize;
 
@@ -135,6 +136,25 @@ pub fn seats(reports: &[SeatsReport], view: &View) -> Result<Vec<Drawn>, Error> 
         .map(|report| Drawn {
             name: "totals",
             svg: seats_chart(&report.analysis).size(width, height).to_svg(),
+        })
+        .collect())
+}
+
+/// The Randomizers page's goal chart: the chance within each number of
+/// attempts.
+///
+/// # Errors
+/// None; the signature is every use case's.
+pub fn goal(reports: &[GoalReport], view: &View) -> Result<Vec<Drawn>, Error> {
+    let (width, height) = size(view);
+    Ok(reports
+        .iter()
+        .take(1)
+        .map(|report| Drawn {
+            name: "attempts",
+            svg: attempts_chart(&report.goal, &report.cumulative())
+                .size(width, height)
+                .to_svg(),
         })
         .collect())
 }

@@ -174,7 +174,10 @@ fn dispatch(use_case: &str, handler: impl Handler) -> String {
         NextRequest::NAME => handler.handle::<NextRequest>(plain()),
         StateRequest::NAME => handler.handle::<StateRequest>(plain()),
         PrdRequest::NAME => handler.handle::<PrdRequest>(plain()),
-        GoalRequest::NAME => handler.handle::<GoalRequest>(plain()),
+        GoalRequest::NAME => handler.handle::<GoalRequest>(Case {
+            draw: charts::goal,
+            ..plain()
+        }),
         AuditRequest::NAME => handler.handle::<AuditRequest>(plain()),
         SeatsRequest::NAME => handler.handle::<SeatsRequest>(Case {
             draw: charts::seats,

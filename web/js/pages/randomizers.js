@@ -186,7 +186,7 @@ function render(state, outcomes, results, { go }) {
     }
     if (kind === "sample") results.append(sampleBlock(state, result.report));
     else if (kind === "next") results.append(nextBlock(result.report));
-    else if (kind === "goal") results.append(goalBlock(result.report));
+    else if (kind === "goal") results.append(goalBlock(result.report, outcome.answer.charts));
     else if (kind === "audit") results.append(auditBlock(result.report));
     else analysisBlocks(result.report, outcome.answer.charts, resultOf(done.droughts), done.droughts, state, results);
   }
@@ -244,7 +244,7 @@ function percent(p) {
  * The goal: its mean, percentiles and the chance within the budget, then the
  * chance within each number of attempts with a bar (`fairdice goal`'s table).
  */
-function goalBlock(report) {
+function goalBlock(report, charts = []) {
   const where = report.start.length > 0 && report.history.length > 0 ? ` (after ${report.history.length} outcomes: ${report.start.join(", ")})` : "";
   const method =
     report.method.method === "exact"
@@ -260,6 +260,7 @@ function goalBlock(report) {
     rows.push([`within ${report.budget.attempts} attempts`, percent(report.budget.chance)]);
     if (report.budget.expected_hits !== undefined) rows.push([`expected ${report.until.join(" or ")} within them`, fixed(report.budget.expected_hits, 4)]);
   }
+  const chart = charts.find((c) => c.name === "attempts");
   const section = el("section", { id: "goal", class: "panel", attrs: { "aria-label": "Goal" } });
   section.append(
     dataTable({
@@ -269,6 +270,7 @@ function goalBlock(report) {
       rows: rows.map(([measure, value]) => [{ text: measure, header: true }, value]),
       csv: "fairdice-goal-summary.csv",
     }),
+    chart ? figure({ id: "goal-chart", chart, file: "fairdice-goal" }) : "",
     el(
       "details",
       { class: "help" },

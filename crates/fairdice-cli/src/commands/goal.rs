@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 
 use crate::csv_table::{self, CsvTable};
-use crate::output::outln;
+use crate::output::{outln, write_plot};
 use crate::session_file::{failure, source};
 use fairdice::Control;
 use fairdice_api::UseCase;
 use fairdice_api::goal::{GoalMethod, GoalReport, GoalRequest};
+use fairdice_charts::attempts_chart;
 
 /// Flags of `fairdice goal`.
 #[derive(Debug, clap::Args)]
@@ -61,6 +62,9 @@ pub struct Args {
     /// Print the table per attempt as CSV (columns named as in the JSON document).
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
+    /// Also draw the chance within each number of attempts: FILE.svg or FILE.png.
+    #[arg(long, visible_alias = "chart", value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -80,6 +84,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = request
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
+    if let Some(path) = &args.plot {
+        write_plot(path, &attempts_chart(&report.goal, &report.cumulative()))?;
+    }
     if args.json {
         outln!("{}", crate::output::json(&report)?.trim_end());
     } else if args.csv {

@@ -116,6 +116,14 @@ fn goals_answer_exactly_and_refuse_what_they_cannot_count() {
         "--json",
     ]);
     assert_eq!(estimate["method"]["method"], "monte_carlo");
+    // The chance within each number of attempts, drawn.
+    let chart = file("banner-goal.svg", "");
+    ok(&["goal", BANNER, "--until", "featured", "--plot", &chart]);
+    let svg = std::fs::read_to_string(&chart).expect("the chart");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("Attempts until featured"),
+        "{svg:.200}"
+    );
 }
 
 #[test]
