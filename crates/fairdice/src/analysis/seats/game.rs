@@ -526,8 +526,12 @@ mod tests {
         for (bad, says) in [
             ("{", "not a game file"),
             (
-                r#"{"players": ["a"], "payoffs": {"x": [1]}}"#,
-                "payoff key `x`",
+                r#"{"players": ["a"], "payoffs": {" ": [1]}}"#,
+                "payoff key ` `",
+            ),
+            (
+                r#"{"players": ["a"], "payoffs": {"hit": [1, 2]}}"#,
+                "the payoffs of `hit`: 2 amounts",
             ),
             (
                 r#"{"players": ["a"], "payoffs": {"2": [1, 2]}}"#,
@@ -541,5 +545,17 @@ mod tests {
             let error = Game::from_json(bad).expect_err(bad);
             assert!(error.to_string().contains(says), "{bad}: {error}");
         }
+        // A label is read, and met against the randomizer's labels.
+        let labelled = Game::from_json(r#"{"players": ["a"], "payoffs": {"success": [1]}}"#)
+            .expect("a labelled row");
+        let prd = Spec::build("prd(p=0.25)").expect("valid");
+        let table = labelled.table(&prd).expect("PRD names a success");
+        assert_eq!((table.amount(0, 0, 0), table.amount(0, 1, 0)), (0, 1));
+        let dice = Spec::build("dice(values=6)").expect("valid");
+        let error = labelled.table(&dice).expect_err("dice name no success");
+        assert!(
+            error.to_string().contains("`success` in the payoffs"),
+            "{error}"
+        );
     }
 }
