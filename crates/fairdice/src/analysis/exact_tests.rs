@@ -150,8 +150,11 @@ pub(crate) fn tails(
     }
     let mut meter = control.meter();
     let mut peak = 1;
-    let mut layer: FxHashMap<(u32, Vec<u32>), f64> = FxHashMap::default();
-    layer.insert((0, statistic.start(chain.outcomes())), 1.0);
+    // Each step's pairs in key order, so that every platform adds the same
+    // chances in the same order (a hash table's order differs between 32- and
+    // 64-bit targets) and the p-values agree to the last bit.
+    let mut layer: Vec<((u32, Vec<u32>), f64)> =
+        vec![((0, statistic.start(chain.outcomes())), 1.0)];
     let mut spent = 0u64;
     for step in 0..entries {
         control.check()?;
@@ -185,7 +188,8 @@ pub(crate) fn tails(
             return Ok(None);
         }
         peak = peak.max(next.len());
-        layer = next;
+        layer = next.into_iter().collect();
+        layer.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     }
     let (mut at_least, mut at_most) = (0.0, 0.0);
     for ((_, key), p) in &layer {
