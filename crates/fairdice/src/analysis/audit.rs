@@ -254,11 +254,9 @@ pub fn audit<R: StateSpace + Clone + Sync>(
     options: &AuditOptions,
     control: &Control,
 ) -> Result<Audit, AuditError> {
-    check_log(randomizer, log)?;
-    let base = base_probabilities(randomizer);
-    let observed = observe_statistics(log, &base);
-    let exact = exact_tests(randomizer, log.len(), &base, observed, control)?;
-    finish(randomizer, log, base, observed, exact, options, control)
+    run(randomizer, log, options, control, |base, observed| {
+        exact_tests(randomizer, log.len(), base, observed, control)
+    })
 }
 
 /// [`audit`] for a randomizer that does not name its states: every test by
@@ -272,10 +270,7 @@ pub fn audit_simulated<R: Randomizer + Clone + Sync>(
     options: &AuditOptions,
     control: &Control,
 ) -> Result<Audit, AuditError> {
-    check_log(randomizer, log)?;
-    let base = base_probabilities(randomizer);
-    let observed = observe_statistics(log, &base);
-    finish(randomizer, log, base, observed, [None; 3], options, control)
+    run(randomizer, log, options, control, |_, _| Ok([None; 3]))
 }
 
 fn check_log<R: Randomizer>(randomizer: &R, log: &[usize]) -> Result<(), AuditError> {
@@ -295,13 +290,6 @@ fn check_log<R: Randomizer>(randomizer: &R, log: &[usize]) -> Result<(), AuditEr
         )));
     }
     Ok(())
-}
-
-fn observe_statistics(log: &[usize], base: &[f64]) -> [f64; 3] {
-    let n = base.len();
-    let (mut counts, mut last) = (vec![0u64; n], vec![0usize; n]);
-    let (fit, drought, repeats) = statistics(log, base, &mut counts, &mut last);
-    [fit, drought, repeats]
 }
 
 /// The slack within which a simulated or exact value counts as equal to the
@@ -354,20 +342,24 @@ fn exact_tests<R: StateSpace + Clone>(
     Ok(found)
 }
 
-fn finish<R: Randomizer + Clone + Sync>(
+/// The audit, its exact tails (if any) found by `exact` from the base and the
+/// log's three statistics, the rest simulated.
+fn run<R: Randomizer + Clone + Sync>(
     randomizer: &R,
     log: &[usize],
-    base: Vec<f64>,
-    observed: [f64; 3],
-    exact: [Option<Tails>; 3],
     options: &AuditOptions,
     control: &Control,
+    exact: impl FnOnce(&[f64], [f64; 3]) -> Result<[Option<Tails>; 3], AuditError>,
 ) -> Result<Audit, AuditError> {
+    check_log(randomizer, log)?;
     let n = randomizer.outcomes().len();
-    let likelihood = log_likelihood(randomizer, log);
+    let base = base_probabilities(randomizer);
     let (mut counts, mut last) = (vec![0u64; n], vec![0usize; n]);
-    statistics(log, &base, &mut counts, &mut last);
+    let (fit, drought, repeats) = statistics(log, &base, &mut counts, &mut last);
+    let observed = [fit, drought, repeats];
     let log_counts = counts.clone();
+    let exact = exact(&base, observed)?;
+    let likelihood = log_likelihood(randomizer, log);
     let mut tests: [Option<Test>; 3] = [None, None, None];
     for (which, tails) in exact.iter().enumerate() {
         if let Some((at_least, at_most, pairs)) = *tails {
