@@ -121,7 +121,7 @@ impl TuneRequest {
     pub fn tuning(&self) -> Result<Tuning, Error> {
         let input =
             |what: String, e: &dyn std::fmt::Display| Error::invalid_input(format!("{what}: {e}"));
-        let outcomes = match (&self.values, &self.base) {
+        let given = match (&self.values, &self.base) {
             (Some(_), Some(_)) => {
                 return Err(Error::invalid_input(
                     "give the number of outcomes (values) or a base expression, not both",
@@ -130,13 +130,24 @@ impl TuneRequest {
             (Some(0), None) => {
                 return Err(Error::invalid_input("values must be at least 1"));
             }
-            (Some(n), None) => Outcomes::Values(*n),
-            (None, Some(expr)) => Outcomes::Base(expr.clone()),
-            (None, None) => {
-                return Err(Error::invalid_input(
-                    "give the number of outcomes (values, e.g. 6) or a base expression (e.g. 2d6)",
-                ));
-            }
+            (Some(n), None) => Some(Outcomes::Values(*n)),
+            (None, Some(expr)) => Some(Outcomes::Base(expr.clone())),
+            (None, None) => None,
+        };
+        let custom: Vec<Grid> = self
+            .grids
+            .iter()
+            .map(|text| {
+                Grid::parse(text).map_err(|e| input(format!("grid {}", grid_name(text)), &e))
+            })
+            .collect::<Result<_, _>>()?;
+        // A machine draws its own outcomes and is tuned alone: the default
+        // systems step aside (systems named on purpose are refused below).
+        let machine = custom.iter().any(|g| g.family().is_none());
+        let systems: &[String] = if machine && self.systems == default_systems() {
+            &[]
+        } else {
+            &self.systems
         };
         let samples: MatchLength = self
             .samples
@@ -148,31 +159,15 @@ impl TuneRequest {
                 self.min_entropy
             )));
         }
-        let fairness = match (&self.fairness, &self.game) {
-            (None, Some(_)) => Fairness::SeatSpread,
-            (None, None) => Fairness::default_for(&outcomes),
-            (Some(name), _) => name.parse().map_err(|e| input("fairness".into(), &e))?,
-        };
-        if fairness == Fairness::SeatSpread && self.game.is_none() {
-            return Err(Error::invalid_input(
-                "fairness seat_spread measures the seats of a game: give the game (players and payoffs)",
-            ));
-        }
         let mut grids: Vec<Grid> = Vec::new();
-        for name in self
-            .systems
-            .iter()
-            .map(|s| s.trim())
-            .filter(|s| !s.is_empty())
-        {
+        for name in systems.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
             let grid = Grid::default_for(name).map_err(|e| input(format!("system {name}"), &e))?;
-            if !grids.iter().any(|g| g.family() == grid.family()) {
+            if !grids.iter().any(|g| g.name() == grid.name()) {
                 grids.push(grid);
             }
         }
-        for text in &self.grids {
-            let grid = Grid::parse(text).map_err(|e| input(format!("grid {text}"), &e))?;
-            match grids.iter_mut().find(|g| g.family() == grid.family()) {
+        for grid in custom {
+            match grids.iter_mut().find(|g| g.name() == grid.name()) {
                 Some(slot) => *slot = grid,
                 None => grids.push(grid),
             }
@@ -182,6 +177,18 @@ impl TuneRequest {
                 "no system to search; name some, e.g. {}",
                 DEFAULT_SYSTEMS.join(", ")
             )));
+        }
+        let outcomes =
+            Outcomes::of_search(given, &grids).map_err(|e| Error::invalid_input(e.to_string()))?;
+        let fairness = match (&self.fairness, &self.game) {
+            (None, Some(_)) => Fairness::SeatSpread,
+            (None, None) => Fairness::default_for(&outcomes),
+            (Some(name), _) => name.parse().map_err(|e| input("fairness".into(), &e))?,
+        };
+        if fairness == Fairness::SeatSpread && self.game.is_none() {
+            return Err(Error::invalid_input(
+                "fairness seat_spread measures the seats of a game: give the game (players and payoffs)",
+            ));
         }
         // A game taken in turns: the families with a per-seat form are tried
         // both ways unless a grid says which.
@@ -257,6 +264,15 @@ impl TuneRequest {
     }
 }
 
+/// A grid as an error names it: its text, or `of a machine` for a document.
+fn grid_name(text: &str) -> String {
+    if text.trim_start().starts_with('{') {
+        "of a machine".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 impl UseCase for TuneRequest {
     const NAME: &'static str = "tune";
     type Report = TuneReport;
@@ -299,7 +315,7 @@ mod tests {
             Some("copies=1, refill_below=6")
         );
         assert_eq!(format!("{:.4}", deck.outcome_variance.unwrap()), "0.5089");
-        assert_eq!(report.fairest, Some("dynamic"));
+        assert_eq!(report.fairest, Some("dynamic".to_string()));
         let curves = deck.curves.as_ref().expect("the winner's curves");
         assert_eq!(curves.entropy.len(), 25);
     }
@@ -312,9 +328,56 @@ mod tests {
             ..TuneRequest::new(6, "25")
         };
         let tuning = request.tuning().unwrap();
-        let families: Vec<&str> = tuning.grids.iter().map(|g| g.family()).collect();
+        let families: Vec<&str> = tuning.grids.iter().map(|g| g.name()).collect();
         assert_eq!(families, ["deck", "dynamic"]);
         assert_eq!(tuning.grids[1].len(), 3);
+    }
+
+    #[test]
+    fn a_machine_is_tuned_alone_against_itself_as_written() {
+        let document = include_str!("../../../docs/machines/aim-assist.json");
+        let request = TuneRequest {
+            values: None,
+            grids: vec![format!("{document}(boost=0%..30% step 10%)")],
+            ..TuneRequest::new(6, "20")
+        };
+        let report = request.run(&Control::new()).unwrap();
+        assert_eq!(report.machine.as_deref(), Some("aim assist"));
+        assert_eq!((report.values, report.fairness), (None, "base_deviation"));
+        assert_eq!(report.baseline, "as written");
+        let system = &report.systems[0];
+        assert_eq!(system.system, "aim assist");
+        assert_eq!(system.candidates_tried, 4);
+        let params = system.params.as_ref().map(ToString::to_string);
+        assert_eq!(params.as_deref(), Some("boost=0.2"));
+        // The winner's spec is the document with its value, and draws as such.
+        let spec = system.spec.as_deref().expect("a winner");
+        assert!(spec.contains(r#""boost":{"value":0.2,"#), "{spec}");
+        // As written (boost = 10%) the base deviation is the 0.1 candidate's.
+        let ten = TuneRequest {
+            values: None,
+            grids: vec![format!("{document}(boost=10%)")],
+            min_entropy: 0.0,
+            ..TuneRequest::new(6, "20")
+        };
+        let ten = ten.run(&Control::new()).unwrap();
+        assert_eq!(
+            ten.systems[0].base_deviation,
+            Some(report.plain_dice_base_deviation)
+        );
+        for (values, systems, needle) in [
+            (Some(2), default_systems(), "leave out the values"),
+            (None, vec!["deck".to_string()], "tuned alone"),
+        ] {
+            let refused = TuneRequest {
+                values,
+                systems,
+                grids: vec![document.to_string()],
+                ..TuneRequest::new(6, "20")
+            };
+            let error = refused.run(&Control::new()).unwrap_err();
+            assert!(error.message.contains(needle), "{}", error.message);
+        }
     }
 
     #[test]

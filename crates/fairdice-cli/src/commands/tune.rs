@@ -38,6 +38,10 @@ Systems and their default grids (override with --grid):
 A grid: family(key=values, ...) with values `a..b` (inclusive, integers), `a..b step s`, or
 `a|b|c`; keys left out keep the default, e.g. --grid 'dynamic(decrease=0.30..0.50 step 0.005)'.
 
+A machine (docs/machines.md) is tuned over the parameters its document gives a `tune` grid:
+--grid @FILE.json, or --grid '@FILE.json(name=values, ...)' to choose the values; it draws its
+own outcomes (no --values or --base), is searched alone, and is compared with itself as written.
+
 --samples takes a fixed length (25), a uniform range (20..40, inclusive) or weights
 (20:1,30:2,40:1). With an uncertain length the search minimizes the expected measure of
 fairness at the match's end, with the threshold on the expected mean entropy of a match.
@@ -65,7 +69,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "N",
-        required_unless_present = "base",
+        required_unless_present_any = ["base", "grid"],
         conflicts_with = "base"
     )]
     pub values: Option<u64>,
@@ -140,7 +144,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(super::seats::read_game)
             .transpose()?,
         systems: args.systems.clone(),
-        grids: args.grid.clone(),
+        grids: args
+            .grid
+            .iter()
+            .map(|g| machine_grid(g))
+            .collect::<Result<_, _>>()
+            .map_err(|e| UserError::input(format!("--grid: {e}")))?,
         exact: args.exact,
         runs: args.runs,
         seed: args.seed,
@@ -170,6 +179,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .lock()
         .write_all(text.as_bytes())
         .context("could not write the output")
+}
+
+/// A grid as written on the command line: `@FILE.json` or `@FILE.json(key=values, …)`
+/// reads the machine document from FILE; anything else is the grid itself.
+fn machine_grid(text: &str) -> Result<String, String> {
+    if !text.starts_with('@') {
+        return Ok(text.to_string());
+    }
+    let (path, values) = match text.find('(') {
+        Some(open) if text.trim_end().ends_with(')') => text.split_at(open),
+        _ => (text, ""),
+    };
+    Ok(format!(
+        "{}{values}",
+        super::randomizer_spec(path.trim_end())?
+    ))
 }
 
 /// A least mean entropy: a fraction (`0.9`) or a percentage (`90%`).
@@ -285,7 +310,7 @@ fn render(report: &TuneReport) -> String {
         .systems
         .iter()
         .filter(|s| !s.certain)
-        .map(|s| s.system)
+        .map(|s| s.system.as_str())
         .collect();
     if !uncertain.is_empty() {
         let _ = writeln!(
@@ -310,7 +335,7 @@ fn render(report: &TuneReport) -> String {
             };
             let _ = writeln!(
                 out,
-                "fairest: {} ({}), {} {:.2} (plain dice: {:.2}{plain_error})",
+                "fairest: {} ({}), {} {:.2} ({}: {:.2}{plain_error})",
                 best.system,
                 best.params
                     .as_ref()
@@ -318,6 +343,7 @@ fn render(report: &TuneReport) -> String {
                     .unwrap_or_default(),
                 measure_name(report.fairness),
                 value.unwrap_or(f64::NAN),
+                report.baseline,
                 plain
             );
             if let Some(spec) = &best.spec {

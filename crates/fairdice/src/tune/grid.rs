@@ -11,13 +11,19 @@
 //! refill_below 1..10, the article's grid), `dynamic(decrease=0.30..0.50 step
 //! 0.005)`, `deck(copies=1|2|4, refill_below=1..6, refill=top-up|reshuffle)`,
 //! `fair(tightness=0..3 step 0.25)`, `bag(sets=1..5)`, `dice`.
+//!
+//! A machine document (JSON, with the `serde` feature) is a system too: its
+//! parameters that name a `"tune"` grid vary, and `(key=values, …)` after the
+//! document replaces or adds a parameter's values:
+//! `{"parameters": {"step": {"value": "10%", "tune": "5%..30% step 5%"}}, …}(step=0.1|0.2)`.
+//! Numbers may be percentages (`5%`).
 
 use std::fmt;
 
 use thiserror::Error;
 
-use crate::randomizer::Spec;
-use crate::randomizer::family::{self, Param, ParamKind};
+use crate::randomizer::family::{self, ParamKind};
+use crate::randomizer::{Machine, Spec};
 
 /// Why a grid could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -37,6 +43,9 @@ pub enum GridError {
     /// itself); the message says why.
     #[error("{0}")]
     NotTunable(&'static str),
+    /// A machine document that does not read, or names nothing to tune.
+    #[error("{0}")]
+    Machine(String),
     /// A key the family does not take.
     #[error("{family} has no tunable key `{key}`; accepted: {accepted}")]
     UnknownKey {
@@ -101,13 +110,28 @@ impl fmt::Display for ParamValue {
     }
 }
 
-/// A family and the values to try for each of its keys.
+/// A system (a family, or a machine document) and the values to try for each of
+/// its keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grid {
-    family: &'static str,
-    base: BaseArgs,
-    /// Keys in the family's order, each with its values in trial order.
-    axes: Vec<(&'static str, Vec<ParamValue>)>,
+    system: System,
+    /// Keys in the family's (or document's) order, each with its values in trial
+    /// order.
+    axes: Vec<(String, Vec<ParamValue>)>,
+}
+
+/// What a grid's candidates are.
+#[derive(Debug, Clone, PartialEq)]
+pub enum System {
+    /// A family's spec over the search's outcomes.
+    Family {
+        /// The family's name.
+        name: &'static str,
+        /// How it receives the outcomes.
+        base: BaseArgs,
+    },
+    /// A machine document with its parameters set; it draws its own outcomes.
+    Machine(Machine),
 }
 
 /// Rounds grid arithmetic (`0.005 + 35 × 0.01`) to the decimal the user meant.
@@ -115,14 +139,14 @@ fn tidy(x: f64) -> f64 {
     format!("{x:.12}").parse().unwrap_or(x)
 }
 
-fn parse_values(key: &Param, text: &str) -> Result<Vec<ParamValue>, GridError> {
+fn parse_values(key: &str, kind: ParamKind, text: &str) -> Result<Vec<ParamValue>, GridError> {
     let bad = |message: &str| GridError::Values {
-        key: key.key.to_string(),
+        key: key.to_string(),
         value: text.to_string(),
         message: message.to_string(),
     };
     let text = text.trim();
-    if let ParamKind::Word(words) = key.kind {
+    if let ParamKind::Word(words) = kind {
         return text
             .split('|')
             .map(|w| {
@@ -140,12 +164,17 @@ fn parse_values(key: &Param, text: &str) -> Result<Vec<ParamValue>, GridError> {
             })
             .collect();
     }
-    let integer = key.kind == ParamKind::Count;
+    let integer = kind == ParamKind::Count;
     let number = |s: &str| -> Result<f64, GridError> {
-        s.trim()
-            .parse::<f64>()
+        let s = s.trim();
+        let (s, scale) = match s.strip_suffix('%') {
+            Some(percent) => (percent.trim_end(), 100.0),
+            None => (s, 1.0),
+        };
+        s.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
+            .map(|v| tidy(v / scale))
             .ok_or_else(|| bad("expected a number, a..b [step s], or a|b|c"))
     };
     let mut values: Vec<f64> = if let Some((low, rest)) = text.split_once("..") {
@@ -210,6 +239,9 @@ impl Grid {
     /// # Errors
     /// [`GridError`] naming the part at fault and what is accepted.
     pub fn parse(text: &str) -> Result<Grid, GridError> {
+        if text.trim_start().starts_with('{') {
+            return Grid::machine(text);
+        }
         let spec = Spec::parse(text).map_err(|e| GridError::Syntax {
             text: text.to_string(),
             message: e.to_string(),
@@ -243,14 +275,20 @@ impl Grid {
             if text.is_empty() {
                 continue;
             }
-            axes.push((key.key, parse_values(key, text)?));
+            axes.push((key.key.to_string(), parse_values(key.key, key.kind, text)?));
         }
         let grid = Grid {
-            family: info.name,
-            base: info.outcomes,
+            system: System::Family {
+                name: info.name,
+                base: info.outcomes,
+            },
             axes,
         };
-        let count = grid
+        grid.checked_size(text)
+    }
+
+    fn checked_size(self, text: &str) -> Result<Grid, GridError> {
+        let count = self
             .axes
             .iter()
             .map(|(_, v)| v.len() as u128)
@@ -262,7 +300,84 @@ impl Grid {
                 max: MAX_CANDIDATES,
             });
         }
-        Ok(grid)
+        Ok(self)
+    }
+
+    /// A machine document's grid: `DOCUMENT` or `DOCUMENT(key=values, …)`.
+    #[cfg(feature = "serde")]
+    fn machine(text: &str) -> Result<Grid, GridError> {
+        let text = text.trim();
+        let mut documents =
+            serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+        let end = match documents.next() {
+            Some(Ok(_)) => documents.byte_offset(),
+            Some(Err(e)) => {
+                return Err(GridError::Machine(format!(
+                    "the machine document is not valid: {e}"
+                )));
+            }
+            None => 0,
+        };
+        let (document, rest) = text.split_at(end);
+        let machine =
+            Machine::from_json(document).map_err(|e| GridError::Machine(e.to_string()))?;
+        let name = machine.name().unwrap_or("machine").to_string();
+        let given: Vec<(String, String)> = match rest.trim() {
+            "" => Vec::new(),
+            rest => Spec::parse(&format!("machine{rest}"))
+                .map_err(|e| GridError::Syntax {
+                    text: rest.to_string(),
+                    message: e.to_string(),
+                })?
+                .args()
+                .to_vec(),
+        };
+        let parameters = machine.parameters();
+        for (key, _) in &given {
+            if !parameters.iter().any(|p| p.name == *key) {
+                let names: Vec<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
+                return Err(GridError::UnknownKey {
+                    family: name,
+                    key: key.clone(),
+                    accepted: if names.is_empty() {
+                        "none (its document defines no parameters)".to_string()
+                    } else {
+                        names.join(", ")
+                    },
+                });
+            }
+        }
+        let mut axes = Vec::new();
+        for parameter in &parameters {
+            let values = given
+                .iter()
+                .find(|(k, _)| *k == parameter.name)
+                .map(|(_, v)| v.as_str())
+                .or(parameter.tune.as_deref());
+            let Some(values) = values else { continue };
+            // Whole numbers where every value is one (a counter's size), reals
+            // otherwise.
+            let values = parse_values(&parameter.name, ParamKind::Count, values)
+                .or_else(|_| parse_values(&parameter.name, ParamKind::Real, values))?;
+            axes.push((parameter.name.clone(), values));
+        }
+        if axes.is_empty() {
+            return Err(GridError::Machine(format!(
+                "{name} has no parameter to tune: give a parameter a \"tune\" grid in the document (\"tune\": \"5%..30% step 5%\"), or its values after the document, (name=values)"
+            )));
+        }
+        Grid {
+            system: System::Machine(machine),
+            axes,
+        }
+        .checked_size(text)
+    }
+
+    #[cfg(not(feature = "serde"))]
+    fn machine(_: &str) -> Result<Grid, GridError> {
+        Err(GridError::Machine(
+            "machine documents need fairdice's serde feature".to_string(),
+        ))
     }
 
     /// For a game of `players` taking turns: the grid with the family's `seats`
@@ -271,7 +386,7 @@ impl Grid {
     /// `None` otherwise (the grid already says, or the family has no per-seat
     /// form).
     pub fn per_seat(&self, players: usize) -> Option<Grid> {
-        let info = family::find(self.family)?;
+        let info = family::find(self.family()?)?;
         let key = info.tuned().find(|k| k.key == "seats")?;
         if players < 2
             || self.axes.iter().any(|(k, _)| *k == key.key)
@@ -284,29 +399,41 @@ impl Grid {
         // Keys stay in the family's order.
         let position = info
             .tuned()
-            .filter(|k| k.key == key.key || self.axes.iter().any(|(a, _)| a == &k.key))
+            .filter(|k| k.key == key.key || self.axes.iter().any(|(a, _)| a == k.key))
             .position(|k| k.key == key.key)
             .unwrap_or(axes.len());
-        axes.insert(position, (key.key, values));
+        axes.insert(position, (key.key.to_string(), values));
         Some(Grid {
             axes,
             ..self.clone()
         })
     }
 
-    /// The family name (`deck`, `dynamic`, …).
-    pub fn family(&self) -> &'static str {
-        self.family
+    /// The family name (`deck`, `dynamic`, …); `None` for a machine.
+    pub fn family(&self) -> Option<&'static str> {
+        match &self.system {
+            System::Family { name, .. } => Some(name),
+            System::Machine(_) => None,
+        }
     }
 
-    /// How the family receives its outcomes.
-    pub fn base_args(&self) -> BaseArgs {
-        self.base
+    /// The system's name in reports: the family's, or the machine's (`machine`
+    /// when its document has none).
+    pub fn name(&self) -> &str {
+        match &self.system {
+            System::Family { name, .. } => name,
+            System::Machine(machine) => machine.name().unwrap_or("machine"),
+        }
+    }
+
+    /// What the candidates are.
+    pub fn system(&self) -> &System {
+        &self.system
     }
 
     /// The keys and their values, in the order candidates vary (the first key
     /// slowest).
-    pub fn axes(&self) -> &[(&'static str, Vec<ParamValue>)] {
+    pub fn axes(&self) -> &[(String, Vec<ParamValue>)] {
         &self.axes
     }
 
@@ -314,15 +441,15 @@ impl Grid {
     /// order, each key's values ascending. This order is the tie-break: among
     /// equally good candidates the first wins (the smallest `copies`, then the
     /// smallest `refill_below`, as in the article).
-    pub fn candidates(&self) -> Vec<Vec<(&'static str, ParamValue)>> {
-        let mut out: Vec<Vec<(&'static str, ParamValue)>> = vec![Vec::new()];
+    pub fn candidates(&self) -> Vec<Vec<(String, ParamValue)>> {
+        let mut out: Vec<Vec<(String, ParamValue)>> = vec![Vec::new()];
         for (key, values) in &self.axes {
             out = out
                 .into_iter()
                 .flat_map(|prefix| {
                     values.iter().map(move |v| {
                         let mut c = prefix.clone();
-                        c.push((*key, v.clone()));
+                        c.push((key.clone(), v.clone()));
                         c
                     })
                 })
@@ -366,9 +493,9 @@ mod tests {
         let deck = Grid::default_for("deck").expect("known");
         assert_eq!(deck.len(), 100);
         let first = &deck.candidates()[..2];
-        assert_eq!(first[0][0], ("copies", ParamValue::Integer(1)));
-        assert_eq!(first[0][1], ("refill_below", ParamValue::Integer(1)));
-        assert_eq!(first[1][1], ("refill_below", ParamValue::Integer(2)));
+        assert_eq!(first[0][0], ("copies".into(), ParamValue::Integer(1)));
+        assert_eq!(first[0][1], ("refill_below".into(), ParamValue::Integer(1)));
+        assert_eq!(first[1][1], ("refill_below".into(), ParamValue::Integer(2)));
         let dynamic = Grid::default_for("dynamic").expect("known");
         let values: Vec<String> = dynamic
             .candidates()
@@ -427,11 +554,49 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "serde")]
+    #[test]
+    fn machines_vary_the_parameters_their_document_tunes() {
+        let document = r#"{"name": "shot",
+          "parameters": {"boost": {"value": "10%", "tune": "0%..20% step 5%"},
+                         "cap": {"value": 6}, "base": {"value": "1/2"}},
+          "layers": [{"name": "misses", "counter": "cap",
+            "draw": {"hit": "min(95%, base + boost * n)", "miss": "rest"},
+            "next": {"hit": 0, "miss": "min(cap - 1, n + 1)"}}]}"#;
+        let grid = Grid::parse(document).expect("valid");
+        assert_eq!(grid.name(), "shot");
+        assert_eq!(grid.family(), None);
+        assert_eq!(
+            grid.axes(),
+            [(
+                "boost".to_string(),
+                [0.0, 0.05, 0.1, 0.15, 0.2].map(ParamValue::Real).to_vec()
+            )]
+        );
+        // Values after the document replace or add a parameter's; whole
+        // numbers stay whole.
+        let grid = Grid::parse(&format!("{document}(cap=3..5, boost=10%|0.3)")).expect("valid");
+        assert_eq!(grid.len(), 6);
+        assert_eq!(
+            grid.axes()[1].1,
+            [3, 4, 5].map(ParamValue::Integer).to_vec()
+        );
+        let e = Grid::parse(&format!("{document}(bost=1)")).expect_err("no such parameter");
+        assert!(e.to_string().contains("accepted: boost, cap, base"), "{e}");
+        let untuned = document.replace(r#", "tune": "0%..20% step 5%""#, "");
+        let e = Grid::parse(&untuned).expect_err("nothing to tune");
+        assert!(e.to_string().contains("no parameter to tune"), "{e}");
+        let e = Grid::parse("{\"layers\": [").expect_err("not JSON");
+        assert!(e.to_string().contains("not valid"), "{e}");
+        let e = Grid::parse(&format!("{document}(boost=0.1..0.5)")).expect_err("reals need a step");
+        assert!(e.to_string().contains("step"), "{e}");
+    }
+
     #[test]
     fn per_seat_tries_one_history_and_one_per_player_unless_the_grid_says() {
         let fair = Grid::parse("fair(tightness=0|1)").expect("valid");
         let both = fair.per_seat(3).expect("fair has a per-seat form");
-        let keys: Vec<&str> = both.axes().iter().map(|(k, _)| *k).collect();
+        let keys: Vec<&str> = both.axes().iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["tightness", "seats"]);
         assert_eq!(both.len(), 4);
         assert_eq!(

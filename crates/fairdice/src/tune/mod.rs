@@ -103,7 +103,7 @@ impl Fairness {
     pub fn default_for(outcomes: &Outcomes) -> Fairness {
         match outcomes {
             Outcomes::Values(_) => Fairness::OutcomeVariance,
-            Outcomes::Base(_) => Fairness::BaseDeviation,
+            Outcomes::Base(_) | Outcomes::Machine { .. } => Fairness::BaseDeviation,
         }
     }
 
@@ -171,6 +171,46 @@ pub enum Outcomes {
     Values(u64),
     /// The outcomes of a dice expression, weighted (e.g. `2d6`).
     Base(String),
+    /// A machine's own outcomes: a search over the machine's parameters
+    /// ([`Grid`] of a machine document), measured against the machine as written.
+    Machine {
+        /// The machine's name.
+        name: String,
+        /// Its document as written: the baseline.
+        spec: String,
+    },
+}
+
+impl Outcomes {
+    /// The outcomes of a search over `grids`: a machine's own when a grid is a
+    /// machine (tuned alone), otherwise `given`.
+    ///
+    /// # Errors
+    /// [`TuneError::Outcomes`] for a machine grid beside another grid, or a
+    /// machine with `given` outcomes; [`TuneError::NoOutcomes`] when neither
+    /// says what the outcomes are.
+    pub fn of_search(given: Option<Outcomes>, grids: &[Grid]) -> Result<Outcomes, TuneError> {
+        let machine = grids.iter().find_map(|g| match g.system() {
+            grid::System::Machine(machine) => Some((g.name(), machine)),
+            grid::System::Family { .. } => None,
+        });
+        match (machine, given) {
+            (Some((name, _)), _) if grids.len() > 1 => Err(TuneError::Outcomes {
+                family: name.to_string(),
+                message: "a machine draws its own outcomes, so it is tuned alone; leave out the other systems".into(),
+            }),
+            (Some((name, _)), Some(_)) => Err(TuneError::Outcomes {
+                family: name.to_string(),
+                message: "a machine draws its own outcomes; leave out the values and the base".into(),
+            }),
+            (Some((name, machine)), None) => Ok(Outcomes::Machine {
+                name: name.to_string(),
+                spec: machine.spec(),
+            }),
+            (None, Some(given)) => Ok(given),
+            (None, None) => Err(TuneError::NoOutcomes),
+        }
+    }
 }
 
 impl std::fmt::Display for Outcomes {
@@ -179,6 +219,7 @@ impl std::fmt::Display for Outcomes {
         match self {
             Outcomes::Values(n) => write!(f, "{n} outcomes"),
             Outcomes::Base(expr) => write!(f, "outcomes of {expr}"),
+            Outcomes::Machine { name, .. } => write!(f, "outcomes of {name}"),
         }
     }
 }
@@ -225,11 +266,20 @@ impl Tuning {
     }
 
     /// The spec of plain dice over the same outcomes: the baseline every system
-    /// improves on.
+    /// improves on; for a machine's search, the machine as written.
     pub fn plain_dice_spec(&self) -> String {
         match &self.outcomes {
             Outcomes::Values(n) => format!("dice(values={n})"),
             Outcomes::Base(expr) => format!("dice(base={expr})"),
+            Outcomes::Machine { spec, .. } => spec.clone(),
+        }
+    }
+
+    /// What the baseline is: `plain dice`, or `as written` for a machine.
+    pub fn baseline_name(&self) -> &'static str {
+        match &self.outcomes {
+            Outcomes::Machine { .. } => "as written",
+            _ => "plain dice",
         }
     }
 
@@ -246,7 +296,10 @@ impl Tuning {
             spec: spec.clone(),
             source,
         })?;
-        let method = MethodChoice::Exact { cap: 1 };
+        let method = match &self.outcomes {
+            Outcomes::Machine { .. } => self.method,
+            _ => MethodChoice::Exact { cap: 1 },
+        };
         let (curves, _) =
             analysis::curves(&dice, self.samples.max(), &method, &Control::unlimited())
                 .map_err(|source| TuneError::Analysis { spec, source })?;
@@ -292,6 +345,21 @@ pub enum TuneError {
     /// A bad grid.
     #[error(transparent)]
     Grid(#[from] GridError),
+    /// Neither a number of outcomes, a base nor a machine.
+    #[error(
+        "give the number of outcomes (values, e.g. 6), a base expression (e.g. 2d6), or a machine's grid"
+    )]
+    NoOutcomes,
+    /// A machine's candidate that is not a valid machine.
+    #[error("{machine} with {params}: {message}")]
+    MachineCandidate {
+        /// The machine's name.
+        machine: String,
+        /// The candidate's parameters (`step=0.5`).
+        params: String,
+        /// What is wrong with the document they give.
+        message: String,
+    },
     /// A bad match length.
     #[error(transparent)]
     MatchLength(#[from] MatchLengthError),
@@ -371,7 +439,7 @@ impl Failure for TuneError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CandidateResult {
     /// Its parameters, in the grid's key order.
-    pub params: Vec<(&'static str, ParamValue)>,
+    pub params: Vec<(String, ParamValue)>,
     /// Its spec string (builds the randomizer).
     pub spec: String,
     /// Expected mean entropy over the match (over the match-length distribution).
@@ -404,7 +472,7 @@ impl CandidateResult {
     /// `curves` (with their standard errors when estimated).
     pub fn measured(
         tuning: &Tuning,
-        params: Vec<(&'static str, ParamValue)>,
+        params: Vec<(String, ParamValue)>,
         spec: String,
         curves: Curves,
         method: Method,
@@ -441,7 +509,7 @@ impl CandidateResult {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SystemResult {
     /// The family (`deck`, `dynamic`, …).
-    pub system: &'static str,
+    pub system: String,
     /// Every candidate in the grid's order.
     pub candidates: Vec<CandidateResult>,
     /// The winner's index in `candidates`, if any qualifies.
@@ -514,14 +582,20 @@ pub fn select<C: Borrow<CandidateResult>>(candidates: &[C]) -> Option<usize> {
 pub fn candidate_spec(
     grid: &Grid,
     outcomes: &Outcomes,
-    params: &[(&'static str, ParamValue)],
+    params: &[(String, ParamValue)],
 ) -> Result<String, TuneError> {
-    let family = grid.family();
+    let (family, base) = match grid.system() {
+        grid::System::Family { name, base } => (*name, *base),
+        grid::System::Machine(machine) => return machine_candidate(grid.name(), machine, params),
+    };
     let refuse = |message: &str| TuneError::Outcomes {
         family: family.to_string(),
         message: message.to_string(),
     };
-    let mut args: Vec<String> = match (grid.base_args(), outcomes) {
+    let mut args: Vec<String> = match (base, outcomes) {
+        (_, Outcomes::Machine { .. }) => {
+            return Err(refuse("a machine's search holds no other system"));
+        }
         (BaseArgs::ValuesOrBase, Outcomes::Values(n)) => vec![format!("values={n}")],
         (BaseArgs::ValuesOrBase, Outcomes::Base(expr)) => vec![format!("base={expr}")],
         (BaseArgs::MinMax, Outcomes::Values(n)) => vec!["min=1".into(), format!("max={n}")],
@@ -544,6 +618,35 @@ pub fn candidate_spec(
     } else {
         format!("{family}({})", args.join(", "))
     })
+}
+
+/// A machine's candidate: its document with `params` set, checked.
+fn machine_candidate(
+    name: &str,
+    machine: &crate::randomizer::Machine,
+    params: &[(String, ParamValue)],
+) -> Result<String, TuneError> {
+    let values: Vec<(&str, String)> = params
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.to_string()))
+        .collect();
+    let refuse = |message: String| TuneError::MachineCandidate {
+        machine: name.to_string(),
+        params: report::Parameters(params.to_vec()).to_string(),
+        message,
+    };
+    #[cfg(feature = "serde")]
+    {
+        machine
+            .with_parameters(&values)
+            .map(|m| m.spec())
+            .map_err(|e| refuse(e.to_string()))
+    }
+    #[cfg(not(feature = "serde"))]
+    {
+        let _ = (machine, values);
+        Err(refuse("machine documents need the serde feature".into()))
+    }
 }
 
 /// Runs the search: every candidate of every grid is measured (in parallel) and
@@ -670,7 +773,7 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
         .grids
         .iter()
         .map(|g| SystemResult {
-            system: g.family(),
+            system: g.name().to_string(),
             candidates: Vec::with_capacity(g.len()),
             best: None,
             certain: true,

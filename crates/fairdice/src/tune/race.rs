@@ -85,7 +85,7 @@ pub const EXACT_OVER_ESTIMATE: u64 = 4;
 pub const CONFIRM_RESERVE: u64 = 4;
 
 /// A candidate to measure: its parameters and spec.
-pub(super) type Job = (Vec<(&'static str, super::ParamValue)>, String);
+pub(super) type Job = (Vec<(String, super::ParamValue)>, String);
 
 /// Where a candidate stands after a measurement.
 #[derive(Debug, Clone, Copy)]
@@ -308,7 +308,7 @@ impl Race<'_> {
     /// estimate of `runs` runs.
     fn first_look(
         &self,
-        params: Vec<(&'static str, super::ParamValue)>,
+        params: Vec<(String, super::ParamValue)>,
         spec: &String,
         (runs, exact_runs): (u64, u64),
         control: &Control,

@@ -50,6 +50,9 @@ pub struct TuneReport {
     /// The base expression, when the search used weighted outcomes.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub base: Option<String>,
+    /// The machine's name, when the search tuned a machine's parameters.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub machine: Option<String>,
     /// The match length.
     pub samples: SamplesReport,
     /// The entropy threshold.
@@ -63,7 +66,10 @@ pub struct TuneReport {
     /// One entry per system, in the search's order.
     pub systems: Vec<SystemReport>,
     /// The system whose winner is fairest by that measure, if any qualifies.
-    pub fairest: Option<&'static str>,
+    pub fairest: Option<String>,
+    /// What the `plain_dice_*` figures measure: `plain dice` over the same
+    /// outcomes, or for a machine's search the machine `as written`.
+    pub baseline: &'static str,
     /// Plain dice's outcome variance over the same match lengths.
     pub plain_dice_outcome_variance: f64,
     /// Plain dice's base deviation over the same match lengths (1 up to
@@ -107,7 +113,7 @@ pub struct LengthWeight {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SystemReport {
     /// The family (`deck`, `dynamic`, …).
-    pub system: &'static str,
+    pub system: String,
     /// The winner's parameters (`null` when none qualifies).
     pub params: Option<Parameters>,
     /// The winner's spec.
@@ -205,7 +211,7 @@ pub struct CandidateReport {
 /// A candidate's parameters in the grid's key order: shown as `copies=1,
 /// refill_below=6` (or `(none)`), serialized as a JSON object.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Parameters(pub Vec<(&'static str, ParamValue)>);
+pub struct Parameters(pub Vec<(String, ParamValue)>);
 
 impl fmt::Display for Parameters {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -296,7 +302,7 @@ impl SystemReport {
         let best = system.best();
         let (seat_spread, seat_spread_error) = best.map_or((None, None), |b| seat_spread(b, seats));
         SystemReport {
-            system: system.system,
+            system: system.system.clone(),
             params: best.map(Parameters::of),
             spec: best.map(|b| b.spec.clone()),
             mean_entropy: best.map(|b| b.mean_entropy),
@@ -336,14 +342,16 @@ impl TuneReport {
         plain_dice: &Baseline,
         all: bool,
     ) -> TuneReport {
-        let (values, base) = match &tuning.outcomes {
-            Outcomes::Values(n) => (Some(*n), None),
-            Outcomes::Base(expr) => (None, Some(expr.clone())),
+        let (values, base, machine) = match &tuning.outcomes {
+            Outcomes::Values(n) => (Some(*n), None, None),
+            Outcomes::Base(expr) => (None, Some(expr.clone()), None),
+            Outcomes::Machine { name, .. } => (None, None, Some(name.clone())),
         };
         let seats = tuning.game.is_some() && tuning.fairness == super::Fairness::SeatSpread;
         TuneReport {
             values,
             base,
+            machine,
             samples: SamplesReport::new(&tuning.samples),
             min_entropy: tuning.min_entropy,
             fairness: tuning.fairness.as_str(),
@@ -353,7 +361,8 @@ impl TuneReport {
                 .iter()
                 .map(|s| SystemReport::new(s, all, seats))
                 .collect(),
-            fairest: result.fairest().map(|s| s.system),
+            fairest: result.fairest().map(|s| s.system.clone()),
+            baseline: tuning.baseline_name(),
             plain_dice_outcome_variance: plain_dice.outcome_variance,
             plain_dice_base_deviation: plain_dice.base_deviation,
             plain_dice_seat_spread: plain_dice.seat_spread,
@@ -363,10 +372,11 @@ impl TuneReport {
 
     /// The searched outcomes as written: `6 outcomes` or `base 2d6`.
     pub fn outcomes_text(&self) -> String {
-        match (&self.values, &self.base) {
-            (Some(n), _) => Outcomes::Values(*n).to_string(),
-            (None, Some(base)) => Outcomes::Base(base.clone()).to_string(),
-            (None, None) => String::new(),
+        match (&self.values, &self.base, &self.machine) {
+            (Some(n), _, _) => Outcomes::Values(*n).to_string(),
+            (None, Some(base), _) => Outcomes::Base(base.clone()).to_string(),
+            (None, None, Some(name)) => format!("outcomes of {name}"),
+            (None, None, None) => String::new(),
         }
     }
 
@@ -380,7 +390,7 @@ impl TuneReport {
 
     /// The fairest system's report, if any candidate qualifies.
     pub fn fairest_system(&self) -> Option<&SystemReport> {
-        let name = self.fairest?;
+        let name = self.fairest.as_deref()?;
         self.systems.iter().find(|s| s.system == name)
     }
 

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use super::formula::{Exact, Formula};
 use super::{
     Layer, LayerState, MAX_LAYER_ENTRIES, MAX_LAYERS, MAX_MACHINE_BYTES, MAX_RESULTS, Machine,
-    MachineError, NEVER, Then,
+    MachineError, MachineParameter, NEVER, Then,
 };
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -47,7 +47,20 @@ struct Document {
     about: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     outcomes: Option<Vec<Term>>,
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
+    parameters: Ordered<ParameterDocument>,
     layers: Vec<LayerDocument>,
+}
+
+/// A named number the formulas may use: its value, and the values a tuner tries.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParameterDocument {
+    value: Term,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tune: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    about: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -57,7 +70,7 @@ struct LayerDocument {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     refines: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    counter: Option<u64>,
+    counter: Option<Term>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     start: Option<Term>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -200,9 +213,10 @@ pub(super) fn read(text: &str) -> Result<Machine, MachineError> {
             document.layers.len()
         )));
     }
+    let parameters = evaluate_parameters(&document.parameters)?;
     let mut layers = Vec::with_capacity(document.layers.len());
     for (index, layer) in document.layers.iter().enumerate() {
-        let built = build_layer(layer)?;
+        let built = build_layer(layer, &parameters)?;
         for result in &built.results {
             if let Some(earlier) = layers.iter().find(|l: &&Layer| l.results.contains(result)) {
                 return Err(invalid(format!(
@@ -300,11 +314,107 @@ pub(super) fn read(text: &str) -> Result<Machine, MachineError> {
     Machine::assemble(spec, document.name, layers, names)
 }
 
+/// The most parameters a document may define.
+pub const MAX_PARAMETERS: usize = 16;
+
+/// Each parameter's exact value, in the order written (a value may use the
+/// parameters before it).
+fn evaluate_parameters(
+    parameters: &Ordered<ParameterDocument>,
+) -> Result<Vec<(String, Exact)>, MachineError> {
+    if parameters.0.len() > MAX_PARAMETERS {
+        return Err(MachineError::TooLarge(format!(
+            "the machine has {} parameters; accepted: at most {MAX_PARAMETERS}",
+            parameters.0.len()
+        )));
+    }
+    let mut values: Vec<(String, Exact)> = Vec::with_capacity(parameters.0.len());
+    for (name, parameter) in &parameters.0 {
+        let invalid =
+            |message: String| MachineError::Invalid(format!("parameter {name:?}: {message}"));
+        let mut chars = name.chars();
+        let identifier = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name.len() <= 40;
+        if !identifier {
+            return Err(invalid(
+                "a name is a letter or `_`, then letters, digits or `_` (at most 40)".into(),
+            ));
+        }
+        if ["n", "min", "max", "rest"].contains(&name.as_str()) {
+            return Err(invalid(
+                "n, min, max and rest are taken by formulas; choose another name".into(),
+            ));
+        }
+        let value = Formula::parse(&parameter.value.text(), false, &values)
+            .and_then(|f| f.evaluate(0))
+            .map_err(|e| invalid(format!("its value: {e}")))?;
+        values.push((name.clone(), value));
+    }
+    Ok(values)
+}
+
+/// The parameters of the document `spec`: each name, its value as written and
+/// the values a tuner tries (`None` when the document names none).
+pub(super) fn parameters(spec: &str) -> Result<Vec<MachineParameter>, MachineError> {
+    let document: Document =
+        serde_json::from_str(spec).map_err(|e| MachineError::Document(e.to_string()))?;
+    Ok(document
+        .parameters
+        .0
+        .into_iter()
+        .map(|(name, p)| MachineParameter {
+            name,
+            value: p.value.text(),
+            tune: p.tune,
+        })
+        .collect())
+}
+
+/// The document `spec` with the parameters named in `values` set to those
+/// values (numbers or formulas, as `value` takes them), every other field as
+/// written.
+pub(super) fn with_parameters(
+    spec: &str,
+    values: &[(&str, String)],
+) -> Result<String, MachineError> {
+    let mut document: Document =
+        serde_json::from_str(spec).map_err(|e| MachineError::Document(e.to_string()))?;
+    for (name, value) in values {
+        let Some(slot) = document.parameters.0.iter_mut().find(|(n, _)| n == name) else {
+            let names: Vec<&str> = document
+                .parameters
+                .0
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect();
+            return Err(MachineError::Invalid(format!(
+                "the machine has no parameter {name:?}; its parameters: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        slot.1.value = match serde_json::from_str::<serde_json::Number>(value) {
+            Ok(number) => Term::Number(number),
+            Err(_) => Term::Text(value.clone()),
+        };
+    }
+    serde_json::to_string(&document).map_err(|e| MachineError::Document(e.to_string()))
+}
+
 /// A state as written: its name, its chances and its moves.
 type StateSource<'a> = (String, &'a Ordered<Term>, Option<&'a Ordered<Term>>);
 
 /// One layer's states, each result's weights and moves.
-fn build_layer(layer: &LayerDocument) -> Result<Layer, MachineError> {
+fn build_layer(
+    layer: &LayerDocument,
+    parameters: &[(String, Exact)],
+) -> Result<Layer, MachineError> {
     let name = &layer.name;
     let invalid = |message: String| MachineError::Invalid(format!("layer {name:?}: {message}"));
     // (state names, each state's draw and next, counter size)
@@ -320,9 +430,25 @@ fn build_layer(layer: &LayerDocument) -> Result<Layer, MachineError> {
             "give either \"counter\" or \"states\", not both".into(),
         ));
     }
+    let counter_size = match &layer.counter {
+        None => None,
+        Some(term) => {
+            let value = Formula::parse(&term.text(), false, parameters)
+                .and_then(|f| f.evaluate(0))
+                .map_err(|e| invalid(format!("\"counter\": {e}")))?;
+            match value.to_integer().to_u64() {
+                Some(n) if value.is_integer() => Some(n),
+                _ => {
+                    return Err(invalid(format!(
+                        "\"counter\" is {value}; accepted: a whole number of states, at least 1"
+                    )));
+                }
+            }
+        }
+    };
     let (states, counter): (&[StateSource<'_>], Option<usize>) = match (
         &layer.states,
-        layer.counter,
+        counter_size,
         &layer.draw,
     ) {
         (Some(states), _, _) => {
@@ -411,13 +537,14 @@ fn build_layer(layer: &LayerDocument) -> Result<Layer, MachineError> {
             counter,
             &state_names,
             index as u32,
+            parameters,
             &context,
         )?);
     }
     let start = match (&layer.start, counter) {
         (None, _) => 0,
         (Some(term), Some(size)) => {
-            let value = Formula::parse(&term.text(), false)
+            let value = Formula::parse(&term.text(), false, parameters)
                 .and_then(|f| f.evaluate(0))
                 .map_err(|e| invalid(format!("\"start\": {e}")))?;
             match value.to_integer().to_usize() {
@@ -465,6 +592,7 @@ fn build_state(
     counter: Option<usize>,
     state_names: &[String],
     here: u32,
+    parameters: &[(String, Exact)],
     context: &dyn Fn(String) -> MachineError,
 ) -> Result<LayerState, MachineError> {
     let mut chances = vec![Exact::zero(); results.len()];
@@ -479,7 +607,7 @@ fn build_state(
             rest = Some(slot);
             continue;
         }
-        let chance = Formula::parse(&term.text(), counter.is_some())
+        let chance = Formula::parse(&term.text(), counter.is_some(), parameters)
             .and_then(|f| f.evaluate(n))
             .map_err(|e| context(format!("the chance of {result:?}: {e}")))?;
         if chance < Exact::zero() || chance > Exact::from_integer(1) {
@@ -530,7 +658,7 @@ fn build_state(
             None => Some(here),
             Some(term) => match counter {
                 Some(size) => {
-                    let value = Formula::parse(&term.text(), true)
+                    let value = Formula::parse(&term.text(), true, parameters)
                         .and_then(|f| f.evaluate(n))
                         .map_err(|e| context(format!("the next state after {result:?}: {e}")))?;
                     value

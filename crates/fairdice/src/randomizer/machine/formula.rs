@@ -9,9 +9,11 @@
 //! sum     = product { ("+" | "-") product }
 //! product = unary { ("*" | "/") unary }
 //! unary   = "-" unary | atom
-//! atom    = number [ "%" ] | "n" | ("min" | "max") "(" formula { "," formula } ")"
-//!         | "(" formula ")"
+//! atom    = number [ "%" ] | "n" | parameter
+//!         | ("min" | "max") "(" formula { "," formula } ")" | "(" formula ")"
 //! ```
+//! A parameter is a name the document's `parameters` defines; it reads as its
+//! exact value.
 //!
 //! # Design decisions
 //! Values are rationals of 128-bit integers with checked arithmetic: a chance is
@@ -65,8 +67,13 @@ pub(crate) enum Operator {
 }
 
 impl Formula {
-    /// Reads `text`; `counter` says whether `n` is defined (a counter layer).
-    pub(crate) fn parse(text: &str, counter: bool) -> Result<Formula, FormulaError> {
+    /// Reads `text`; `counter` says whether `n` is defined (a counter layer),
+    /// `parameters` are the names it may use and their values.
+    pub(crate) fn parse(
+        text: &str,
+        counter: bool,
+        parameters: &[(String, Exact)],
+    ) -> Result<Formula, FormulaError> {
         if text.len() > MAX_FORMULA_BYTES {
             return Err(format!(
                 "the formula is {} bytes; accepted: at most {MAX_FORMULA_BYTES}",
@@ -78,6 +85,7 @@ impl Formula {
             at: 0,
             depth: 0,
             counter,
+            parameters,
         };
         let formula = reader.choice()?;
         reader.skip_space();
@@ -144,6 +152,7 @@ struct Reader<'a> {
     at: usize,
     depth: usize,
     counter: bool,
+    parameters: &'a [(String, Exact)],
 }
 
 impl Reader<'_> {
@@ -306,7 +315,22 @@ impl Reader<'_> {
                     terms,
                 })
             }
-            _ => Err(self.expected("a number, n, min(…), max(…) or `(`")),
+            _ => {
+                if let Some((_, value)) = self.parameters.iter().find(|(name, _)| name == word) {
+                    self.at += word.len();
+                    return Ok(Formula::Number(*value));
+                }
+                let names: Vec<&str> = self.parameters.iter().map(|(n, _)| n.as_str()).collect();
+                let what = if names.is_empty() {
+                    "a number, n, min(…), max(…) or `(`".to_string()
+                } else {
+                    format!(
+                        "a number, n, a parameter ({}), min(…), max(…) or `(`",
+                        names.join(", ")
+                    )
+                };
+                Err(self.expected(&what))
+            }
         }
     }
 
@@ -347,7 +371,7 @@ mod tests {
     use super::*;
 
     fn value(text: &str, n: u64) -> Exact {
-        Formula::parse(text, true)
+        Formula::parse(text, true, &[])
             .and_then(|f| f.evaluate(n))
             .unwrap_or_else(|e| panic!("{text}: {e}"))
     }
@@ -376,6 +400,23 @@ mod tests {
     }
 
     #[test]
+    fn parameters_read_as_their_values() {
+        let parameters = [
+            ("step".to_string(), Exact::new(1, 10)),
+            ("cap".to_string(), Exact::from_integer(25)),
+        ];
+        let value = |text: &str, n: u64| {
+            Formula::parse(text, true, &parameters)
+                .and_then(|f| f.evaluate(n))
+                .unwrap_or_else(|e| panic!("{text}: {e}"))
+        };
+        assert_eq!(value("min(1, 1/2 + step * n)", 3), Exact::new(4, 5));
+        assert_eq!(value("n == cap - 1 ? 1 : 2%", 24), Exact::one());
+        let error = Formula::parse("steps", true, &parameters).unwrap_err();
+        assert!(error.contains("a parameter (step, cap)"), "{error}");
+    }
+
+    #[test]
     fn bad_formulas_are_named() {
         for (text, needle) in [
             ("1 +", "expected a number"),
@@ -386,25 +427,37 @@ mod tests {
             ("x", "expected a number, n"),
             ("1 2", "an operator or the end"),
         ] {
-            let error = Formula::parse(text, true)
+            let error = Formula::parse(text, true, &[])
                 .and_then(|f| f.evaluate(0))
                 .expect_err(text);
             assert!(error.contains(needle), "{text}: {error}");
         }
         assert!(
-            Formula::parse("n", false)
+            Formula::parse("n", false, &[])
                 .unwrap_err()
                 .contains("counter layer")
         );
         let long = "1".repeat(MAX_FORMULA_DIGITS + 1);
-        assert!(Formula::parse(&long, false).unwrap_err().contains("digits"));
+        assert!(
+            Formula::parse(&long, false, &[])
+                .unwrap_err()
+                .contains("digits")
+        );
         let deep = format!("{}1{}", "(".repeat(40), ")".repeat(40));
-        assert!(Formula::parse(&deep, false).unwrap_err().contains("deep"));
+        assert!(
+            Formula::parse(&deep, false, &[])
+                .unwrap_err()
+                .contains("deep")
+        );
         let minus = format!("{}1", "-".repeat(40));
-        assert!(Formula::parse(&minus, false).unwrap_err().contains("deep"));
+        assert!(
+            Formula::parse(&minus, false, &[])
+                .unwrap_err()
+                .contains("deep")
+        );
         let huge = "1000000000000000000000000000 * ".repeat(3) + "1";
         assert!(
-            Formula::parse(&huge, false)
+            Formula::parse(&huge, false, &[])
                 .and_then(|f| f.evaluate(0))
                 .unwrap_err()
                 .contains("128 bits")

@@ -48,6 +48,8 @@ use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
 
 #[cfg(feature = "serde")]
+pub use document::MAX_PARAMETERS;
+#[cfg(feature = "serde")]
 pub use formula::{MAX_FORMULA_BYTES, MAX_FORMULA_DEPTH, MAX_FORMULA_DIGITS};
 
 /// The longest machine document read, in bytes.
@@ -126,6 +128,19 @@ impl Layer {
     }
 }
 
+/// A named number of a machine document that its formulas use
+/// (`"parameters": {"step": {"value": "10%", "tune": "5%..30% step 5%"}}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineParameter {
+    /// Its name in formulas.
+    pub name: String,
+    /// Its value as written.
+    pub value: String,
+    /// The values a tuner tries, as grid values (`5%..30% step 5%`, `10..40`,
+    /// `1|2|4`), if the document names them.
+    pub tune: Option<String>,
+}
+
 /// A finite-state randomizer read from a document: layers of states drawing
 /// results with exact chances, the first layer on every step and each later
 /// one refining a result of an earlier one.
@@ -187,6 +202,27 @@ impl Machine {
     #[cfg(feature = "serde")]
     pub fn from_json(text: &str) -> Result<Machine, MachineError> {
         document::read(text)
+    }
+
+    /// The parameters its document defines, in the order written.
+    pub fn parameters(&self) -> Vec<MachineParameter> {
+        #[cfg(feature = "serde")]
+        {
+            document::parameters(&self.shared.spec).unwrap_or_default()
+        }
+        #[cfg(not(feature = "serde"))]
+        Vec::new()
+    }
+
+    /// The same machine with some parameters set to other values (numbers or
+    /// formulas, as a parameter's `value` takes them), checked as any document.
+    ///
+    /// # Errors
+    /// [`MachineError`]: a name the document does not define, or a value that
+    /// makes the document invalid (a chance above 1, a counter of 0 states).
+    #[cfg(feature = "serde")]
+    pub fn with_parameters(&self, values: &[(&str, String)]) -> Result<Machine, MachineError> {
+        document::read(&document::with_parameters(&self.shared.spec, values)?)
     }
 
     /// The machine's name, if its document gives one.

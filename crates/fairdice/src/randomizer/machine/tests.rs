@@ -197,6 +197,114 @@ fn refusals_name_the_fault() {
     assert!(refusal(&long).contains("at most"));
 }
 
+/// A loot chest whose guarantee comes after `cap` chests and whose sword chance is
+/// a parameter: the counter's size and the chances are formulas of parameters.
+const LOOT: &str = r#"{"name": "loot",
+  "parameters": {"cap": {"value": 25, "tune": "10..40"}, "rate": {"value": "2%"},
+                 "last": {"value": "cap - 1"}},
+  "layers": [{"name": "since sword", "counter": "cap",
+    "draw": {"sword": "n == last ? 1 : rate", "gold": "rest"},
+    "next": {"sword": 0, "gold": "n + 1"}}]}"#;
+
+#[test]
+fn parameters_set_counters_and_chances() {
+    let loot = machine(LOOT);
+    assert_eq!(loot.reachable_states(), 25);
+    assert_eq!(
+        loot.parameters(),
+        [
+            MachineParameter {
+                name: "cap".into(),
+                value: "25".into(),
+                tune: Some("10..40".into()),
+            },
+            MachineParameter {
+                name: "rate".into(),
+                value: "2%".into(),
+                tune: None,
+            },
+            MachineParameter {
+                name: "last".into(),
+                value: "cap - 1".into(),
+                tune: None,
+            },
+        ]
+    );
+    assert_eq!(
+        loot.exact_next_distribution(),
+        Some(vec![Ratio::new(1, 50), Ratio::new(49, 50)])
+    );
+    let short = loot
+        .with_parameters(&[("cap", "3".into()), ("rate", "1/4".into())])
+        .expect("valid");
+    assert_eq!(short.reachable_states(), 3);
+    assert_eq!(
+        short.exact_next_distribution(),
+        Some(vec![Ratio::new(1, 4), Ratio::new(3, 4)])
+    );
+    // The values set are in the spec, which rebuilds the same machine.
+    assert!(
+        short.spec().contains(r#""cap":{"value":3"#),
+        "{}",
+        short.spec()
+    );
+    assert_eq!(machine(&short.spec()), short);
+    let mut after = short.clone();
+    after.observe(1).expect("gold");
+    after.observe(1).expect("gold");
+    assert_eq!(after.next_distribution(), [1.0, 0.0]);
+    // A machine without parameters writes none.
+    assert!(!machine(SHOT).spec().contains("parameters"));
+}
+
+#[test]
+fn parameter_refusals_name_the_fault() {
+    let with = |parameters: &str, counter: &str| {
+        refusal(&format!(
+            r#"{{"parameters": {parameters}, "layers": [{{"name": "l", "counter": {counter},
+                "draw": {{"a": "1/2", "b": "rest"}}, "next": {{"a": 0, "b": "min(n + 1, 1)"}}}}]}}"#
+        ))
+    };
+    for (parameters, counter, needle) in [
+        (r#"{"n": {"value": 1}}"#, "2", "taken by formulas"),
+        (r#"{"2x": {"value": 1}}"#, "2", "a name is a letter"),
+        (
+            r#"{"k": {"value": "1 +"}}"#,
+            "2",
+            "parameter \"k\": its value",
+        ),
+        (
+            r#"{"k": {"value": 1.5}}"#,
+            "\"k\"",
+            "a whole number of states",
+        ),
+        (r#"{"k": {"value": 0}}"#, "\"k\"", "at least 1"),
+        (r#"{"k": {"value": 1, "step": 2}}"#, "2", "unknown field"),
+        (
+            r#"{"k": {"value": "j"}, "j": {"value": 1}}"#,
+            "2",
+            "its value: at byte 0 of `j`",
+        ),
+        (r#"{"k": {"value": 1}}"#, "\"kk\"", "a parameter (k)"),
+    ] {
+        let error = with(parameters, counter);
+        assert!(error.contains(needle), "{parameters} {counter}: {error}");
+    }
+    let error = machine(LOOT)
+        .with_parameters(&[("cup", "3".into())])
+        .expect_err("no such parameter");
+    assert!(
+        error
+            .to_string()
+            .contains("its parameters: cap, rate, last"),
+        "{error}"
+    );
+    let error = machine(LOOT)
+        .with_parameters(&[("rate", "2".into())])
+        .expect_err("a chance above 1");
+    assert!(error.to_string().contains("accepted: 0 to 1"), "{error}");
+}
+
 #[test]
 fn too_many_states_together_are_refused() {
     // Two counters of 1,001 states each, moving independently: 1,002,001 states.
