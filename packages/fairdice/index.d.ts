@@ -404,7 +404,7 @@ export interface TuneOptions {
   game?: Record<string, unknown> | null;
   /** Systems to search (default deck and dynamic). */
   systems?: string[];
-  /** Custom grids, e.g. `"dynamic(decrease=0.30..0.50 step 0.005)"`. */
+  /** Custom grids, e.g. `"dynamic(decrease=0.30..0.50 step 0.005)"`, or a machine document (JSON) whose parameters name a `tune` list, optionally followed by `(name=values)`. */
   grids?: string[];
   exact?: boolean;
   runs?: number | null;
@@ -418,6 +418,8 @@ export interface TuneOptions {
 export interface TuneReport {
   values?: number;
   base?: string;
+  /** The machine's name, when the search tuned a machine document's parameters (its grid). */
+  machine?: string;
   samples: number | { distribution: string; lengths: { samples: number; weight: number }[] };
   min_entropy: number;
   /** The measure the search minimised. */
@@ -449,6 +451,8 @@ export interface TuneReport {
     [more: string]: unknown;
   })[];
   fairest: string | null;
+  /** What the `plain_dice_*` figures measure: "plain dice" over the same outcomes, or "as written" for a machine's search. */
+  baseline: "plain dice" | "as written";
   plain_dice_outcome_variance: number;
   plain_dice_base_deviation: number;
   plain_dice_seat_spread?: number;

@@ -154,6 +154,12 @@ test("contests, Risk battles, analyses and searches equal the command line's doc
     ),
     [],
   );
+  // A machine's parameter: the document as the grid, as `--grid @FILE` reads it.
+  const aim = fileURLToPath(new URL("../../docs/machines/aim-assist.json", import.meta.url));
+  assert.deepEqual(
+    differences(fairdice.tune({ grids: [`${readFileSync(aim, "utf8")}(boost=0..40% step 10%)`], samples: "20" }), cliJson("tune", "--grid", `@${aim}(boost=0..40% step 10%)`, "--samples", "20"), close),
+    [],
+  );
   assert.deepEqual(differences(fairdice.analyze("tgm2", 12), cliJson("analyze", "tgm2", "--samples", "12"), close), []);
   assert.deepEqual(
     differences(fairdice.analyze("prd(p=0.25)", 10, { runs: 3000, seed: 4 }), cliJson("analyze", "prd(p=0.25)", "--samples", "10", "--runs", "3000", "--seed", "4"), close),

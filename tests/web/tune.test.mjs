@@ -158,3 +158,19 @@ test("a bad match length and an unknown grid are refused; the next search runs",
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a machine's parameter from the examples: aim assist's boost as `fairdice tune --grid @FILE --json` finds it", async () => {
+  const page = await browser.page("tune.html");
+  await page.click("text=how much a miss may raise the next shot");
+  await page.waitForSelector("#fairest");
+  await settled(page);
+  const aim = new URL("../../docs/machines/aim-assist.json", import.meta.url).pathname;
+  assert.deepEqual(differences(await downloadedJson(page), cliJson("tune", "--grid", `@${aim}`, "--samples", "20", "--min-entropy", "0.9"), SEARCH), []);
+  const best = await row(page, "aim assist");
+  assert.equal(best.params, "boost=0.2");
+  assert.equal(best.qualified, "9/19");
+  assert.match(await page.textContent("#tune-results caption"), /^outcomes of aim assist, 20 samples/);
+  assert.match(await page.textContent("#fairest"), /Fairest: aim assist \(boost=0\.2\), base deviation 0\.56 — as written: 0\.68/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

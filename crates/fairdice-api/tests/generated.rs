@@ -133,9 +133,27 @@ fn request(use_case: &'static str) -> BoxedStrategy<Value> {
         "analyze" | "droughts" => (spec(), number(), prop::option::of(number()), any::<bool>())
             .prop_map(|(s, samples, runs, exact)| json!({"spec": s, "samples": samples, "runs": runs, "exact": exact && runs.is_none()}))
             .boxed(),
-        "tune" => (number(), prop::sample::select(vec!["25", "1..200", "10:1,100000:2", "0", "x"]), prop::sample::select(vec!["deck", "dynamic", "fair", "tgm", "deck,dynamic,bag"]))
-            .prop_map(|(values, samples, systems)| json!({"values": values, "samples": samples, "systems": systems.split(',').collect::<Vec<_>>()}))
-            .boxed(),
+        "tune" => prop_oneof![
+            (number(), prop::sample::select(vec!["25", "1..200", "10:1,100000:2", "0", "x"]), prop::sample::select(vec!["deck", "dynamic", "fair", "tgm", "deck,dynamic,bag"]))
+                .prop_map(|(values, samples, systems)| json!({"values": values, "samples": samples, "systems": systems.split(',').collect::<Vec<_>>()})),
+            // A machine whose parameters set its counter's size and its chance.
+            (
+                prop::sample::select(vec!["1..50", "0..3", "999999", "2..2000000", "1|x", "10"]),
+                prop::sample::select(vec!["0..1 step 0.25", "0%..200% step 50%", "-1|0.5", "1/2", ""]),
+                prop::sample::select(vec!["25", "1..200", "0"]),
+                prop::option::of(number()),
+            )
+                .prop_map(|(cap, chance, samples, values)| {
+                    let document = json!({
+                        "parameters": {"cap": {"value": 3, "tune": cap}, "p": {"value": "1/3", "tune": chance}},
+                        "layers": [{"name": "c", "counter": "cap",
+                            "draw": {"a": "n == cap - 1 ? 1 : p", "b": "rest"},
+                            "next": {"a": 0, "b": "n + 1"}}]
+                    });
+                    json!({"values": values, "samples": samples, "grids": [document.to_string()]})
+                }),
+        ]
+        .boxed(),
         "seats" => (
             0usize..20,
             prop::collection::vec((-2i64..14, prop::collection::vec(number(), 0..5)), 0..6),

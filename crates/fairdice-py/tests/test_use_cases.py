@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from conftest import run_cli
+from conftest import REPO, run_cli
 
 import fairdice
 
@@ -109,6 +109,17 @@ def test_tune_by_either_measure_of_fairness(cli):
         assert report.document == json.loads(run_cli(cli, *args, *extra, "--json"))
         assert report.document["fairness"] == (fairness or "base_deviation")
         assert report.document["fairest"] == fairest
+
+
+def test_tune_a_machines_parameter(cli):
+    needs("tune")
+    path = REPO / "docs" / "machines" / "aim-assist.json"
+    report = fairdice.tune(machine=path.read_text(), samples=20)
+    printed = json.loads(run_cli(cli, "tune", "--grid", f"@{path}", "--samples", "20", "--json"))
+    assert report.document == printed
+    assert report.document["machine"] == "aim assist"
+    assert report.document["baseline"] == "as written"
+    assert report.document["systems"][0]["params"] == {"boost": 0.2}
 
 
 def test_reports_draw_their_charts():

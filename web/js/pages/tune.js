@@ -26,6 +26,7 @@ const EXAMPLES = [
   ["values=4&samples=20..40&min_entropy=0.9", "4 outcomes, a match of 20 to 40 samples: dynamic dice win"],
   ["values=6&samples=20%3A1%2C30%3A2%2C40%3A1&min_entropy=0.9", "weighted match lengths 20:1, 30:2, 40:1"],
   ["base=2d6&samples=20&min_entropy=0.9&systems=fair&systems=dynamic", "the sums of 2d6: fair die roller against dynamic dice"],
+  ["grid=%7B%22name%22%3A%22aim+assist%22%2C%22about%22%3A%22A+50%25+shot+that+gains+%60boost%60+after+each+miss+%28at+most+95%25%29+and+returns+to+50%25+after+a+hit.%22%2C%22outcomes%22%3A%5B%22miss%22%2C%22hit%22%5D%2C%22parameters%22%3A%7B%22boost%22%3A%7B%22value%22%3A%2210%25%22%2C%22tune%22%3A%220%25..45%25+step+2.5%25%22%2C%22about%22%3A%22the+chance+a+miss+adds+to+the+next+shot%22%7D%7D%2C%22layers%22%3A%5B%7B%22name%22%3A%22misses%22%2C%22counter%22%3A6%2C%22draw%22%3A%7B%22hit%22%3A%22min%2895%25%2C+50%25+%2B+boost+%2A+n%29%22%2C%22miss%22%3A%22rest%22%7D%2C%22next%22%3A%7B%22hit%22%3A0%2C%22miss%22%3A%22min%285%2C+n+%2B+1%29%22%7D%7D%5D%7D&samples=20&min_entropy=0.9", "a machine's parameter: how much a miss may raise the next shot (aim assist, docs/machines/aim-assist.json)"],
   [
     "base=2d6&samples=30&min_entropy=0.9&game=sevens-1v1&systems=dice&systems=dynamic&grid=fair%28tightness%3D0..3+step+0.25%2C+seats%3D2%29",
     "1v1, who rolls the 7s: a fair roller per player against dynamic dice",
@@ -154,7 +155,7 @@ function render(state, outcomes, results) {
   const report = result.report;
   const fixedLength = typeof report.samples === "number";
   const samples = fixedLength ? `${report.samples} samples` : `${report.samples.distribution} samples (expected over the match lengths)`;
-  const what = report.values !== undefined ? `${report.values} outcomes` : `outcomes of ${report.base}`;
+  const what = report.values !== undefined ? `${report.values} outcomes` : `outcomes of ${report.machine ?? report.base}`;
   const longest = fixedLength ? report.samples : Math.max(...report.samples.lengths.map((l) => l.samples));
   const seats = report.game !== undefined;
   results.append(
@@ -207,7 +208,7 @@ function render(state, outcomes, results) {
           { id: "fairest", class: "verdict" },
           "Fairest: ",
           el("strong", {}, best.system),
-          ` (${paramsText(best.params)}), ${measure(report.fairness)} ${fixed(best[report.fairness], 2)} — plain dice: ${fixed(report[`plain_dice_${report.fairness}`], 2)}${plainError(report)}. Spec: `,
+          ` (${paramsText(best.params)}), ${measure(report.fairness)} ${fixed(best[report.fairness], 2)} — ${report.baseline}: ${fixed(report[`plain_dice_${report.fairness}`], 2)}${plainError(report)}. Spec: `,
           code(best.spec ?? ""),
           " · ",
           el("a", { href: `randomizers.html?${new URLSearchParams({ spec: best.spec ?? "", samples: longest })}` }, "analyze it"),
@@ -227,7 +228,7 @@ function render(state, outcomes, results) {
   }
 }
 
-startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.values === null && s.base === null, jobs, render, examples });
+startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.values === null && s.base === null && s.grids.length === 0, jobs, render, examples });
 
 /** Plain dice's standard error after its figure, when it was estimated (a seat search's game too large to sweep). */
 function plainError(report) {

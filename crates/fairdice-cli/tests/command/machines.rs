@@ -297,3 +297,83 @@ fn seats_split_a_machine_by_its_labels() {
     );
     assert!(error.contains("miss, hit"), "{error}");
 }
+
+#[test]
+fn tune_searches_the_parameters_a_machine_names() {
+    const AIM: &str = "@../../docs/machines/aim-assist.json";
+    let text = ok(&["tune", "--grid", AIM, "--samples", "20"]);
+    assert!(
+        text.starts_with(
+            "outcomes of aim assist, 20 samples, mean entropy ≥ 0.9, fairest by base deviation"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("fairest: aim assist (boost=0.2), base deviation 0.56 (as written: 0.68)"),
+        "{text}"
+    );
+    // The spec printed is the document with the winner's value: it draws.
+    let spec = text
+        .lines()
+        .find_map(|line| line.strip_prefix("spec: "))
+        .expect("a spec line");
+    let drawn = json(&["sample", spec, "--samples", "5", "--seed", "2", "--json"]);
+    assert_eq!(drawn["labels"].as_array().map(Vec::len), Some(5));
+    // Values after the file choose the candidates.
+    let chosen = json(&[
+        "tune",
+        "--grid",
+        &format!("{AIM}(boost=0|5%|0.3)"),
+        "--samples",
+        "20",
+        "--all",
+        "--json",
+    ]);
+    let tried: Vec<f64> = chosen["systems"][0]["candidates"]
+        .as_array()
+        .expect("every candidate")
+        .iter()
+        .map(|c| c["params"]["boost"].as_f64().expect("a number"))
+        .collect();
+    assert_eq!(tried, [0.0, 0.05, 0.3]);
+    // Each refusal names its fault (exit 2).
+    let untunable = fails(&["tune", "--grid", BANNER, "--samples", "20"], 2);
+    assert!(
+        untunable.contains("has no parameter to tune"),
+        "{untunable}"
+    );
+    let both = fails(
+        &["tune", "--grid", AIM, "--values", "2", "--samples", "20"],
+        2,
+    );
+    assert!(both.contains("leave out the values"), "{both}");
+    let unknown = fails(
+        &[
+            "tune",
+            "--grid",
+            &format!("{AIM}(bost=1)"),
+            "--samples",
+            "20",
+        ],
+        2,
+    );
+    assert!(unknown.contains("accepted: boost"), "{unknown}");
+    let over = file(
+        "over.json",
+        &std::fs::read_to_string("../../docs/machines/aim-assist.json")
+            .expect("the example")
+            .replace("min(95%, 50% + boost * n)", "50% + boost * n"),
+    );
+    let invalid = fails(
+        &["tune", "--grid", &format!("@{over}"), "--samples", "20"],
+        2,
+    );
+    assert!(
+        invalid.contains(
+            "aim assist with boost=0.125: layer \"misses\": n = 5: the chance of \"hit\" is 9/8"
+        ),
+        "{invalid}"
+    );
+    let missing = fails(&["tune", "--grid", "@nowhere.json", "--samples", "20"], 2);
+    assert!(missing.contains("cannot read nowhere.json"), "{missing}");
+}

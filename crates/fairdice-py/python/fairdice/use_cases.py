@@ -300,6 +300,7 @@ def tune(
     game: dict[str, Any] | None = None,
     systems: Sequence[str] = ("deck", "dynamic"),
     grids: Sequence[str] = (),
+    machine: str | None = None,
     exact: bool = False,
     runs: int | None = None,
     seed: int = _native.DEFAULT_SEED,
@@ -312,7 +313,14 @@ def tune(
     ``fairness`` is the measure minimised: ``"outcome_variance"`` (the default
     with ``values``), ``"base_deviation"`` (the default with a ``base``) or
     ``"seat_spread"`` (the default with a ``game``, a dict in the ``seats`` file
-    format: the fairest split of a match between its players)."""
+    format: the fairest split of a match between its players).
+
+    ``machine`` is a machine document (its JSON text, as ``fairdice tune --grid
+    @FILE`` reads it, optionally followed by ``(name=values)``): its parameters
+    with a ``"tune"`` list are searched, alone, over the machine's own outcomes
+    (``values``, ``base`` and ``systems`` are then left out)."""
+    if machine is not None:
+        values, base, systems, grids = None, None, (), [machine, *grids]
     request = {
         "values": values,
         "base": base,

@@ -99,12 +99,12 @@ pub use deck::{Deck, DeckError, MAX_CARDS, RefillMode};
 pub use dice::Dice;
 pub use dynamic_dice::{DynamicDice, DynamicDiceError, MAX_LEAD};
 pub use fair_roller::{FairRoller, FairRollerError, MAX_TIGHTNESS};
+pub use machine::{
+    BUILD_STEPS_PER_ENTRY, MAX_LAYER_ENTRIES, MAX_LAYERS, MAX_MACHINE_BYTES, MAX_MACHINE_STATES,
+    MAX_RESULTS, Machine, MachineError, MachineParameter,
+};
 #[cfg(feature = "serde")]
 pub use machine::{MAX_FORMULA_BYTES, MAX_FORMULA_DEPTH, MAX_FORMULA_DIGITS, MAX_PARAMETERS};
-pub use machine::{
-    MAX_LAYER_ENTRIES, MAX_LAYERS, MAX_MACHINE_BYTES, MAX_MACHINE_STATES, MAX_RESULTS, Machine,
-    MachineError, MachineParameter,
-};
 pub use pity::{MAX_CAP, Pity, PityError};
 pub use prd::{C_TOLERANCE, MIN_PROBABILITY, Prd, PrdError, prd_constant};
 pub use report::{NextReport, OutcomeName, SampleReport, has_labels};

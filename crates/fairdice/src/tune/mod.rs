@@ -586,7 +586,9 @@ pub fn candidate_spec(
 ) -> Result<String, TuneError> {
     let (family, base) = match grid.system() {
         grid::System::Family { name, base } => (*name, *base),
-        grid::System::Machine(machine) => return machine_candidate(grid.name(), machine, params),
+        grid::System::Machine(machine) => {
+            return machine_candidate(grid.name(), machine, params).map(|(spec, _)| spec);
+        }
     };
     let refuse = |message: &str| TuneError::Outcomes {
         family: family.to_string(),
@@ -620,12 +622,13 @@ pub fn candidate_spec(
     })
 }
 
-/// A machine's candidate: its document with `params` set, checked.
+/// A machine's candidate: its document with `params` set, checked, and what
+/// building it cost in steps.
 fn machine_candidate(
     name: &str,
     machine: &crate::randomizer::Machine,
     params: &[(String, ParamValue)],
-) -> Result<String, TuneError> {
+) -> Result<(String, u64), TuneError> {
     let values: Vec<(&str, String)> = params
         .iter()
         .map(|(k, v)| (k.as_str(), v.to_string()))
@@ -639,7 +642,7 @@ fn machine_candidate(
     {
         machine
             .with_parameters(&values)
-            .map(|m| m.spec())
+            .map(|m| (m.spec(), m.build_steps()))
             .map_err(|e| refuse(e.to_string()))
     }
     #[cfg(not(feature = "serde"))]
@@ -669,13 +672,28 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
     // outcomes each would not all fit in memory at once.
     let mut jobs = Vec::new();
     for grid in &tuning.grids {
+        // A machine is built to check each candidate: charged as it is.
+        if let grid::System::Machine(machine) = grid.system() {
+            control.afford(machine.build_steps() as f64 * grid.len() as f64)?;
+        }
         for params in grid.candidates() {
-            let spec = candidate_spec(grid, &tuning.outcomes, &params)?;
+            let spec = match grid.system() {
+                grid::System::Machine(machine) => {
+                    let (spec, steps) = machine_candidate(grid.name(), machine, &params)?;
+                    control.meter().charge(steps)?;
+                    spec
+                }
+                grid::System::Family { .. } => candidate_spec(grid, &tuning.outcomes, &params)?,
+            };
             jobs.push((params, spec));
         }
     }
     let build = |spec: &String| {
-        Spec::build_with(spec, control).map_err(|source| match source {
+        let built = Spec::build_with(spec, control);
+        if let Ok(AnyRandomizer::Machine(machine)) = &built {
+            control.meter().charge(machine.build_steps())?;
+        }
+        built.map_err(|source| match source {
             SpecError::Base { ref source, .. } if source.kind() != FailureKind::Invalid => {
                 TuneError::Stopped(match source.kind() {
                     FailureKind::Cancelled => Stop::Cancelled,

@@ -3,12 +3,13 @@
 //! built in one place so `fairdice tune --json` and the web app's `/api/tune`
 //! serve the same bytes.
 //!
-//! With the `serde` feature it serializes to `{"values" | "base", "samples",
+//! With the `serde` feature it serializes to `{"values" | "base" | "machine", "samples",
 //! "min_entropy", "fairness", "systems": [{"system", "params", "spec",
 //! "mean_entropy", "outcome_variance", "base_deviation", "method", …, "certain",
 //! "qualified", "candidates_tried", "candidates"?, "curves"?: {"entropy",
-//! "outcome_variance", "base_deviation"}}], "fairest",
+//! "outcome_variance", "base_deviation"}}], "fairest", "baseline",
 //! "plain_dice_outcome_variance", "plain_dice_base_deviation"}`, where
+//! `baseline` is `plain dice`, or `as written` for a machine's search, and
 //! `fairness` names the measure the search minimised (`outcome_variance`,
 //! `base_deviation` or `seat_spread`, see [`Fairness`](super::Fairness)); a seat
 //! search adds `"seat_spread"` (and its error) to each system and candidate that

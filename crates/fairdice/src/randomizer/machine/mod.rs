@@ -52,6 +52,11 @@ pub use document::MAX_PARAMETERS;
 #[cfg(feature = "serde")]
 pub use formula::{MAX_FORMULA_BYTES, MAX_FORMULA_DEPTH, MAX_FORMULA_DIGITS};
 
+/// Budget steps one entry of a machine costs to build (its formulas parsed and
+/// evaluated, its reachable states walked): about 1 µs, at the budget's 10 ns a
+/// step.
+pub const BUILD_STEPS_PER_ENTRY: u64 = 100;
+
 /// The longest machine document read, in bytes.
 pub const MAX_MACHINE_BYTES: usize = 256 * 1024;
 
@@ -228,6 +233,20 @@ impl Machine {
     /// The machine's name, if its document gives one.
     pub fn name(&self) -> Option<&str> {
         self.shared.name.as_deref()
+    }
+
+    /// What reading its document again costs, in budget steps: about
+    /// [`BUILD_STEPS_PER_ENTRY`] per chance written out (a state's result) and
+    /// per reachable state walked. A search that builds a machine per candidate
+    /// charges this for each.
+    pub fn build_steps(&self) -> u64 {
+        let entries: usize = self
+            .shared
+            .layers
+            .iter()
+            .map(|l| l.states.len() * l.results.len())
+            .sum();
+        (entries as u64 + self.shared.reachable as u64).saturating_mul(BUILD_STEPS_PER_ENTRY)
     }
 
     /// How many machine states (one per layer) can be reached from the start.
