@@ -117,7 +117,7 @@ def deal_question(rng: random.Random) -> tuple[str, str]:
     dealt = f"deal(deck{{{deck}}}, {hand})"
     held = f"icepool.Deck({copies!r}).deal({hand})"
     listed = sorted(rng.sample(sorted(copies), rng.randint(1, len(copies))))
-    kind = rng.choice(["largest", "pairs", "straight", "count", "sum"])
+    kind = rng.choice(["largest", "pairs", "straight", "count", "sum", "height"])
     text, code = {
         "largest": (f"largest_set({dealt})", f"{held}.largest_count()"),
         "pairs": (f"sets({dealt}, 2)", f"{held}.keep_counts('>=', 2).unique().size()"),
@@ -127,6 +127,7 @@ def deal_question(rng: random.Random) -> tuple[str, str]:
             f"{held}.keep_outcomes({listed!r}).size()",
         ),
         "sum": (dealt, f"{held}.sum()"),
+        "height": (f"height({dealt})", f"{held}.largest_count_and_outcome().marginals[1]"),
     }[kind]
     if rng.random() < 0.3:
         value = rng.randint(0, 4)

@@ -79,6 +79,7 @@ Dice notation (the whole language: docs/notation.md):
   10d10cs>=8  10d10cs>=8df=1  10d20cf<3      count successes (minus failures), failures
   3d6even  3d6odd                            count even or odd dice
   largest_set(5d6) sets(10d10, 2)            matching sets; longest_straight(5d6), count(12d6, 5, 6)
+  height(10d10)                              the face of the largest set (the tallest among equals)
   [h = 5d6] largest_set(h) + count(h, 1)     a named pool: several things of one roll
   floor(d20 / 3) ceil(…) round(…)            a division rounded down, up, to the nearest
   deal(deck{1..13:4}, 5)                     cards without replacement (value:copies); the same functions

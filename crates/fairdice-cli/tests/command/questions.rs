@@ -141,6 +141,37 @@ fn independent(id: &str) -> Option<BigRational> {
         }),
         // No two of 10d10 alike: 10!/10^10 of the rolls.
         "ore-set" => ratio(1, 1) - ratio((1..=10).product(), 10u64.pow(10)),
+        "ore-tens" => {
+            // Every way 10 dice fall on faces 1..=10 as counts, with its
+            // 10!/(c1!…c10!) rolls: the widest set at least two dice, and the
+            // highest face among the widest 10.
+            let factorial = |n: u64| (1..=n).product::<u64>();
+            let mut hits = 0u64;
+            let mut counts = [0u64; 10];
+            fn each(
+                counts: &mut [u64; 10],
+                face: usize,
+                left: u64,
+                visit: &mut dyn FnMut(&[u64; 10]),
+            ) {
+                if face == 9 {
+                    counts[9] = left;
+                    visit(counts);
+                    return;
+                }
+                for c in 0..=left {
+                    counts[face] = c;
+                    each(counts, face + 1, left - c, visit);
+                }
+            }
+            each(&mut counts, 0, 10, &mut |c| {
+                let widest = *c.iter().max().expect("ten faces");
+                if widest >= 2 && c[9] == widest {
+                    hits += factorial(10) / c.iter().map(|&k| factorial(k)).product::<u64>();
+                }
+            });
+            ratio(hits, 10u64.pow(10))
+        }
         // 7 to 12 ones, every other die a 2, 3 or 4.
         "critical-glitch" => ratio(
             (7..=12)

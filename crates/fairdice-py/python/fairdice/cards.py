@@ -158,6 +158,11 @@ class Deal:
         """The longest run of consecutive values the hand holds."""
         return self._read("longest_straight", hand)
 
+    def height(self, hand: int = 0) -> Die:
+        """The value the hand holds most often, the highest such (icepool's
+        ``largest_count_and_outcome().marginals[1]``; the One-Roll Engine's height)."""
+        return self._read("height", hand)
+
     def count(self, *values: int, hand: int = 0) -> Die:
         """How many cards of the hand show one of these values (icepool's
         ``keep_outcomes(values).size()``)."""

@@ -22,6 +22,9 @@ pub enum Pattern {
     Sets(u32),
     /// The length of the longest run of consecutive faces shown (`5` for 1-2-3-4-5).
     LongestStraight,
+    /// The face of the largest matching set, the highest face among sets of that
+    /// size (the One-Roll Engine's height: `3` for 3-3-3-5-5).
+    Height,
     /// How many dice show one of these faces.
     Count(Vec<Outcome>),
     /// The dice's sum.
@@ -36,13 +39,15 @@ impl Pattern {
             Pattern::LargestSet | Pattern::Count(_) => dice,
             Pattern::Sets(k) => (dice / u64::from((*k).max(1))).min(faces),
             Pattern::LongestStraight => dice.min(faces),
+            Pattern::Height => faces,
             Pattern::Sum => dice.saturating_mul(faces),
         }
     }
 }
 
 /// The state of a [`Pattern`]'s walk: the value so far, and for a straight the
-/// outcome its current run ends at and that run's length.
+/// outcome its current run ends at and that run's length (for a height, the size
+/// of the largest set so far in `run`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PatternState {
     best: Outcome,
@@ -98,6 +103,13 @@ impl Evaluator for Pattern {
                 next.run = 0;
                 next.run_end = Outcome::MIN;
             }
+            // Faces come lowest first, so a set as large as the largest so far
+            // is higher: it becomes the height.
+            Pattern::Height if shown > 0 && shown >= state.run => {
+                next.run = shown;
+                next.best = outcome;
+            }
+            Pattern::Height => {}
         }
         Ok(next)
     }

@@ -130,6 +130,8 @@ pub enum Function {
     Sets,
     /// `longest_straight(5d6)`: the longest run of consecutive faces shown.
     LongestStraight,
+    /// `height(10d10)`: the face of the largest matching set (the highest such).
+    Height,
     /// `count(12d6, 5, 6)`: how many dice show one of the faces listed.
     Count,
     /// `floor(a / b)`: the quotient rounded down (what `/` gives).
@@ -142,7 +144,7 @@ pub enum Function {
 
 impl Function {
     /// Every function, in the order the help lists them.
-    pub const ALL: [Function; 10] = [
+    pub const ALL: [Function; 11] = [
         Function::Max,
         Function::Min,
         Function::Abs,
@@ -152,6 +154,7 @@ impl Function {
         Function::LargestSet,
         Function::Sets,
         Function::LongestStraight,
+        Function::Height,
         Function::Count,
     ];
 
@@ -164,6 +167,7 @@ impl Function {
             Function::LargestSet => "largest_set",
             Function::Sets => "sets",
             Function::LongestStraight => "longest_straight",
+            Function::Height => "height",
             Function::Count => "count",
             Function::Floor => "floor",
             Function::Ceil => "ceil",
@@ -188,6 +192,7 @@ impl Function {
                 u32::try_from(number(1).max(1)).unwrap_or(u32::MAX),
             )),
             Function::LongestStraight => Some(Pattern::LongestStraight),
+            Function::Height => Some(Pattern::Height),
             Function::Count => Some(Pattern::Count(
                 arguments
                     .iter()
@@ -218,7 +223,11 @@ impl Function {
     pub fn reads_pool(self) -> bool {
         matches!(
             self,
-            Function::LargestSet | Function::Sets | Function::LongestStraight | Function::Count
+            Function::LargestSet
+                | Function::Sets
+                | Function::LongestStraight
+                | Function::Height
+                | Function::Count
         )
     }
 
@@ -229,6 +238,7 @@ impl Function {
             Function::Abs
             | Function::LargestSet
             | Function::LongestStraight
+            | Function::Height
             | Function::Floor
             | Function::Ceil
             | Function::Round => n == 1,
@@ -250,6 +260,9 @@ impl Function {
             }
             Function::LongestStraight => {
                 "one pool of dice, every die read (no keep or count): `longest_straight(5d6)`"
+            }
+            Function::Height => {
+                "one pool of dice, every die read (no keep or count): `height(10d10)`"
             }
             Function::Count => {
                 "a pool of dice and the faces to count, written out: `count(12d6, 5, 6)`"
@@ -679,6 +692,7 @@ impl Expr {
                     Function::LargestSet
                     | Function::Sets
                     | Function::LongestStraight
+                    | Function::Height
                     | Function::Count => None,
                 }
             }

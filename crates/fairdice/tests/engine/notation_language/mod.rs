@@ -87,6 +87,12 @@ fn matching_sets_straights_and_counts_match_brute_force() {
         "[p = 3d6kh2] largest_set(p) + p",
         "[p = {d4, d6}] longest_straight(p) > 1 ? p : -p",
         "[n = d3] [p = (n)d4] largest_set(p) * n",
+        // The One-Roll Engine's width and height of one roll.
+        "height(4d6)",
+        "height(3dF)",
+        "height({d4, d6, d4})",
+        "[p = 5d4] (largest_set(p), height(p))",
+        "[p = 4d6] largest_set(p) * 10 + height(p)",
     ] {
         agrees_with_brute_force(text);
     }
@@ -107,6 +113,8 @@ fn deals_match_brute_force() {
         "[a, b = deal(deck{1..3:2}, 2, 2)] a - b",
         "[a, b, c = deal(deck{1..4:2}, 2, 2, 2)] largest_set(a) + largest_set(c) * 10 + b",
         "[a, b = deal(deck{1..4:2}, 3, 3)] largest_set(b)",
+        "height(deal(deck{1..4:2, -1}, 4))",
+        "[h = deal(deck{1..5:2}, 4)] (largest_set(h), height(h))",
         "[h = deal(deck{1..3:2}, 3)] [r = d4] r > largest_set(h) ? r : h",
         "d6 + deal(deck{1..6}, 2)",
     ] {

@@ -168,7 +168,11 @@ impl Oracle {
                 arguments,
             } if matches!(
                 function,
-                Function::LargestSet | Function::Sets | Function::LongestStraight | Function::Count
+                Function::LargestSet
+                    | Function::Sets
+                    | Function::LongestStraight
+                    | Function::Height
+                    | Function::Count
             ) =>
             {
                 let pool = match &arguments[0].kind {
@@ -629,6 +633,16 @@ fn shows(function: Function, dice: &[i64], numbers: &[i64]) -> i64 {
             .max()
             .unwrap_or(0),
         Function::Count => dice.iter().filter(|d| numbers.contains(d)).count() as i64,
+        // The highest face among those shown most often.
+        Function::Height => {
+            let most = faces.iter().map(|&f| how_many(f)).max().unwrap_or(0);
+            faces
+                .iter()
+                .rev()
+                .find(|&&f| how_many(f) == most)
+                .copied()
+                .unwrap_or(0)
+        }
         _ => unreachable!("not a pool function"),
     }
 }

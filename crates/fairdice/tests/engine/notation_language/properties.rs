@@ -31,6 +31,7 @@ fn expression() -> impl Strategy<Value = String> {
             "largest_set({})",
             "sets({}, 2)",
             "longest_straight({})",
+            "height({})",
             "count({}, 1)",
         ]),
     )
@@ -81,6 +82,7 @@ fn expression() -> impl Strategy<Value = String> {
                     "largest_set({})",
                     "sets({}, 2)",
                     "longest_straight({})",
+                    "height({})",
                     "count({}, 1, 3)"
                 ]),
                 inner.clone(),

@@ -38,6 +38,7 @@ impl Estimator<'_> {
             states *= match pattern {
                 Pattern::LongestStraight => m * (m + 1.0) / 2.0,
                 Pattern::LargestSet | Pattern::Sets(_) => h.min(copies) + 1.0,
+                Pattern::Height => (h.min(copies) + 1.0) * values,
                 Pattern::Count(listed) => {
                     let held: f64 = listed
                         .iter()
@@ -49,6 +50,7 @@ impl Estimator<'_> {
             };
             (low, high) = match pattern {
                 Pattern::Sum => hand_sums(deal, *hand),
+                Pattern::Height => (lowest.min(0.0), highest),
                 _ => (0.0, pattern.most(h as u64, values as u64) as f64),
             };
             joint *= high - low + 1.0;

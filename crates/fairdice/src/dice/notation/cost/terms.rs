@@ -704,16 +704,31 @@ impl<'a> Estimator<'a> {
         let faces = kinds.iter().map(|k| k.1).fold(1.0, f64::max);
         let m = dice.min(faces) + 1.0;
         let mut states = 1.0;
+        // The states held at once: a largest set so far may hold every die, so
+        // its table holds up to `dice + 1` sizes (`m` prices the walk's steps:
+        // most sizes are out of reach until late).
+        let mut held = 1.0;
         let mut joint = 1.0;
         let mut high = 0.0;
+        let with_height = patterns.contains(&Pattern::Height);
         for pattern in patterns {
-            states *= match pattern {
+            let (walked, kept) = match pattern {
                 // A run no longer than the best so far.
-                Pattern::LongestStraight => m * (m + 1.0) / 2.0,
-                Pattern::LargestSet | Pattern::Sets(_) => m,
-                Pattern::Count(_) => dice + 1.0,
-                Pattern::Sum => (dice * (faces - 1.0) + 1.0).max(1.0),
+                Pattern::LongestStraight => (m * (m + 1.0) / 2.0, m * (m + 1.0) / 2.0),
+                // A height's state holds the largest set's size already.
+                Pattern::LargestSet if with_height => (1.0, 1.0),
+                Pattern::LargestSet => (m, dice + 1.0),
+                Pattern::Sets(_) => (m, m),
+                // The largest set's size and its face.
+                Pattern::Height => (m * faces, (dice + 1.0) * faces),
+                Pattern::Count(_) => (dice + 1.0, dice + 1.0),
+                Pattern::Sum => {
+                    let sums = (dice * (faces - 1.0) + 1.0).max(1.0);
+                    (sums, sums)
+                }
             };
+            states *= walked;
+            held *= kept;
             high = pattern.most(dice as u64, faces as u64) as f64;
             joint *= high + 1.0;
         }
@@ -734,7 +749,7 @@ impl<'a> Estimator<'a> {
             support: joint,
             bits,
             steps: steps + pairs * (words * (1.0 + words / 8.0) + PAIR_OVERHEAD),
-            peak: states * (dice + 1.0),
+            peak: held * (dice + 1.0),
         }
         .with_support(joint)
     }

@@ -684,6 +684,8 @@ fn pattern_of(pattern: &Pattern, values: &[Outcome]) -> Result<Outcome, DieError
     sorted.sort_unstable();
     // Runs of equal values, and of consecutive distinct ones.
     let (mut best, mut same, mut straight) = (0usize, 0usize, 0usize);
+    // The face of the largest set: a later (higher) face as large takes it.
+    let mut height: Outcome = 0;
     let (mut sets, mut distinct_run) = (0usize, 0usize);
     let at_least = match pattern {
         Pattern::Sets(k) => *k as usize,
@@ -705,12 +707,16 @@ fn pattern_of(pattern: &Pattern, values: &[Outcome]) -> Result<Outcome, DieError
         if same == at_least {
             sets += 1;
         }
+        if same >= best {
+            height = v;
+        }
         best = best.max(same);
     }
     Ok(match pattern {
         Pattern::LargestSet => best as Outcome,
         Pattern::Sets(_) => sets as Outcome,
         Pattern::LongestStraight => straight as Outcome,
+        Pattern::Height => height,
         Pattern::Count(faces) => values.iter().filter(|v| faces.contains(v)).count() as Outcome,
         Pattern::Sum => values
             .iter()
