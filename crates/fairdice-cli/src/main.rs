@@ -11,9 +11,10 @@ mod output;
 mod plot;
 mod session_file;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Fair, measurable randomness for games: exact dice distributions, contests, Risk
 /// odds, and fair randomizers.
@@ -22,6 +23,76 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The commands whose operands are dice expressions, which may start with `-`.
+const READ_DICE: [&str; 3] = ["dist", "roll", "contest"];
+
+/// The arguments with an expression that starts with `-` (`-d6`,
+/// `-(-(d6)/2)`) read as an expression rather than an option: for the commands
+/// reading dice, when such an operand is there, the options come first and every
+/// operand after `--`, in their order. Anything else is left as written.
+fn expressions_last(args: Vec<OsString>) -> Vec<OsString> {
+    let Some(at) = args
+        .iter()
+        .position(|a| a.to_str().is_some_and(|a| READ_DICE.contains(&a)))
+        .filter(|&at| at == 1)
+    else {
+        return args;
+    };
+    let command = Cli::command();
+    let Some(sub) = command.find_subcommand(args[at].to_str().unwrap_or_default()) else {
+        return args;
+    };
+    // Whether an option (its long or short name) takes a value.
+    let takes_value = |long: Option<&str>, short: Option<char>| {
+        sub.get_arguments()
+            .find(|a| {
+                (long.is_some() && a.get_long() == long)
+                    || (short.is_some() && a.get_short() == short)
+            })
+            .map(|a| a.get_action().takes_values())
+    };
+    let (mut options, mut operands, mut hyphenated) = (Vec::new(), Vec::new(), false);
+    let mut rest = args[at + 1..].iter();
+    while let Some(arg) = rest.next() {
+        let Some(text) = arg.to_str() else {
+            operands.push(arg.clone());
+            continue;
+        };
+        let known = if ["--", "-h", "--help"].contains(&text) {
+            return args;
+        } else if let Some(long) = text.strip_prefix("--") {
+            takes_value(Some(long.split('=').next().unwrap_or(long)), None)
+        } else if let Some(short) = text.strip_prefix('-').and_then(|s| s.chars().next()) {
+            takes_value(None, Some(short)).filter(|_| short.is_ascii_alphabetic())
+        } else {
+            operands.push(arg.clone());
+            continue;
+        };
+        match known {
+            Some(takes) => {
+                options.push(arg.clone());
+                // `--seed 3`, `-n 3`: the value follows unless written with the name.
+                let joined = text.contains('=') || (!text.starts_with("--") && text.len() > 2);
+                if takes && !joined {
+                    options.extend(rest.next().cloned());
+                }
+            }
+            None => {
+                hyphenated = true;
+                operands.push(arg.clone());
+            }
+        }
+    }
+    if !hyphenated {
+        return args;
+    }
+    let mut reordered = args[..=at].to_vec();
+    reordered.extend(options);
+    reordered.push("--".into());
+    reordered.extend(operands);
+    reordered
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,7 +128,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(expressions_last(std::env::args_os().collect()));
     let result = match cli.command {
         Command::Dist(args) => commands::dist::run(args),
         Command::Roll(args) => commands::roll::run(args),

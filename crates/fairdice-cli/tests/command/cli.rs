@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-use super::support::{fails, fairdice, json, stderr, stdout};
+use super::support::{fails, fairdice, json, ok, stderr, stdout};
 
 #[test]
 fn dist_json_has_exact_counts_and_fractions() {
@@ -210,6 +210,27 @@ fn another_tools_reading_is_noted_on_stderr_and_in_the_json() {
             .get("other_readings")
             .is_none()
     );
+}
+
+#[test]
+fn an_expression_may_start_with_a_minus_without_a_double_dash() {
+    let halved = json(&["dist", "-(-(d6)/2)", "--json"]);
+    assert_eq!(halved["expression"], "-(-(d6)/2)");
+    assert_eq!(halved["min"], 1, "floor(-1/2) is -1");
+    // Several expressions keep their order, options anywhere.
+    let side = json(&["dist", "-d6", "--json", "2d6", "---d4"]);
+    let written: Vec<&str> = side
+        .as_array()
+        .map(|d| d.iter().filter_map(|e| e["expression"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(written, ["-d6", "2d6", "---d4"], "{side}");
+    let rolled = json(&["roll", "-n", "2", "-d6", "--seed", "3", "--json"]);
+    let again = json(&["roll", "-d6", "--seed=3", "-n2", "--json"]);
+    assert_eq!(rolled, again);
+    assert!(ok(&["dist", "-h"]).contains("Usage: fairdice dist"));
+    // After `--` everything is an expression, as usual.
+    let error = fails(&["dist", "--", "-d6", "--json"], 2);
+    assert!(error.contains("unknown name `json`"), "{error}");
 }
 
 #[test]
