@@ -82,6 +82,7 @@ Dice notation (the whole language: docs/notation.md):
   height(10d10)                              the face of the largest set (the tallest among equals)
   [h = 5d6] largest_set(h) + count(h, 1)     a named pool: several things of one roll
   floor(d20 / 3) ceil(…) round(…)            a division rounded down, up, to the nearest
+  floor(sqrt(d100)) ceil(sqrt(…))            a square root rounded (round(sqrt(…)) too)
   deal(deck{1..13:4}, 5)                     cards without replacement (value:copies); the same functions
   [a, b = deal(deck{1:13, 0:39}, 5, 5)]      several hands of one shuffle, one name each
   [crit(x) = x == 20 ? 2 : x >= 15] crit(d20) + crit(d20)   a function: each call rolls afresh

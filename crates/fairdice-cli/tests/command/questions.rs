@@ -141,6 +141,11 @@ fn independent(id: &str) -> Option<BigRational> {
         }),
         // No two of 10d10 alike: 10!/10^10 of the rolls.
         "ore-set" => ratio(1, 1) - ratio((1..=10).product(), 10u64.pow(10)),
+        // The rolls of d100 from 9² to 10² − 1.
+        "root-of-d100" => ratio(
+            (1..=100u64).filter(|x| 81 <= *x && *x < 100).count() as u64,
+            100,
+        ),
         "ore-tens" => {
             // Every way 10 dice fall on faces 1..=10 as counts, with its
             // 10!/(c1!…c10!) rolls: the widest set at least two dice, and the

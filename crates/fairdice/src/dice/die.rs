@@ -40,6 +40,9 @@ pub enum DieError {
     /// A reroll condition that matches every outcome, so rolling never ends.
     #[error("the reroll condition matches every outcome, so the die would be rerolled forever")]
     RerollsEverything,
+    /// The square root of a negative outcome.
+    #[error("the square root of {0}: sqrt takes an argument of 0 or more")]
+    NegativeRoot(i64),
     /// A pool or repetition with a negative number of dice.
     #[error("a pool cannot have a negative number of dice ({0})")]
     NegativeDiceCount(i64),

@@ -140,17 +140,21 @@ pub enum Function {
     Ceil,
     /// `round(a / b)`: the quotient rounded to the nearest integer, halves up.
     Round,
+    /// `sqrt(x)`, only as the argument of `floor`, `ceil` or `round`: the square
+    /// root rounded (`floor(sqrt(d100))`).
+    Sqrt,
 }
 
 impl Function {
     /// Every function, in the order the help lists them.
-    pub const ALL: [Function; 11] = [
+    pub const ALL: [Function; 12] = [
         Function::Max,
         Function::Min,
         Function::Abs,
         Function::Floor,
         Function::Ceil,
         Function::Round,
+        Function::Sqrt,
         Function::LargestSet,
         Function::Sets,
         Function::LongestStraight,
@@ -172,6 +176,7 @@ impl Function {
             Function::Floor => "floor",
             Function::Ceil => "ceil",
             Function::Round => "round",
+            Function::Sqrt => "sqrt",
         }
     }
 
@@ -205,7 +210,8 @@ impl Function {
             | Function::Abs
             | Function::Floor
             | Function::Ceil
-            | Function::Round => None,
+            | Function::Round
+            | Function::Sqrt => None,
         }
     }
 
@@ -241,7 +247,8 @@ impl Function {
             | Function::Height
             | Function::Floor
             | Function::Ceil
-            | Function::Round => n == 1,
+            | Function::Round
+            | Function::Sqrt => n == 1,
             Function::Sets => n == 2,
             Function::Count => n >= 2,
         }
@@ -270,6 +277,9 @@ impl Function {
             Function::Floor => "one argument, a division: `floor(d20 / 3)`",
             Function::Ceil => "one argument, a division: `ceil(d20 / 3)`",
             Function::Round => "one argument, a division: `round(d20 / 3)`",
+            Function::Sqrt => {
+                "one argument, rounded by floor, ceil or round around it: `floor(sqrt(d100))`"
+            }
         }
     }
 }
@@ -308,6 +318,28 @@ impl Rounding {
             Rounding::Nearest => floor(2 * a + b, 2 * b),
         };
         Outcome::try_from(q).map_err(|_| DieError::Overflow)
+    }
+
+    /// The square root of `x` rounded: the integer `k` with `k² ≤ x < (k+1)²`
+    /// rounded down, and up unless `x` is a square; to the nearest, up once `x`
+    /// passes `k² + k` (`(k + ½)²` is never an integer, so no half is met).
+    ///
+    /// # Errors
+    /// [`DieError::NegativeRoot`](crate::dice::die::DieError::NegativeRoot) for
+    /// `x < 0`.
+    pub fn sqrt(self, x: Outcome) -> Result<Outcome, crate::dice::die::DieError> {
+        if x < 0 {
+            return Err(crate::dice::die::DieError::NegativeRoot(x));
+        }
+        let x = x.unsigned_abs();
+        let k = x.isqrt();
+        let up = match self {
+            Rounding::Down => false,
+            Rounding::Up => k * k < x,
+            Rounding::Nearest => x > k * k + k,
+        };
+        // k ≤ 2^32, so k + 1 fits an i64.
+        Ok((k + u64::from(up)) as Outcome)
     }
 }
 
@@ -654,6 +686,17 @@ impl Expr {
         }
     }
 
+    /// The argument of `sqrt(x)`, when this expression is one.
+    pub fn root(&self) -> Option<&Expr> {
+        match &self.kind {
+            ExprKind::Call {
+                function: Function::Sqrt,
+                arguments,
+            } => arguments.first(),
+            _ => None,
+        }
+    }
+
     /// The value of an expression without dice or names (`1+2`, `-3`,
     /// `max(2, 4)`), if it has one; `None` for anything rolled, named or
     /// undefined (a division by zero, an overflow).
@@ -676,7 +719,10 @@ impl Expr {
                             left,
                             right,
                         } => rounding.divide(left.constant()?, right.constant()?).ok(),
-                        _ => arguments[0].constant(),
+                        _ => match arguments[0].root() {
+                            Some(x) => rounding.sqrt(x.constant()?).ok(),
+                            None => arguments[0].constant(),
+                        },
                     };
                 }
                 let values = arguments
@@ -687,7 +733,7 @@ impl Expr {
                     Function::Max => values.into_iter().max(),
                     Function::Min => values.into_iter().min(),
                     Function::Abs => values.first()?.checked_abs(),
-                    Function::Floor | Function::Ceil | Function::Round => None,
+                    Function::Floor | Function::Ceil | Function::Round | Function::Sqrt => None,
                     // A pool of values (`1+2` pools two): left to the evaluation.
                     Function::LargestSet
                     | Function::Sets

@@ -556,6 +556,11 @@ pub enum Problem {
         /// The most values.
         max: usize,
     },
+    /// `sqrt` anywhere but as the argument of `floor`, `ceil` or `round`.
+    #[error(
+        "a square root is an integer only rounded: write `floor(sqrt(…))`, `ceil(sqrt(…))` or `round(sqrt(…))`"
+    )]
+    RootUnrounded,
     /// A tuple anywhere but as the whole expression.
     #[error(
         "a tuple is the whole result, written last: `[p = 12d6] (count(p, 5, 6), count(p, 1))`"

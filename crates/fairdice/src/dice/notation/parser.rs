@@ -198,7 +198,34 @@ fn parse_sized(text: &str) -> Result<Expr, ParseError> {
     check_depth(text, &expr)?;
     check_names(text, &expr)?;
     check_tuples(text, &expr)?;
+    check_roots(text, &expr)?;
     Ok(expr)
+}
+
+/// Refuses `sqrt` anywhere but as the argument of `floor`, `ceil` or `round`:
+/// outcomes are integers, so a root is one only rounded, and the rounding is
+/// the writer's to name.
+fn check_roots(text: &str, expr: &Expr) -> Result<(), ParseError> {
+    use super::ast::{ExprKind, Function};
+    let mut stack = vec![(expr, false)];
+    while let Some((node, rounded)) = stack.pop() {
+        if let ExprKind::Call {
+            function,
+            arguments,
+        } = &node.kind
+        {
+            if *function == Function::Sqrt && !rounded {
+                let problem = Problem::RootUnrounded;
+                return Err(ParseError::with_problem(text, node.span.clone(), problem));
+            }
+            if function.rounding().is_some() {
+                stack.extend(arguments.iter().map(|a| (a, true)));
+                continue;
+            }
+        }
+        stack.extend(node.children().into_iter().map(|c| (c, false)));
+    }
+    Ok(())
 }
 
 /// Refuses a tuple anywhere but as the whole expression after its bindings:

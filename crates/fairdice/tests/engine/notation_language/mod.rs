@@ -264,10 +264,41 @@ fn rounded_quotients_match_brute_force() {
         ("ceil(-7 / 2)", -3),
         ("floor(-7 / 2)", -4),
         ("round(5 / 3)", 2),
+        ("floor(sqrt(99))", 9),
+        ("ceil(sqrt(81))", 9),
+        ("ceil(sqrt(82))", 10),
+        ("round(sqrt(90))", 9),
+        ("round(sqrt(91))", 10),
+        ("floor(sqrt(9223372036854775807))", 3_037_000_499),
     ] {
         let die = evaluate_with(text, &options, &control).unwrap();
         assert_eq!(die.outcomes(), &[value], "{text}");
     }
+}
+
+#[test]
+fn rounded_roots_match_brute_force_and_are_refused_unrounded() {
+    for text in [
+        "floor(sqrt(d100))",
+        "ceil(sqrt(d100))",
+        "round(sqrt(d100))",
+        "floor(sqrt(3d6 * 3d6))",
+        "[r = d20] round(sqrt(r)) * 100 + r",
+        "round(sqrt(4d6kh3)) + floor(sqrt(d8!))",
+    ] {
+        agrees_with_brute_force(text);
+    }
+    for text in ["sqrt(d100)", "floor(sqrt(d6) * 2)", "max(sqrt(4), 1)"] {
+        let error = notation::parse(text).expect_err(text);
+        assert!(
+            error.render(text).contains("integer only rounded"),
+            "{text}: {}",
+            error.render(text)
+        );
+    }
+    let error = evaluate_with("floor(sqrt(d6 - 3))", &Options::default(), &Control::new())
+        .expect_err("a negative root");
+    assert!(error.to_string().contains("square root of -2"), "{error}");
 }
 
 #[test]

@@ -161,6 +161,10 @@ impl Oracle {
                     let (a, b) = (self.value(left), self.value(right));
                     bind(&a, |&x| map(&b, |&y| rounded(*function, x, y)))
                 }
+                ExprKind::Call {
+                    function: Function::Sqrt,
+                    arguments: root,
+                } => map(&self.value(&root[0]), |&x| rounded_root(*function, x)),
                 _ => self.value(&arguments[0]),
             },
             ExprKind::Call {
@@ -644,6 +648,22 @@ fn shows(function: Function, dice: &[i64], numbers: &[i64]) -> i64 {
                 .unwrap_or(0)
         }
         _ => unreachable!("not a pool function"),
+    }
+}
+
+/// The square root of `x` rounded as `function` says: the largest `k` with
+/// `k·k ≤ x` counted up to, then up when `x` is not `k·k` (ceil) or when `4x`
+/// passes `(2k + 1)²`, the square of twice `k + ½` (round).
+fn rounded_root(function: Function, x: i64) -> i64 {
+    assert!(x >= 0, "a root of {x}");
+    let mut k = 0i64;
+    while (k + 1) * (k + 1) <= x {
+        k += 1;
+    }
+    match function {
+        Function::Floor => k,
+        Function::Ceil => k + i64::from(k * k < x),
+        _ => k + i64::from(4 * x > (2 * k + 1) * (2 * k + 1)),
     }
 }
 

@@ -279,6 +279,18 @@ impl<'a> Estimator<'a> {
                 arguments,
             } => {
                 if function.rounding().is_some() {
+                    if let Some(x) = arguments[0].root() {
+                        // A root of each outcome: one step each.
+                        let inner = self.shape(x);
+                        let root = |v: f64| v.max(0.0).sqrt();
+                        return Shape {
+                            low: root(inner.low).floor(),
+                            high: root(inner.high).ceil(),
+                            steps: inner.steps + inner.support,
+                            ..inner
+                        }
+                        .with_support(inner.support);
+                    }
                     // A quotient rounded another way: priced as the division.
                     return self.shape(&arguments[0]);
                 }

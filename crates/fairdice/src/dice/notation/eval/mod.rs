@@ -353,6 +353,12 @@ impl<'a> Exact<'a> {
         argument: &'a Expr,
         span: &Span,
     ) -> Result<Die, NotationError> {
+        if let Some(x) = argument.root() {
+            let x = self.expr(x)?;
+            return x
+                .try_map(|o| rounding.sqrt(o))
+                .map_err(NotationError::at(&argument.span));
+        }
         let ExprKind::Binary {
             op: BinaryOp::Div,
             left,

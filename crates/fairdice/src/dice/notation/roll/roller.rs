@@ -199,7 +199,14 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                     let rounding = function.rounding().expect("a rounding function");
                     rounding.divide(a, b).map_err(at)
                 }
-                _ => self.expr(&arguments[0]),
+                _ => match arguments[0].root() {
+                    Some(x) => {
+                        let rounding = function.rounding().expect("a rounding function");
+                        let x = self.expr(x)?;
+                        rounding.sqrt(x).map_err(at)
+                    }
+                    None => self.expr(&arguments[0]),
+                },
             },
             ExprKind::Call {
                 function,
