@@ -12,7 +12,7 @@
 //! exact division. Each says what the other tools do, what fairdice does, and,
 //! where the language has one, the spelling of their reading.
 
-use super::ast::{Expr, ExprKind, PoolModifier};
+use super::ast::{DieModifier, Expr, ExprKind, Faces, PoolModifier, PoolPart};
 use crate::dice::arithmetic::BinaryOp;
 
 /// A part of an expression that another tool reads differently.
@@ -166,6 +166,58 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                         )
                     })
                     .count();
+                // A clamp of the top written after an explosion: rpg-dice-roller
+                // clamps a die's first roll before the explosion looks at it
+                // (its extra rolls unclamped). When the clamp hides the top face
+                // the die explodes on, it never explodes there, which the clamp
+                // written first says here.
+                let explode = dice
+                    .die_modifiers
+                    .iter()
+                    .position(|m| matches!(m, DieModifier::Explode { .. }));
+                let clamp = dice
+                    .die_modifiers
+                    .iter()
+                    .position(|m| matches!(m, DieModifier::Maximum { .. }));
+                if let (Some(e), Some(c)) = (explode, clamp)
+                    && e < c
+                    && let (
+                        DieModifier::Explode {
+                            span: at,
+                            conditions,
+                            ..
+                        },
+                        DieModifier::Maximum {
+                            value: top,
+                            span: cut,
+                        },
+                    ) = (&dice.die_modifiers[e], &dice.die_modifiers[c])
+                {
+                    let piece = |r: std::ops::Range<usize>| text.get(r).unwrap_or_default();
+                    let hidden = conditions.is_empty()
+                        && matches!(dice.faces, Faces::Standard(n) if i128::from(*top) < i128::from(n));
+                    let spelling = hidden.then(|| {
+                        format!(
+                            "{}{}{}{}",
+                            piece(node.span.start..at.start),
+                            piece(cut.clone()),
+                            piece(at.start..cut.start),
+                            piece(cut.end..node.span.end)
+                        )
+                    });
+                    found.push(reading(
+                        text,
+                        &node.span,
+                        &[DICE_ROLLER],
+                        format!(
+                            "each die's first roll clamped to {top} before the explosion looks at it (its extra rolls unclamped)"
+                        ),
+                        format!(
+                            "the explosion looks at each roll, then each roll is clamped to {top}"
+                        ),
+                        spelling,
+                    ));
+                }
                 if keeps > 1 {
                     found.push(reading(
                         text,
@@ -175,6 +227,13 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                         "each keep or drop applied to what the one before it kept".to_string(),
                         None,
                     ));
+                }
+            }
+            ExprKind::Group(group) if !group.pool_modifiers.is_empty() => {
+                if let [member] = group.members.as_slice()
+                    && let Some(reading) = one_member(text, node, member)
+                {
+                    found.push(reading);
                 }
             }
             _ => {}
@@ -190,6 +249,91 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
     }
     found.sort_by_key(|reading| reading.span);
     found
+}
+
+/// A group of one member that keeps or drops (`{3d6+2}dl1`, `{2d6*2}k1`) where
+/// the member is more than dice joined by `+`: here a number, or a part joined
+/// otherwise, is one value of the pool; rpg-dice-roller keeps or drops among the
+/// member's dice alone and then computes the member.
+fn one_member(text: &str, group: &Expr, member: &Expr) -> Option<OtherReading> {
+    // The member's parts joined by `+`, as the pool reads them.
+    fn parts<'a>(expr: &'a Expr, into: &mut Vec<PoolPart<'a>>) {
+        match expr.pool_part() {
+            PoolPart::Sum { left, right, .. } => {
+                parts(left, into);
+                parts(right, into);
+            }
+            part => into.push(part),
+        }
+    }
+    let mut pooled = Vec::new();
+    parts(member, &mut pooled);
+    let values: Vec<&Expr> = pooled
+        .iter()
+        .filter_map(|p| match p {
+            PoolPart::Value(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    let has_dice = pooled.iter().any(|p| !matches!(p, PoolPart::Value(_)))
+        || values
+            .iter()
+            .any(|v| !matches!(v.kind, ExprKind::Number(_)));
+    if values.is_empty() || !has_dice {
+        return None;
+    }
+    let written = |e: &Expr| text.get(e.span.clone()).unwrap_or_default().to_string();
+    // Dice and numbers joined by `+`: their reading is the dice kept or dropped,
+    // the numbers added after.
+    let numbers: Option<Vec<i64>> = values.iter().map(|v| v.constant()).collect();
+    let spelling = match numbers {
+        Some(numbers) if values.iter().all(|v| matches!(v.kind, ExprKind::Number(_))) => {
+            let modifiers = text
+                .get(member.span.end..group.span.end)
+                .unwrap_or_default();
+            let modifiers = modifiers.trim_start().trim_start_matches('}');
+            let mut dice_text = Vec::new();
+            let mut only_dice = true;
+            collect_dice_text(text, member, &mut dice_text, &mut only_dice);
+            only_dice.then(|| {
+                let added: i64 = numbers.iter().sum();
+                format!("{{{}}}{modifiers} + {added}", dice_text.join(" + "))
+            })
+        }
+        _ => None,
+    };
+    let shown: Vec<String> = values.iter().map(|v| format!("`{}`", written(v))).collect();
+    Some(reading(
+        text,
+        &group.span,
+        &[DICE_ROLLER],
+        "the member's dice kept or dropped alone, then the member computed with them".to_string(),
+        format!(
+            "{} one value of the pool, kept or dropped with the dice",
+            shown.join(", ")
+        ),
+        spelling,
+    ))
+}
+
+/// The dice terms of a member joined by `+` as written; `only_dice` is cleared
+/// when a part is neither dice nor a number.
+fn collect_dice_text(text: &str, expr: &Expr, into: &mut Vec<String>, only_dice: &mut bool) {
+    match &expr.kind {
+        ExprKind::Binary {
+            op: BinaryOp::Add,
+            left,
+            right,
+        } => {
+            collect_dice_text(text, left, into, only_dice);
+            collect_dice_text(text, right, into, only_dice);
+        }
+        ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => {
+            into.push(text.get(expr.span.clone()).unwrap_or_default().to_string());
+        }
+        ExprKind::Number(_) => {}
+        _ => *only_dice = false,
+    }
 }
 
 #[cfg(test)]
@@ -218,6 +362,43 @@ mod tests {
             found.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
             ["(2d6>=8)", "d20/3"]
         );
+    }
+
+    #[test]
+    fn clamps_before_explosions_and_one_member_groups_are_named() {
+        // Measured with rpg-dice-roller: `d6!max5` never explodes there, and
+        // `{3d6+2}dl1` drops a die of the three and adds 2 (mean 10.46 in
+        // 20,000 rolls; `{3d6}dl1 + 2` is 251/24 = 10.458 here).
+        assert_eq!(readings("d6!max5")[0].spelling.as_deref(), Some("d6max5!"));
+        // There the extra rolls go unclamped: no spelling here.
+        assert_eq!(readings("d10!>=8max9")[0].spelling, None);
+        assert_eq!(
+            readings("{3d6+2}dl1")[0].spelling.as_deref(),
+            Some("{3d6}dl1 + 2")
+        );
+        assert_eq!(
+            readings("{2d6+1}k1")[0].spelling.as_deref(),
+            Some("{2d6}k1 + 1")
+        );
+        assert_eq!(
+            readings("{3d6+2+d4}dl1")[0].spelling.as_deref(),
+            Some("{3d6 + d4}dl1 + 2")
+        );
+        for text in ["{2d6*2}k1", "{2d6-d4}dl1"] {
+            let found = readings(text);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].spelling, None, "{text}");
+            assert!(found[0].here.contains("one value of the pool"), "{text}");
+        }
+        for text in [
+            "{4d6+3d8}k4",
+            "{d20, 2d6+1}k1",
+            "d6!min2",
+            "d6max5!",
+            "{2d6}k1 + 1",
+        ] {
+            assert!(readings(text).is_empty(), "{text}: {:?}", readings(text));
+        }
     }
 
     #[test]
