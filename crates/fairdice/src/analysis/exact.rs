@@ -319,7 +319,7 @@ pub fn curves<R: StateSpace + Clone>(
     let base = base_probabilities(randomizer);
     let mut previous_size = 1usize;
     let mut peak = 1;
-    let mut work = Work::new(control, options);
+    let mut work = Work::new(control, options).capped(randomizer.state_bound());
     let per_state = curve_steps_per_state(n, raw.len());
     let memory_limit = usize::try_from(control.max_memory()).unwrap_or(usize::MAX);
     for step in 1..=samples {
@@ -386,7 +386,13 @@ pub fn curves<R: StateSpace + Clone>(
         for &v in &next.nodes {
             slot_of[v as usize] = u32::MAX;
         }
-        check_budget(step, samples, next.len(), previous_size, options)?;
+        check_budget(
+            step,
+            samples,
+            (next.len(), previous_size),
+            randomizer.state_bound(),
+            options,
+        )?;
         work.step(step, samples, layer.len(), next.len(), per_state)?;
         let sum_squares: f64 = next.squares.iter().sum();
         let mean = step as f64 / n as f64;

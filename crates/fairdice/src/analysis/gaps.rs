@@ -203,7 +203,7 @@ fn follow<R: StateSpace>(
                 next.add(&key, m * p);
             }
         }
-        check_budget(step, samples, next.keys.len(), previous, options)?;
+        check_budget(step, samples, (next.keys.len(), previous), None, options)?;
         work.step(step, samples, layer.keys.len(), next.keys.len(), per_state)?;
         previous = next.keys.len();
         peak = peak.max(previous);

@@ -33,16 +33,17 @@ fn growth(step: usize, states: usize, previous: usize) -> f64 {
 
 /// Whether a sweep with `states` states at `step` (and `previous` at the step
 /// before) must stop, and the error saying so. The growth is projected as a power
-/// of the step.
+/// of the step, up to `cap` states when the randomizer knows its bound.
 pub(crate) fn check_budget(
     step: usize,
     samples: usize,
-    states: usize,
-    previous: usize,
+    (states, previous): (usize, usize),
+    cap: Option<usize>,
     options: &ExactOptions,
 ) -> Result<(), ExactError> {
     let exponent = growth(step, states, previous);
     let estimate = states as f64 * (samples as f64 / step as f64).powf(exponent);
+    let estimate = cap.map_or(estimate, |cap| estimate.min(cap as f64));
     let early = options.give_up_early
         && states >= EARLY_MIN_STATES
         && estimate > 4.0 * options.budget as f64;
@@ -72,6 +73,10 @@ pub(crate) struct Work {
     first: usize,
     /// Whether the first steps run past a small budget to measure the growth.
     measures: bool,
+    /// The most states a step can hold, when the randomizer knows
+    /// ([`StateSpace::state_bound`](crate::randomizer::StateSpace::state_bound)):
+    /// the projected growth stops there.
+    cap: Option<usize>,
 }
 
 /// The first steps of a sweep, which may run past a budget smaller than
@@ -100,7 +105,13 @@ impl Work {
             done: control.steps_used(),
             limit: control.max_steps(),
             first: 0,
+            cap: None,
         }
+    }
+
+    /// The same work with no step projected past `cap` states.
+    pub(crate) fn capped(self, cap: Option<usize>) -> Work {
+        Work { cap, ..self }
     }
 
     /// Refuses to start step `step` when expanding its `expanding` states at
@@ -148,7 +159,11 @@ impl Work {
             0.0
         };
         let next_step = reached as f64 * per_state as f64;
-        let projected = self.done as f64 + next_step * growth_sum(step, samples, exponent);
+        let states_to_come = match self.cap {
+            Some(cap) => capped_growth_sum(step, samples, exponent, reached.max(1), cap),
+            None => reached as f64 * growth_sum(step, samples, exponent),
+        };
+        let projected = self.done as f64 + per_state as f64 * states_to_come;
         let measuring = step < samples && self.measuring(step + 1, self.done as f64 + next_step);
         if projected > self.limit as f64 && !measuring {
             return Err(ExactError::TooSlow {
@@ -167,6 +182,26 @@ impl Work {
     fn measuring(&self, step: usize, done: f64) -> bool {
         self.measures && step <= MEASURED_STEPS && done <= PREPARATION_STEPS as f64
     }
+}
+
+/// The states of the steps after `step` up to `samples`, growing from `reached`
+/// as `(later / step)^exponent` until they hold `cap`, then `cap` a step.
+fn capped_growth_sum(
+    step: usize,
+    samples: usize,
+    exponent: f64,
+    reached: usize,
+    cap: usize,
+) -> f64 {
+    let (reached, cap) = (reached as f64, (cap as f64).max(reached as f64));
+    // The step where the growth meets the cap.
+    let meets = if exponent > 0.0 {
+        step as f64 * (cap / reached).powf(1.0 / exponent)
+    } else {
+        f64::INFINITY
+    };
+    let growing_to = (meets.floor() as usize).clamp(step, samples);
+    reached * growth_sum(step, growing_to, exponent) + cap * (samples - growing_to) as f64
 }
 
 /// `Σ (later / step)^exponent` over the steps `later` after `step` up to
@@ -214,5 +249,26 @@ mod tests {
             );
         }
         assert_eq!(growth_sum(5, 5, 2.0), 0.0);
+    }
+
+    #[test]
+    fn a_known_bound_caps_the_projected_states() {
+        for (step, samples, exponent, reached, cap) in [
+            (16, 100, 3.0, 30_000, 100_000),
+            (3, 50, 1.0, 10, 1_000_000),
+            (4, 40, 0.0, 500, 500),
+            (10, 200, 2.0, 1_000, 1_000),
+        ] {
+            let sum: f64 = (step + 1..=samples)
+                .map(|later| {
+                    (reached as f64 * (later as f64 / step as f64).powf(exponent)).min(cap as f64)
+                })
+                .sum();
+            let closed = capped_growth_sum(step, samples, exponent, reached, cap);
+            assert!(
+                (closed - sum).abs() <= 0.03 * sum.max(1.0),
+                "{step} {samples} {exponent} {reached} {cap}: {closed} vs {sum}"
+            );
+        }
     }
 }

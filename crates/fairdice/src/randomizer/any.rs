@@ -171,4 +171,8 @@ impl StateSpace for AnyRandomizer {
     fn canonical_key(&self) -> Vec<i64> {
         dispatch!(self, r => r.canonical_key())
     }
+
+    fn state_bound(&self) -> Option<usize> {
+        dispatch!(self, r => r.state_bound())
+    }
 }

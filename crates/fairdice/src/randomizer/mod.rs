@@ -337,6 +337,13 @@ pub trait StateSpace: Randomizer {
         }
         key
     }
+
+    /// The most states it can be in, when it knows (a machine has walked every
+    /// state reachable from its start): an exact sweep projects its cost with
+    /// no more states a step. `None` (the default) when unknown.
+    fn state_bound(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// The object-safe form of [`Randomizer::draw`], implemented for every randomizer:

@@ -118,7 +118,7 @@ pub(crate) fn sweep<R: StateSpace + Clone>(
             graph.bytes() + (layer.len() + next.len()) * PAIR_BYTES,
             control,
         )?;
-        check_budget(step + 1, samples, next.len(), previous, options)?;
+        check_budget(step + 1, samples, (next.len(), previous), None, options)?;
         work.step(step + 1, samples, layer.len(), next.len(), per_state)?;
         previous = next.len();
         peak = peak.max(next.len());

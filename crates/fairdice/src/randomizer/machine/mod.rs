@@ -510,6 +510,10 @@ impl Randomizer for Machine {
 }
 
 impl StateSpace for Machine {
+    fn state_bound(&self) -> Option<usize> {
+        Some(self.shared.reachable)
+    }
+
     fn state_key(&self) -> Vec<i64> {
         self.states.iter().map(|&s| i64::from(s)).collect()
     }
