@@ -44,12 +44,20 @@ fn expressions_last(args: Vec<OsString>) -> Vec<OsString> {
     let Some(sub) = command.find_subcommand(args[at].to_str().unwrap_or_default()) else {
         return args;
     };
-    // Whether an option (its long or short name) takes a value.
+    // Whether an option (its long or short name, or an alias) takes a value.
     let takes_value = |long: Option<&str>, short: Option<char>| {
         sub.get_arguments()
-            .find(|a| {
-                (long.is_some() && a.get_long() == long)
-                    || (short.is_some() && a.get_short() == short)
+            .find(|a| match (long, short) {
+                (Some(long), _) => {
+                    a.get_long() == Some(long)
+                        || a.get_all_aliases().is_some_and(|all| all.contains(&long))
+                }
+                (None, Some(short)) => {
+                    a.get_short() == Some(short)
+                        || a.get_all_short_aliases()
+                            .is_some_and(|all| all.contains(&short))
+                }
+                (None, None) => false,
             })
             .map(|a| a.get_action().takes_values())
     };
@@ -62,8 +70,12 @@ fn expressions_last(args: Vec<OsString>) -> Vec<OsString> {
         };
         let known = if ["--", "-h", "--help"].contains(&text) {
             return args;
-        } else if let Some(long) = text.strip_prefix("--") {
-            takes_value(Some(long.split('=').next().unwrap_or(long)), None)
+        } else if let Some(long) = text
+            .strip_prefix("--")
+            .filter(|long| long.starts_with(|c: char| c.is_ascii_alphabetic()))
+        {
+            // An option this command does not know stays one, for clap to name.
+            Some(takes_value(Some(long.split('=').next().unwrap_or(long)), None).unwrap_or(false))
         } else if let Some(short) = text.strip_prefix('-').and_then(|s| s.chars().next()) {
             takes_value(None, Some(short)).filter(|_| short.is_ascii_alphabetic())
         } else {

@@ -258,9 +258,7 @@ fn mistakes_of_the_new_forms_are_explained_where_they_are() {
     assert_problem(
         "log(d6)",
         0..3,
-        Problem::UnknownFunction {
-            name: "log".into(),
-        },
+        Problem::UnknownFunction { name: "log".into() },
     );
     assert_problem("sqrt(d6)", 0..8, Problem::RootUnrounded);
     assert_problem("floor(2 * sqrt(d6))", 10..18, Problem::RootUnrounded);
