@@ -29,7 +29,7 @@
 //! let deck = &report.systems[0];
 //! assert_eq!(deck.params.as_ref().map(|p| p.to_string()).as_deref(), Some("copies=1, refill_below=6"));
 //! assert_eq!(format!("{:.4}", deck.outcome_variance.unwrap_or(0.0)), "0.5089");
-//! assert_eq!(report.fairest, Some("dynamic"));
+//! assert_eq!(report.fairest.as_deref(), Some("dynamic"));
 //! assert_eq!(report.fairness, "outcome_variance");
 //! # Ok::<(), fairdice::tune::TuneError>(())
 //! ```
