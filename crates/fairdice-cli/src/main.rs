@@ -33,13 +33,25 @@ const READ_DICE: [&str; 3] = ["dist", "roll", "contest"];
 /// reading dice, when such an operand is there, the options come first and every
 /// operand after `--`, in their order. Anything else is left as written.
 fn expressions_last(args: Vec<OsString>) -> Vec<OsString> {
-    let Some(at) = args
-        .iter()
-        .position(|a| a.to_str().is_some_and(|a| READ_DICE.contains(&a)))
-        .filter(|&at| at == 1)
-    else {
-        return args;
+    let at = 1;
+    let reads_dice = args
+        .get(at)
+        .and_then(|a| a.to_str())
+        .is_some_and(|a| READ_DICE.contains(&a));
+    // Only a word led by one `-` (or by `--` and no letter) can be an
+    // expression; without one there is nothing to move, and the command's
+    // definition is not built twice at start-up.
+    let maybe_expression = |a: &OsString| {
+        a.to_str().is_some_and(|t| {
+            t.starts_with('-')
+                && !t.strip_prefix("--").is_some_and(|long| {
+                    long.is_empty() || long.starts_with(|c: char| c.is_ascii_alphabetic())
+                })
+        })
     };
+    if !reads_dice || !args[at + 1..].iter().any(maybe_expression) {
+        return args;
+    }
     let command = Cli::command();
     let Some(sub) = command.find_subcommand(args[at].to_str().unwrap_or_default()) else {
         return args;

@@ -584,11 +584,19 @@ pub fn candidate_spec(
     outcomes: &Outcomes,
     params: &[(String, ParamValue)],
 ) -> Result<String, TuneError> {
+    candidate(grid, outcomes, params).map(|(spec, _)| spec)
+}
+
+/// A candidate's spec, and the steps checking it took (a machine's document is
+/// built to check it; a family's spec is only written).
+fn candidate(
+    grid: &Grid,
+    outcomes: &Outcomes,
+    params: &[(String, ParamValue)],
+) -> Result<(String, u64), TuneError> {
     let (family, base) = match grid.system() {
         grid::System::Family { name, base } => (*name, *base),
-        grid::System::Machine(machine) => {
-            return machine_candidate(grid.name(), machine, params).map(|(spec, _)| spec);
-        }
+        grid::System::Machine(machine) => return machine_candidate(grid.name(), machine, params),
     };
     let refuse = |message: &str| TuneError::Outcomes {
         family: family.to_string(),
@@ -615,11 +623,12 @@ pub fn candidate_spec(
         }
     };
     args.extend(params.iter().map(|(k, v)| format!("{k}={v}")));
-    Ok(if args.is_empty() {
+    let spec = if args.is_empty() {
         family.to_string()
     } else {
         format!("{family}({})", args.join(", "))
-    })
+    };
+    Ok((spec, 0))
 }
 
 /// A machine's candidate: its document with `params` set, checked, and what
@@ -677,14 +686,10 @@ pub fn tune(tuning: &Tuning, control: &Control) -> Result<TuneResult, TuneError>
             control.afford(machine.build_steps() as f64 * grid.len() as f64)?;
         }
         for params in grid.candidates() {
-            let spec = match grid.system() {
-                grid::System::Machine(machine) => {
-                    let (spec, steps) = machine_candidate(grid.name(), machine, &params)?;
-                    control.meter().charge(steps)?;
-                    spec
-                }
-                grid::System::Family { .. } => candidate_spec(grid, &tuning.outcomes, &params)?,
-            };
+            let (spec, steps) = candidate(grid, &tuning.outcomes, &params)?;
+            if steps > 0 {
+                control.meter().charge(steps)?;
+            }
             jobs.push((params, spec));
         }
     }

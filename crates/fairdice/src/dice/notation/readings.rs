@@ -256,52 +256,45 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
 /// otherwise, is one value of the pool; rpg-dice-roller keeps or drops among the
 /// member's dice alone and then computes the member.
 fn one_member(text: &str, group: &Expr, member: &Expr) -> Option<OtherReading> {
-    // The member's parts joined by `+`, as the pool reads them.
-    fn parts<'a>(expr: &'a Expr, into: &mut Vec<PoolPart<'a>>) {
+    // The member's parts joined by `+`, each with how the pool reads it.
+    fn parts<'a>(expr: &'a Expr, into: &mut Vec<(&'a Expr, PoolPart<'a>)>) {
         match expr.pool_part() {
             PoolPart::Sum { left, right, .. } => {
                 parts(left, into);
                 parts(right, into);
             }
-            part => into.push(part),
+            part => into.push((expr, part)),
         }
     }
     let mut pooled = Vec::new();
     parts(member, &mut pooled);
-    let values: Vec<&Expr> = pooled
-        .iter()
-        .filter_map(|p| match p {
-            PoolPart::Value(v) => Some(*v),
-            _ => None,
-        })
-        .collect();
-    let has_dice = pooled.iter().any(|p| !matches!(p, PoolPart::Value(_)))
-        || values
+    let of = |value: bool| -> Vec<&Expr> {
+        pooled
             .iter()
-            .any(|v| !matches!(v.kind, ExprKind::Number(_)));
-    if values.is_empty() || !has_dice {
+            .filter(|(_, part)| matches!(part, PoolPart::Value(_)) == value)
+            .map(|&(expr, _)| expr)
+            .collect()
+    };
+    let (values, dice) = (of(true), of(false));
+    let number = |e: &&Expr| matches!(e.kind, ExprKind::Number(_));
+    if values.is_empty() || (dice.is_empty() && values.iter().all(number)) {
         return None;
     }
     let written = |e: &Expr| text.get(e.span.clone()).unwrap_or_default().to_string();
-    // Dice and numbers joined by `+`: their reading is the dice kept or dropped,
-    // the numbers added after.
-    let numbers: Option<Vec<i64>> = values.iter().map(|v| v.constant()).collect();
-    let spelling = match numbers {
-        Some(numbers) if values.iter().all(|v| matches!(v.kind, ExprKind::Number(_))) => {
-            let modifiers = text
-                .get(member.span.end..group.span.end)
-                .unwrap_or_default();
-            let modifiers = modifiers.trim_start().trim_start_matches('}');
-            let mut dice_text = Vec::new();
-            let mut only_dice = true;
-            collect_dice_text(text, member, &mut dice_text, &mut only_dice);
-            only_dice.then(|| {
-                let added: i64 = numbers.iter().sum();
-                format!("{{{}}}{modifiers} + {added}", dice_text.join(" + "))
-            })
-        }
-        _ => None,
-    };
+    // Dice terms and numbers joined by `+`: their reading is the dice kept or
+    // dropped, the numbers added after.
+    let spelling = (values.iter().all(number)
+        && dice.iter().all(|d| matches!(d.kind, ExprKind::Dice(_))))
+    .then(|| {
+        let modifiers = text
+            .get(member.span.end..group.span.end)
+            .unwrap_or_default()
+            .trim_start()
+            .trim_start_matches('}');
+        let added: i64 = values.iter().filter_map(|v| v.constant()).sum();
+        let dice: Vec<String> = dice.iter().map(|d| written(d)).collect();
+        format!("{{{}}}{modifiers} + {added}", dice.join(" + "))
+    });
     let shown: Vec<String> = values.iter().map(|v| format!("`{}`", written(v))).collect();
     Some(reading(
         text,
@@ -314,26 +307,6 @@ fn one_member(text: &str, group: &Expr, member: &Expr) -> Option<OtherReading> {
         ),
         spelling,
     ))
-}
-
-/// The dice terms of a member joined by `+` as written; `only_dice` is cleared
-/// when a part is neither dice nor a number.
-fn collect_dice_text(text: &str, expr: &Expr, into: &mut Vec<String>, only_dice: &mut bool) {
-    match &expr.kind {
-        ExprKind::Binary {
-            op: BinaryOp::Add,
-            left,
-            right,
-        } => {
-            collect_dice_text(text, left, into, only_dice);
-            collect_dice_text(text, right, into, only_dice);
-        }
-        ExprKind::Dice(dice) if dice.pool_modifiers.is_empty() => {
-            into.push(text.get(expr.span.clone()).unwrap_or_default().to_string());
-        }
-        ExprKind::Number(_) => {}
-        _ => *only_dice = false,
-    }
 }
 
 #[cfg(test)]
