@@ -28,6 +28,7 @@ use smallvec::SmallVec;
 use super::count::{Count, CountType};
 use super::die::{Die, DieError, MAX_DICE, Outcome};
 use super::evaluator::{Evaluator, Final, Order};
+use super::tuple::TupleCode;
 use crate::control::Control;
 use crate::with_count_type;
 
@@ -50,9 +51,12 @@ pub const MAX_CARDS: u64 = MAX_DICE;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Deck {
-    /// `(value, copies)`, ascending by value, copies positive.
+    /// `(value, copies)`, ascending by value, copies positive; for cards of
+    /// several attributes, each card's values packed into one.
     cards: Vec<(Outcome, u32)>,
     len: u64,
+    /// The packing of cards of several attributes; `None` for one.
+    code: Option<TupleCode>,
 }
 
 impl Deck {
@@ -81,7 +85,81 @@ impl Deck {
             return Err(DieError::EmptyDeck);
         }
         let cards = merged.into_iter().map(|(v, c)| (v, c as u32)).collect();
-        Ok(Deck { cards, len })
+        Ok(Deck {
+            cards,
+            len,
+            code: None,
+        })
+    }
+
+    /// A deck of cards with several attributes each, a rank and a suit say:
+    /// `(values, copies)` pairs, each card's values in the same order.
+    /// Repeated cards add up, zero copies are dropped. Pool functions read one
+    /// attribute of a hand at a time ([`AttributeReads`]).
+    ///
+    /// # Example
+    /// ```
+    /// use fairdice::dice::deck::Deck;
+    ///
+    /// let cards = (1..=13).flat_map(|rank| (1..=4).map(move |suit| (vec![rank, suit], 1)));
+    /// let standard = Deck::of_tuples(2, cards)?;
+    /// assert_eq!((standard.len(), standard.attributes()), (52, 2));
+    /// assert_eq!(standard.attribute(1), (1..=4).map(|suit| (suit, 13)).collect::<Vec<_>>());
+    /// # Ok::<(), fairdice::DieError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Deck::new`]; [`DieError::TupleValue`] for a value past what a card
+    /// of `attributes` values holds.
+    ///
+    /// # Panics
+    /// If `attributes` is outside 2 to [`MAX_TUPLE`](crate::dice::tuple::MAX_TUPLE),
+    /// or a card has another number of values (the parser refuses both).
+    pub fn of_tuples(
+        attributes: usize,
+        cards: impl IntoIterator<Item = (Vec<Outcome>, u64)>,
+    ) -> Result<Deck, DieError> {
+        let code = TupleCode::new(attributes);
+        let packed = cards
+            .into_iter()
+            .map(|(values, copies)| {
+                assert_eq!(values.len(), attributes, "a card of {attributes} values");
+                Ok((code.pack_all(&values)?, copies))
+            })
+            .collect::<Result<Vec<_>, DieError>>()?;
+        Ok(Deck {
+            code: Some(code),
+            ..Deck::new(packed)?
+        })
+    }
+
+    /// How many values each card holds: 1, or its attributes'.
+    pub fn attributes(&self) -> usize {
+        self.code.map_or(1, TupleCode::size)
+    }
+
+    /// The packing of the cards' values, for cards of several attributes.
+    pub fn code(&self) -> Option<TupleCode> {
+        self.code
+    }
+
+    /// The values of attribute `index` (from 0) with the cards holding each,
+    /// ascending: the deck as seen through that attribute alone.
+    pub fn attribute(&self, index: usize) -> Vec<(Outcome, u64)> {
+        let Some(code) = self.code else {
+            return self.cards.iter().map(|&(v, c)| (v, u64::from(c))).collect();
+        };
+        let mut seen: std::collections::BTreeMap<Outcome, u64> = Default::default();
+        for &(card, copies) in &self.cards {
+            *seen.entry(code.value(card, index)).or_default() += u64::from(copies);
+        }
+        seen.into_iter().collect()
+    }
+
+    /// Attribute `index` of a card as the deck holds it (the card itself for
+    /// cards of one value).
+    pub fn value_of(&self, card: Outcome, index: usize) -> Outcome {
+        self.code.map_or(card, |code| code.value(card, index))
     }
 
     /// How many cards the deck holds.
@@ -380,6 +458,9 @@ fn binomial_big(n: u64, k: u64) -> BigUint {
     }
     c
 }
+
+mod attributes;
+pub use attributes::{AttributeRead, AttributeReads};
 
 #[cfg(test)]
 mod tests;

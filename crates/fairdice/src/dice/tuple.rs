@@ -18,7 +18,7 @@ use super::die::{DieError, Outcome};
 pub const MAX_TUPLE: usize = 6;
 
 /// The packing of tuples of one size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TupleCode {
     size: usize,
 }
@@ -69,6 +69,12 @@ impl TupleCode {
         self.bits() * (self.size - 1 - index) as u32
     }
 
+    /// Value `index` of a packed tuple.
+    pub fn value(self, packed: Outcome, index: usize) -> Outcome {
+        let mask = (1i64 << self.bits()) - 1;
+        ((packed >> self.shift(index)) & mask) - self.offset()
+    }
+
     /// A whole tuple packed.
     ///
     /// # Errors
@@ -83,13 +89,7 @@ impl TupleCode {
 
     /// The values of a packed tuple.
     pub fn unpack(self, packed: Outcome) -> Vec<Outcome> {
-        let mask = (1i64 << self.bits()) - 1;
-        (0..self.size)
-            .map(|i| {
-                let shift = self.bits() * (self.size - 1 - i) as u32;
-                ((packed >> shift) & mask) - self.offset()
-            })
-            .collect()
+        (0..self.size).map(|i| self.value(packed, i)).collect()
     }
 
     /// A packed tuple as shown: `(3, 1)`.

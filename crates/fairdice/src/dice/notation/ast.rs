@@ -94,7 +94,9 @@ pub enum ExprKind {
     /// alone (its sum). Exactly, a mixture of `body` over the hands' joint
     /// outcomes.
     BindHands {
-        /// The names, one a hand, with where each is written.
+        /// The names, one a hand, with where each is written; for cards of
+        /// several values (`[(rank, suit) = deal(…)]`), one a value of each
+        /// hand, hand by hand.
         names: Vec<(String, Span)>,
         /// The deal ([`ExprKind::Deal`]).
         deal: Box<Expr>,
@@ -772,6 +774,31 @@ impl Expr {
             _ => None,
         }
     }
+}
+
+/// The evaluator of a deal of cards of several values (packed by `code`) that
+/// reads what [`Expr::hand_uses`] lists, the names being one a value of each
+/// hand, hand by hand.
+pub fn attribute_reads(
+    code: crate::dice::tuple::TupleCode,
+    reads: &[(usize, Vec<crate::dice::evaluator::Pattern>, bool)],
+) -> crate::dice::deck::AttributeReads {
+    let values = code.size();
+    crate::dice::deck::AttributeReads::new(
+        code,
+        reads
+            .iter()
+            .flat_map(|(name, patterns, _)| {
+                patterns
+                    .iter()
+                    .map(move |p| crate::dice::deck::AttributeRead {
+                        hand: name / values,
+                        attribute: name % values,
+                        pattern: p.clone(),
+                    })
+            })
+            .collect(),
+    )
 }
 
 /// The evaluator of a deal that reads what [`Expr::hand_uses`] lists: each

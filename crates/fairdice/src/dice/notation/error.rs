@@ -516,6 +516,32 @@ pub enum Problem {
         /// Hands dealt.
         hands: usize,
     },
+    /// A deck whose cards hold different numbers of values.
+    #[error(
+        "every card of a deck holds as many values: `deck{{1..13:4}}`, or `deck{{(1..13, 1..4)}}` for a rank and a suit"
+    )]
+    CardShapes,
+    /// A hand of cards of several attributes not read through a name each.
+    #[error(
+        "a hand of cards with {attributes} values each is read through a name a value: `[(rank, suit) = deal(deck{{(1..13, 1..4)}}, 5)] largest_set(suit)`"
+    )]
+    CardAttributes {
+        /// The values each card holds.
+        attributes: usize,
+    },
+    /// Names of a card's values bound to a hand of cards with another number.
+    #[error(
+        "{names} {} bound to each hand of cards with {attributes} {} each; write `{}`",
+        if *names == 1 { "name is" } else { "names are" },
+        if *attributes == 1 { "value" } else { "values" },
+        if *attributes == 1 { "[h = deal(…)]".to_string() } else { format!("[({}) = deal(…)]", (1..=*attributes).map(|i| format!("v{i}")).collect::<Vec<_>>().join(", ")) }
+    )]
+    AttributeNames {
+        /// Names written for each hand.
+        names: usize,
+        /// Values each card holds.
+        attributes: usize,
+    },
     /// A function's body that uses a name other than its parameters.
     #[error("`{name}` is not a parameter of `{function}`: a function sees only its parameters")]
     FunctionSeesOnlyParameters {

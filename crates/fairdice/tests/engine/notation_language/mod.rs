@@ -117,6 +117,13 @@ fn deals_match_brute_force() {
         "[h = deal(deck{1..5:2}, 4)] (largest_set(h), height(h))",
         "[h = deal(deck{1..3:2}, 3)] [r = d4] r > largest_set(h) ? r : h",
         "d6 + deal(deck{1..6}, 2)",
+        // Cards of two and three values, each read alone and together.
+        "[(r, s) = deal(deck{(1..4, 1..3)}, 4)] longest_straight(r) >= 3 and largest_set(s) == 3",
+        "[(r, s) = deal(deck{(1..5, 1..2)}, 4)] (height(r), sets(s, 2), count(s, 1))",
+        "[(r, s) = deal(deck{(1..3, 0..1):2, (4, 1)}, 4)] r * 10 + s",
+        "[(a, b), (c, e) = deal(deck{(1..3, 1..2)}, 2, 2)] (count(a, 3) + b, longest_straight(c) - e)",
+        "[(x, y, z) = deal(deck{(1..2, 1..2, -1..1)}, 3)] largest_set(x) + sets(y, 2) * 10 + z",
+        "[(r, s) = deal(deck{(2, 1), (1..3, 2):2}, 3)] [k = d3] k > largest_set(s) ? k : r",
     ] {
         agrees_with_brute_force(text);
     }

@@ -246,10 +246,26 @@ impl Oracle {
                 let ExprKind::Deal(cards) = &deal.kind else {
                     unreachable!("names are bound to a deal")
                 };
+                // Cards of several values: a name a value of each hand.
+                let deck = cards.deck();
+                let values = deck.attributes();
                 bind(&dealt(cards), |hands| {
-                    for ((name, _), hand) in names.iter().zip(hands) {
+                    let views = hands.iter().flat_map(|hand| {
+                        (0..values).map(move |j| {
+                            let mut view: Vec<i64> = hand
+                                .iter()
+                                .map(|&card| match deck.code() {
+                                    Some(code) => code.unpack(card)[j],
+                                    None => card,
+                                })
+                                .collect();
+                            view.sort_unstable();
+                            view
+                        })
+                    });
+                    for ((name, _), hand) in names.iter().zip(views) {
                         self.names.push((name.clone(), hand.iter().sum()));
-                        self.pools.push((name.clone(), hand.clone()));
+                        self.pools.push((name.clone(), hand));
                     }
                     let d = self.value(body);
                     for _ in names {

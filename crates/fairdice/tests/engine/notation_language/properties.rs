@@ -94,6 +94,9 @@ fn expression() -> impl Strategy<Value = String> {
             (inner.clone(), 1u32..3).prop_map(|(a, k)| format!(
                 "({a}) + ([h, g = deal(deck{{1..3:2}}, {k}, 2)] largest_set(h) * 10 - count(g, 2) + h)"
             )),
+            (inner.clone(), 1u32..4).prop_map(|(a, k)| format!(
+                "({a}) + ([(r, s) = deal(deck{{(1..3, 1..2), (2, 3)}}, {k})] longest_straight(r) * 10 + sets(s, 2) - s)"
+            )),
         ]
     });
     // The whole: as it is, labelled, or as a tuple with one of the names.

@@ -475,6 +475,48 @@ fn deals_that_cannot_be_made_are_refused_where_written() {
         Problem::HandNames { names: 2, hands: 1 },
     );
     assert_problem("[a, b = 2d6] a + b", 1..5, Problem::SeveralNames);
+    // Cards of several values.
+    assert_problem("[(a, b) = 2d6] a + b", 1..7, Problem::SeveralNames);
+    assert_problem("deal(deck{(1..3, 1..2), 4}, 2)", 5..26, Problem::CardShapes);
+    assert_problem(
+        "deal(deck{(1, 2, 3, 4, 5, 6, 7)}, 1)",
+        30..31,
+        Problem::TupleSize { max: 6 },
+    );
+    assert_problem(
+        "largest_set(deal(deck{(1..13, 1..4)}, 5))",
+        12..40,
+        Problem::CardAttributes { attributes: 2 },
+    );
+    assert_problem(
+        "[f(h) = h] f(deal(deck{(1..3, 1..2)}, 2))",
+        13..40,
+        Problem::CardAttributes { attributes: 2 },
+    );
+    assert_problem(
+        "[h = deal(deck{(1..13, 1..4)}, 5)] h",
+        1..2,
+        Problem::AttributeNames {
+            names: 1,
+            attributes: 2,
+        },
+    );
+    assert_problem(
+        "[(r, s), t = deal(deck{(1..3, 1..4)}, 2, 2)] t",
+        1..10,
+        Problem::AttributeNames {
+            names: 1,
+            attributes: 2,
+        },
+    );
+    assert_problem(
+        "[(r, s) = deal(deck{1..3}, 2)] r",
+        1..7,
+        Problem::AttributeNames {
+            names: 2,
+            attributes: 1,
+        },
+    );
     assert_problem(
         "largest_set(deal(deck{1..4:2}, 3) + d4)",
         12..38,

@@ -18,11 +18,17 @@ impl Estimator<'_> {
     /// the hand's cards as its dice and the deck's values as its faces (a count
     /// of listed values at most their copies). The shape is the last pattern's;
     /// its support, the joint outcomes.
+    ///
+    /// For cards of several values, each read is of one value of one hand (the
+    /// index of a read counts values hand by hand, as the names do), its faces
+    /// that value's; a read of the first value also holds the cards of the value
+    /// still open, and one of a later value holds the hand's cards of each of its
+    /// values (at most `C(h + v − 1, v − 1)` ways in a group of states, whose
+    /// hands have taken as many cards each).
     pub(super) fn deal(&mut self, deal: &Deal, reads: &[(usize, Pattern)]) -> Shape {
         let cards = deal.deck().cards();
-        let values = cards.len() as f64;
+        let attributes = deal.deck().attributes();
         let copies = cards.iter().map(|&(_, c)| f64::from(c)).fold(1.0, f64::max);
-        let (lowest, highest) = (cards[0].0 as f64, cards[cards.len() - 1].0 as f64);
         let hands: Vec<f64> = deal.hands().iter().map(|&h| f64::from(h)).collect();
         let splits = binomial(copies + hands.len() as f64, hands.len() as f64);
         let branches = hands
@@ -32,24 +38,39 @@ impl Estimator<'_> {
             .min(splits);
         let (mut states, mut joint) = (1.0, 1.0);
         let (mut low, mut high) = (0.0, 0.0);
-        for (hand, pattern) in reads {
-            let h = hands[*hand];
+        for (name, pattern) in reads {
+            let (hand, attribute) = (name / attributes, name % attributes);
+            let seen = deal.deck().attribute(attribute);
+            let values = seen.len() as f64;
+            let copies = seen.iter().map(|&(_, c)| c as f64).fold(1.0, f64::max);
+            let (lowest, highest) = (seen[0].0 as f64, seen[seen.len() - 1].0 as f64);
+            let h = hands[hand];
             let m = h.min(values) + 1.0;
-            states *= match pattern {
+            let pattern_states = match pattern {
                 Pattern::LongestStraight => m * (m + 1.0) / 2.0,
                 Pattern::LargestSet | Pattern::Sets(_) => h.min(copies) + 1.0,
                 Pattern::Height => (h.min(copies) + 1.0) * values,
                 Pattern::Count(listed) => {
-                    let held: f64 = listed
+                    let held: f64 = seen
                         .iter()
-                        .map(|&v| f64::from(deal.deck().copies(v)))
+                        .filter(|(v, _)| listed.contains(v))
+                        .map(|&(_, c)| c as f64)
                         .sum();
                     h.min(held) + 1.0
                 }
                 Pattern::Sum => h * (highest - lowest) + 1.0,
             };
+            states *= match (attributes, attribute) {
+                (1, _) => pattern_states,
+                (_, 0) => pattern_states * (h.min(copies) + 1.0),
+                _ => binomial(h + values - 1.0, values - 1.0).min(
+                    seen.iter()
+                        .map(|&(_, c)| h.min(c as f64) + 1.0)
+                        .product::<f64>(),
+                ),
+            };
             (low, high) = match pattern {
-                Pattern::Sum => hand_sums(deal, *hand),
+                Pattern::Sum => hand_sums(deal, *name),
                 Pattern::Height => (lowest.min(0.0), highest),
                 _ => (0.0, pattern.most(h as u64, values as u64) as f64),
             };
@@ -73,13 +94,17 @@ impl Estimator<'_> {
     }
 }
 
-/// The range of the sums hand `hand` of `deal` can hold: its size times the
-/// deck's lowest and highest values.
-pub(super) fn hand_sums(deal: &Deal, hand: usize) -> (f64, f64) {
-    let cards = deal.deck().cards();
-    let size = f64::from(deal.hands()[hand]);
-    let (lowest, highest) = (cards[0].0 as f64, cards[cards.len() - 1].0 as f64);
-    (size * lowest, size * highest)
+/// The range of the sums the values named `name` of `deal` can hold (a hand,
+/// or one value of a hand's cards of several): the hand's size times the
+/// lowest and highest of those values.
+pub(super) fn hand_sums(deal: &Deal, name: usize) -> (f64, f64) {
+    let attributes = deal.deck().attributes();
+    let seen = deal.deck().attribute(name % attributes);
+    let size = f64::from(deal.hands()[name / attributes]);
+    (
+        size * seen[0].0 as f64,
+        size * seen[seen.len() - 1].0 as f64,
+    )
 }
 
 /// How many groups of states (vectors of the cards still to come in each hand)

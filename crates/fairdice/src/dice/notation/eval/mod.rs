@@ -29,7 +29,7 @@ use num_traits::Zero;
 use self::pools::{Groups, Shapes};
 use super::ast::{
     Condition, Expr, ExprKind, Function, Keep, PoolModifier, PoolPart, Rounding, Span,
-    hands_evaluator,
+    attribute_reads, hands_evaluator,
 };
 use super::cost::estimate;
 use super::failure::{NotationError, TooBig};
@@ -252,9 +252,11 @@ impl<'a> Exact<'a> {
         };
         let at = NotationError::at(&deal.span);
         let reads = body.hand_uses(names);
-        let joint = cards
-            .evaluate(&hands_evaluator(&reads), self.control)
-            .map_err(&at)?;
+        let joint = match cards.deck().code() {
+            None => cards.evaluate(&hands_evaluator(&reads), self.control),
+            Some(code) => cards.evaluate(&attribute_reads(code, &reads), self.control),
+        }
+        .map_err(&at)?;
         let total: BigUint = joint.iter().map(|(_, count)| count).sum();
         let named: Vec<(&'a str, &[Pattern], bool)> = reads
             .iter()

@@ -101,57 +101,93 @@ fn binding_list(input: &mut Input<'_>) -> Parsed<Vec<Binding>> {
     Ok(list)
 }
 
-/// `name = value` or `a, b = deal(…)`; the binding starts at `start`, or at the
-/// first name.
+/// `name = value`, `a, b = deal(…)` or `(rank, suit) = deal(…)`; the binding
+/// starts at `start`, or at the first name.
 fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
     input.whitespace();
     let name_start = input.pos();
-    let mut names = vec![binding_name(input)?];
-    if input.byte(0) == Some(b'(') {
-        // `f(x) = body`: a function.
-        let (name, name_span) = names.swap_remove(0);
-        definition(input, name, name_span)?;
-        return Ok(Binding {
-            names: Vec::new(),
-            value: None,
-            start: start.unwrap_or(name_start),
-        });
-    }
-    while let Some(name) = input.attempt(|input| {
+    let first = if input.byte(0) == Some(b'(') {
+        card_names(input)?
+    } else {
+        let name = binding_name(input)?;
+        if input.byte(0) == Some(b'(') {
+            // `f(x) = body`: a function.
+            let (name, name_span) = name;
+            definition(input, name, name_span)?;
+            return Ok(Binding {
+                names: Vec::new(),
+                value: None,
+                start: start.unwrap_or(name_start),
+            });
+        }
+        vec![name]
+    };
+    let mut targets = vec![first];
+    let mut names_end = input.pos();
+    while let Some(target) = input.attempt(|input| {
         input.whitespace();
         input.expect(b',')?;
         input.whitespace();
-        binding_name(input)
+        if input.byte(0) == Some(b'(') {
+            card_names(input)
+        } else {
+            Ok(vec![binding_name(input)?])
+        }
     }) {
-        names.push(name);
+        targets.push(target);
+        names_end = input.pos();
     }
     input.whitespace();
     input.expect(b'=')?;
     let value = expression(input)?;
     input.whitespace();
+    let names_span = name_start..names_end;
+    let widest = targets.iter().map(Vec::len).max().unwrap_or(1);
     match &value.kind {
-        ExprKind::Deal(deal) if deal.hands().len() != names.len() => {
+        ExprKind::Deal(deal) if deal.hands().len() != targets.len() => {
             let problem = Problem::HandNames {
-                names: names.len(),
+                names: targets.len(),
                 hands: deal.hands().len(),
             };
             input.problem(name_start..value.span.end, problem);
         }
-        ExprKind::Deal(_) => {}
+        ExprKind::Deal(deal) => {
+            let attributes = deal.deck().attributes();
+            if let Some(target) = targets.iter().find(|t| t.len() != attributes) {
+                let problem = Problem::AttributeNames {
+                    names: target.len(),
+                    attributes,
+                };
+                input.problem(names_span, problem);
+            }
+        }
         _ if value.joins_a_deal() => input.problem(value.span.clone(), Problem::HandInPool),
-        _ if names.len() > 1 => {
-            input.problem(
-                name_start..names[names.len() - 1].1.end,
-                Problem::SeveralNames,
-            );
+        _ if targets.len() > 1 || widest > 1 => {
+            input.problem(names_span, Problem::SeveralNames);
         }
         _ => {}
     }
     Ok(Binding {
-        names,
+        names: targets.into_iter().flatten().collect(),
         value: Some(value),
         start: start.unwrap_or(name_start),
     })
+}
+
+/// `(rank, suit)`: a name for each value of a hand's cards.
+fn card_names(input: &mut Input<'_>) -> Parsed<Vec<(String, Span)>> {
+    input.expect(b'(')?;
+    input.whitespace();
+    let mut names = vec![binding_name(input)?];
+    input.list_end(
+        &mut names,
+        |input| {
+            input.whitespace();
+            binding_name(input)
+        },
+        b')',
+    )?;
+    Ok(names)
 }
 
 /// A name of a binding, with its span.

@@ -158,7 +158,12 @@ pub(super) fn call(input: &mut Input<'_>, name: &str, name_span: Span) -> Parsed
         let name = (format!("{prefix}{parameter}"), argument.span.clone());
         let kind = match &argument.kind {
             ExprKind::Deal(deal) => {
-                if deal.hands().len() != 1 {
+                if deal.deck().attributes() > 1 {
+                    let problem = Problem::CardAttributes {
+                        attributes: deal.deck().attributes(),
+                    };
+                    input.problem(argument.span.clone(), problem);
+                } else if deal.hands().len() != 1 {
                     let problem = Problem::HandNames {
                         names: 1,
                         hands: deal.hands().len(),

@@ -103,6 +103,12 @@ pub(super) fn check_names_within(
                     tasks.push(Task::Bind(name));
                 }
             }
+            ExprKind::Deal(deal) if deal.deck().attributes() > 1 => {
+                let problem = Problem::CardAttributes {
+                    attributes: deal.deck().attributes(),
+                };
+                report(&node.span, problem);
+            }
             ExprKind::Deal(deal) if deal.hands().len() > 1 => {
                 let problem = Problem::UnnamedHands {
                     hands: deal.hands().len(),

@@ -256,7 +256,16 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                     unreachable!("the parser binds names to the hands of a deal only");
                 };
                 let hands = self.deal(cards)?;
-                for ((name, name_span), hand) in names.iter().zip(hands) {
+                // Cards of several values: a name a value of each hand.
+                let attributes = cards.deck().attributes();
+                let views = hands.iter().flat_map(|hand| {
+                    (0..attributes).map(move |attribute| {
+                        hand.iter()
+                            .map(|card| value_die(cards.deck().value_of(card.value, attribute)))
+                            .collect::<Vec<RolledDie>>()
+                    })
+                });
+                for ((name, name_span), hand) in names.iter().zip(views) {
                     let sum = hand
                         .iter()
                         .try_fold(0 as Outcome, |sum, card| sum.checked_add(card.value))
