@@ -42,24 +42,58 @@ pub struct AttributeRead {
 pub struct AttributeReads {
     code: TupleCode,
     reads: Vec<AttributeRead>,
+    /// The `(hand, attribute)` pairs read, each once.
+    views: Vec<(usize, usize)>,
+    /// For each read, its view and its place among the view's patterns.
+    places: Vec<(usize, usize)>,
 }
 
 impl AttributeReads {
     /// `reads` of a deck whose cards are packed by `code`
     /// ([`Deck::code`](super::Deck::code)).
     pub fn new(code: TupleCode, reads: Vec<AttributeRead>) -> AttributeReads {
-        AttributeReads { code, reads }
+        let mut views: Vec<(usize, usize)> = Vec::new();
+        let mut sizes: Vec<usize> = Vec::new();
+        let places = reads
+            .iter()
+            .map(|read| {
+                let view = (read.hand, read.attribute);
+                let at = views.iter().position(|&v| v == view).unwrap_or_else(|| {
+                    views.push(view);
+                    sizes.push(0);
+                    views.len() - 1
+                });
+                sizes[at] += 1;
+                (at, sizes[at] - 1)
+            })
+            .collect();
+        AttributeReads {
+            code,
+            reads,
+            views,
+            places,
+        }
+    }
+
+    /// The patterns reading view `view`, in order.
+    fn patterns_of(&self, view: usize) -> impl Iterator<Item = &Pattern> {
+        self.reads
+            .iter()
+            .zip(&self.places)
+            .filter(move |(_, (v, _))| *v == view)
+            .map(|(read, _)| &read.pattern)
     }
 }
 
-/// The state of one [`AttributeRead`].
+/// What a deal has shown one attribute of one hand so far.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum ReadState {
-    /// Of the first attribute: the pattern's state over the values that have
-    /// ended, and the value still being counted with the hand's cards of it.
+pub enum ViewState {
+    /// Of the first attribute: the states of the patterns reading it, over the
+    /// values that have ended, and the value still being counted with the
+    /// hand's cards of it.
     First {
-        /// The pattern's state.
-        pattern: <Pattern as Evaluator>::State,
+        /// The patterns' states, in order.
+        patterns: SmallVec<[<Pattern as Evaluator>::State; 4]>,
         /// The value of the last cards the hand took, and how many.
         open: Option<(Outcome, u32)>,
     },
@@ -68,40 +102,45 @@ pub enum ReadState {
 }
 
 impl Evaluator for AttributeReads {
-    type State = Vec<ReadState>;
+    type State = Vec<ViewState>;
     type Output = Vec<Outcome>;
 
-    fn initial_state(&self) -> Vec<ReadState> {
-        self.reads
-            .iter()
-            .map(|read| match read.attribute {
-                0 => ReadState::First {
-                    pattern: read.pattern.initial_state(),
+    fn initial_state(&self) -> Self::State {
+        (0..self.views.len())
+            .map(|view| match self.views[view].1 {
+                0 => ViewState::First {
+                    patterns: self
+                        .patterns_of(view)
+                        .map(Evaluator::initial_state)
+                        .collect(),
                     open: None,
                 },
-                _ => ReadState::Later(SmallVec::new()),
+                _ => ViewState::Later(SmallVec::new()),
             })
             .collect()
     }
 
     fn next_state(
         &self,
-        state: &Vec<ReadState>,
+        state: &Self::State,
         card: Outcome,
         counts: &[u32],
-    ) -> Result<Vec<ReadState>, DieError> {
+    ) -> Result<Self::State, DieError> {
         let mut next = state.clone();
-        for (read, s) in self.reads.iter().zip(next.iter_mut()) {
-            let held = counts[read.hand];
-            let value = self.code.value(card, read.attribute);
+        for (view, s) in next.iter_mut().enumerate() {
+            let (hand, attribute) = self.views[view];
+            let held = counts[hand];
+            let value = self.code.value(card, attribute);
             match s {
-                ReadState::First { pattern, open } => {
+                ViewState::First { patterns, open } => {
                     let mut so_far = 0;
                     if let Some((last, count)) = *open {
                         if last == value {
                             so_far = count;
                         } else {
-                            *pattern = read.pattern.next_state(pattern, last, &[count])?;
+                            for (pattern, p) in self.patterns_of(view).zip(patterns.iter_mut()) {
+                                *p = pattern.next_state(p, last, &[count])?;
+                            }
                         }
                         *open = None;
                     }
@@ -109,8 +148,8 @@ impl Evaluator for AttributeReads {
                         *open = Some((value, so_far + held));
                     }
                 }
-                ReadState::Later(_) if held == 0 => {}
-                ReadState::Later(seen) => match seen.binary_search_by_key(&value, |&(v, _)| v) {
+                ViewState::Later(_) if held == 0 => {}
+                ViewState::Later(seen) => match seen.binary_search_by_key(&value, |&(v, _)| v) {
                     Ok(at) => seen[at].1 += held,
                     Err(at) => seen.insert(at, (value, held)),
                 },
@@ -119,15 +158,17 @@ impl Evaluator for AttributeReads {
         Ok(next)
     }
 
-    fn final_outcome(&self, state: &Vec<ReadState>) -> Result<Final<Vec<Outcome>>, DieError> {
+    fn final_outcome(&self, state: &Self::State) -> Result<Final<Vec<Outcome>>, DieError> {
         let mut values = Vec::with_capacity(self.reads.len());
-        for (read, s) in self.reads.iter().zip(state) {
-            let end = match s {
-                ReadState::First { pattern, open } => match *open {
-                    Some((last, count)) => read.pattern.next_state(pattern, last, &[count])?,
-                    None => pattern.clone(),
+        for (read, &(view, place)) in self.reads.iter().zip(&self.places) {
+            let end = match &state[view] {
+                ViewState::First { patterns, open } => match *open {
+                    Some((last, count)) => {
+                        read.pattern.next_state(&patterns[place], last, &[count])?
+                    }
+                    None => patterns[place].clone(),
                 },
-                ReadState::Later(seen) => {
+                ViewState::Later(seen) => {
                     let mut walked = read.pattern.initial_state();
                     for &(value, count) in seen {
                         walked = read.pattern.next_state(&walked, value, &[count])?;

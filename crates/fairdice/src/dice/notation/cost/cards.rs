@@ -38,7 +38,7 @@ impl Estimator<'_> {
             .min(splits);
         let (mut states, mut joint) = (1.0, 1.0);
         let (mut low, mut high) = (0.0, 0.0);
-        for (name, pattern) in reads {
+        for (position, (name, pattern)) in reads.iter().enumerate() {
             let (hand, attribute) = (name / attributes, name % attributes);
             let seen = deal.deck().attribute(attribute);
             let values = seen.len() as f64;
@@ -60,14 +60,19 @@ impl Estimator<'_> {
                 }
                 Pattern::Sum => h * (highest - lowest) + 1.0,
             };
+            // A value of several read once holds its open value, or its
+            // counts, once for all its patterns.
+            let first_of_view = !reads[..position].iter().any(|(other, _)| *other == *name);
             states *= match (attributes, attribute) {
                 (1, _) => pattern_states,
-                (_, 0) => pattern_states * (h.min(copies) + 1.0),
-                _ => binomial(h + values - 1.0, values - 1.0).min(
+                (_, 0) if first_of_view => pattern_states * (h.min(copies) + 1.0),
+                (_, 0) => pattern_states,
+                _ if first_of_view => binomial(h + values - 1.0, values - 1.0).min(
                     seen.iter()
                         .map(|&(_, c)| h.min(c as f64) + 1.0)
                         .product::<f64>(),
                 ),
+                _ => 1.0,
             };
             (low, high) = match pattern {
                 Pattern::Sum => hand_sums(deal, *name),
@@ -78,17 +83,31 @@ impl Estimator<'_> {
         }
         let bits = deal.total().bits() as f64;
         let words = limbs(bits);
-        let steps = groups_by_step(deal);
-        let groups: f64 = steps.iter().sum();
-        let widest = steps.into_iter().fold(1.0, f64::max);
-        let pairs = groups * branches * states;
+        let (held, widest) = if attributes == 1 {
+            let steps = groups_by_step(deal, |_, _| f64::INFINITY);
+            let groups: f64 = steps.iter().sum();
+            (
+                groups * states,
+                steps.into_iter().fold(1.0, f64::max) * states,
+            )
+        } else {
+            // Of cards of several values, the patterns' product grows fast,
+            // but a group's states are also at most the ways its hands can
+            // have taken their cards from those passed.
+            let hands = deal.hands().len() as f64;
+            let steps = groups_by_step(deal, |passed, taken| {
+                (binomial(passed as f64, taken as f64) * hands.powi(taken as i32)).min(states)
+            });
+            (steps.iter().sum(), steps.into_iter().fold(1.0, f64::max))
+        };
+        let pairs = held * branches;
         Shape {
             low,
             high,
             support: joint,
             bits,
             steps: pairs * (words + DEAL_PAIR_OVERHEAD),
-            peak: widest * states,
+            peak: widest,
         }
         .with_support(joint)
     }
@@ -110,8 +129,10 @@ pub(super) fn hand_sums(deal: &Deal, name: usize) -> (f64, f64) {
 /// How many groups of states (vectors of the cards still to come in each hand)
 /// the walk of `deal` holds at each of its values: those whose cards taken so
 /// far the values passed can have given, and whose cards still to come the
-/// values after can give.
-fn groups_by_step(deal: &Deal) -> Vec<f64> {
+/// values after can give; each group weighed by `at_most(passed, taken)`, a
+/// bound on its states once `passed` cards have passed and its hands have
+/// taken `taken` in all (1 where that is infinite: the groups alone).
+fn groups_by_step(deal: &Deal, at_most: impl Fn(u64, u64) -> f64) -> Vec<f64> {
     // ways[t]: vectors of cards taken, `t` in all (each hand at most its size).
     let mut ways = vec![1.0f64];
     for &h in deal.hands() {
@@ -132,7 +153,14 @@ fn groups_by_step(deal: &Deal) -> Vec<f64> {
         // Taken so far at most what has passed, at least what later cannot give.
         let most = passed.min(dealt) as usize;
         let least = dealt.saturating_sub(later) as usize;
-        steps.push(ways[least.min(most)..=most].iter().sum());
+        steps.push(
+            (least.min(most)..=most)
+                .map(|t| {
+                    let bound = at_most(passed, t as u64);
+                    ways[t] * if bound.is_finite() { bound } else { 1.0 }
+                })
+                .sum(),
+        );
     }
     steps
 }
