@@ -70,6 +70,22 @@ test("a deal of cards: the command line's numbers, counted as deals; the example
   assert.deepEqual(page.errors, []);
 });
 
+test("cards of a rank and a suit: the example's suits and runs of one hand equal the command line's", async () => {
+  const expression = "[(rank, suit) = deal(deck{(1..13, 1..4)}, 5)] (largest_set(suit), longest_straight(rank))";
+  const page = await browser.page("dice.html");
+  await page.waitForSelector(".examples");
+  await page.click(`.examples a:has-text("(largest_set(suit), longest_straight(rank))")`);
+  await page.waitForSelector("#summary");
+  const printed = cliJson("dist", expression);
+  assert.equal(printed.total, "2598960");
+  assert.deepEqual(await downloadedJson(page, `JSON for ${expression}`), printed);
+  const rows = await page.$$eval("#distribution tbody tr > :first-child", (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(rows, printed.outcomes.map((o) => `(${o.outcome.join(", ")})`));
+  assert.equal(new URL(page.url()).searchParams.get("expr"), expression);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("labels name the rows and the bars; a tuple is a grid with each value summed up alone", async () => {
   const move = "2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}";
   let page = await browser.page(`dice.html?expr=${encodeURIComponent(move)}`);

@@ -58,11 +58,36 @@ def test_each_evaluator_is_the_notations():
     assert deal.count(1, 13).equals(fairdice.dist("count(deal(deck{1..13:4}, 13), 1, 13)"))
 
 
+def test_cards_of_a_rank_and_a_suit_are_read_one_value_at_a_time_and_together():
+    cards = Deck.standard()
+    assert cards.values_per_card() == 2 and cards.size() == 52
+    assert cards.notation() == "deck{(1..13, 1..4)}"
+    assert Deck({(1, 1): 2, (2, 1): 1}).notation() == "deck{(1, 1):2, (2, 1)}"
+    assert Deck([(r, s) for r in range(1, 4) for s in range(1, 3)] * 2).notation() == "deck{(1..3, 1..2):2}"
+    hand = cards.deal(5)
+    assert hand.names() == ["h1", "h2"]
+    # The ranks alone are the ranks' deck, the suits alone the suits'.
+    assert hand.largest_count().equals(Deck.standard_ranks().deal(5).largest_count())
+    assert hand.largest_count(value=1).equals(Deck.standard_suits().deal(5).largest_count())
+    # Both of the same five cards: 9 runs (ace low) of one suit, 4 suits.
+    straight_flush = hand.where("longest_straight(h1) == 5 and largest_set(h2) == 5")
+    assert straight_flush.probability(1) == Fraction(9 * 4, comb(52, 5))
+    two = cards.deal(2, 2)
+    assert two.names() == ["a1", "a2", "b1", "b2"]
+    assert two.count(1, hand=1, value=1).equals(Deck.standard_suits().deal(2).count(1))
+
+
 def test_bad_decks_and_deals_are_refused_clearly():
     with pytest.raises(ValueError, match="copies"):
         Deck({1: -1})
     with pytest.raises(TypeError):
         Deck({"ace": 4})  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match="as many values"):
+        Deck([(1, 1), 2])
+    with pytest.raises(TypeError, match="2 to 6 ints"):
+        Deck([(1,)])
+    with pytest.raises(ValueError, match="values 0 to 1, not 2"):
+        Deck.standard().deal(5).sum(value=2)
     with pytest.raises(ValueError, match="at least one hand"):
         Deck([1]).deal()
     with pytest.raises(ValueError, match="hands 0 to 0"):

@@ -24,6 +24,7 @@ const EXAMPLES = [
   ["Yahtzee full house", ["[h = 5d6] sets(h, 2) == 2 and largest_set(h) == 3"]],
   ["lands in a 7-card hand of 60 with 24 lands", ["count(deal(deck{1:24, 0:36}, 7), 1)"]],
   ["largest set of one rank, 5 cards vs. 5d13", ["largest_set(deal(deck{1..13:4}, 5))", "largest_set(5d13)"]],
+  ["longest suit and longest run of one poker hand", ["[(rank, suit) = deal(deck{(1..13, 1..4)}, 5)] (largest_set(suit), longest_straight(rank))"]],
   ["a function: critical hits in two d20 attacks", ["[crit(x) = x == 20 ? 2 : x >= 15] crit(d20) + crit(d20)"]],
   ["hits and ones of the same 12d6 (Shadowrun)", ["[p = 12d6] (count(p, 5, 6), count(p, 1))"]],
   [

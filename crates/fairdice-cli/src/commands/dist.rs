@@ -85,6 +85,7 @@ Dice notation (the whole language: docs/notation.md):
   floor(sqrt(d100)) ceil(sqrt(…))            a square root rounded (round(sqrt(…)) too)
   deal(deck{1..13:4}, 5)                     cards without replacement (value:copies); the same functions
   [a, b = deal(deck{1:13, 0:39}, 5, 5)]      several hands of one shuffle, one name each
+  [(rank, suit) = deal(deck{(1..13, 1..4)}, 5)]   cards of a rank and a suit, a name each value
   [crit(x) = x == 20 ? 2 : x >= 15] crit(d20) + crit(d20)   a function: each call rolls afresh
   [p = 12d6] (count(p, 5, 6), count(p, 1))  a tuple: several results of one roll, jointly
   2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}   labels on ranges of outcomes

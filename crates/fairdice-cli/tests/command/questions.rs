@@ -197,6 +197,17 @@ fn independent(id: &str) -> Option<BigRational> {
         "ace-in-hand" => ratio(1, 1) - ratio(choose(48, 5), choose(52, 5)),
         "flush" => ratio(4 * choose(13, 5), choose(52, 5)),
         "full-house" => ratio(13 * choose(4, 3) * 12 * choose(4, 2), choose(52, 5)),
+        // Ten runs of five ranks (A-2-3-4-5 to 10-J-Q-K-A): of one suit, or
+        // not all of one.
+        "straight-flush" => ratio(10 * 4, choose(52, 5)),
+        "straight" => ratio(10 * (4u64.pow(5) - 4), choose(52, 5)),
+        // Seven cards hold at most one suit five times or more.
+        "holdem-flush" => ratio(
+            4 * (5..=7)
+                .map(|k| choose(13, k) * choose(39, 7 - k))
+                .sum::<u64>(),
+            choose(52, 7),
+        ),
         "lands-2-to-4" => (2..=4)
             .map(|k| ratio(choose(24, k) * choose(36, 7 - k), choose(60, 7)))
             .sum(),
