@@ -195,19 +195,107 @@ def several_hands(rng: random.Random) -> tuple[str, dict[int, Fraction]]:
     text = f"[{', '.join(names)} = deal(deck{{{deck}}}, {sizes})] {terms}"
     index = {"largest": 0, "count": 1, "sum": 2}
     die = _Hands(frozenset([listed])).evaluate(icepool.Deck(copies).deal(tuple(hands)))
+
+    def value(state):  # type: ignore[no-untyped-def]
+        return sum(w * state[i][index[r]] for i, (w, r) in enumerate(zip(weights, reads)))
+
+    return text, _chances(die, value)
+
+
+def _chances(die, value) -> dict[int, Fraction]:  # type: ignore[no-untyped-def]
+    """The chance of each value icepool's ``die`` of states gives through ``value``."""
     theirs: dict[int, Fraction] = {}
     for state, quantity in die.items():
-        value = sum(w * state[i][index[r]] for i, (w, r) in enumerate(zip(weights, reads)))
-        theirs[value] = theirs.get(value, Fraction(0)) + Fraction(quantity, die.denominator())
-    return text, {v: p for v, p in sorted(theirs.items()) if p}
+        v = value(state)
+        theirs[v] = theirs.get(v, Fraction(0)) + Fraction(quantity, die.denominator())
+    return {v: p for v, p in sorted(theirs.items()) if p}
 
 
-def test_several_hands_of_one_shuffle_equal_icepools():
-    rng = random.Random(20261129)
+def _agree(seed: int, questions: int, question) -> None:  # type: ignore[no-untyped-def]
+    """``questions`` different questions drawn by ``question``, each answered by
+    fairdice exactly as icepool answers it."""
+    rng = random.Random(seed)
     checked = set()
-    while len(checked) < SEVERAL_HANDS:
-        text, theirs = several_hands(rng)
+    while len(checked) < questions:
+        text, theirs = question(rng)
         if text in checked:
             continue
         checked.add(text)
         assert fairdice.dist(text).to_dict(probabilities=True) == theirs, text
+
+
+def test_several_hands_of_one_shuffle_equal_icepools():
+    _agree(20261129, SEVERAL_HANDS, several_hands)
+
+
+CARDS_OF_TWO_VALUES = 40
+
+
+class _Hand(icepool.MultisetEvaluator):
+    """The cards of one hand, each with its copies held, as icepool deals them."""
+
+    def initial_state(self, order, outcomes, *sizes):  # type: ignore[no-untyped-def]
+        return ()
+
+    def next_state(self, state, order, outcome, count):  # type: ignore[no-untyped-def]
+        return state + ((tuple(outcome), count),) if count else state
+
+    def final_outcome(self, state, order, outcomes, *sizes):  # type: ignore[no-untyped-def]
+        return state
+
+    def next_state_key(self):  # type: ignore[no-untyped-def]
+        return type(self)
+
+
+def _largest(values: list[int]) -> int:
+    return max((values.count(v) for v in values), default=0)
+
+
+def _straight(values: list[int]) -> int:
+    held, best = set(values), 0
+    for v in held:
+        if v - 1 not in held:
+            run = 1
+            while v + run in held:
+                run += 1
+            best = max(best, run)
+    return best
+
+
+def cards_of_two_values(rng: random.Random) -> tuple[str, dict[int, Fraction]]:
+    """A question over the ranks and the suits of one hand of (rank, suit) cards,
+    in fairdice's notation, and icepool's answer to it from its deal of the same
+    cards."""
+    ranks = range(rng.randint(0, 2), rng.randint(3, 6))
+    suits = range(1, rng.randint(2, 4))
+    copies = {(r, s): rng.randint(1, 2) for r in ranks for s in suits if rng.random() < 0.8}
+    if not copies:
+        copies = {(ranks[0], 1): 1}
+    size = rng.randint(1, min(5, sum(copies.values())))
+    listed = rng.choice(list(ranks))
+    reads = rng.sample(["largest_set(s)", "longest_straight(r)", f"count(r, {listed})", "sets(s, 2)", "r", "s"], 3)
+    weights = [1, 10, 100]
+    compute = {
+        "largest_set(s)": lambda r, s: _largest(s),
+        "longest_straight(r)": lambda r, s: _straight(r),
+        f"count(r, {listed})": lambda r, s: r.count(listed),
+        "sets(s, 2)": lambda r, s: len({v for v in s if s.count(v) >= 2}),
+        "r": lambda r, s: sum(r),
+        "s": lambda r, s: sum(s),
+    }
+    deck = ", ".join(f"({r}, {s}):{c}" for (r, s), c in copies.items())
+    terms = " + ".join(f"{w} * {read}" for w, read in zip(weights, reads))
+    text = f"[(r, s) = deal(deck{{{deck}}}, {size})] {terms}"
+    # icepool's deal of the cards as tuples; each hand read back card by card.
+    die = _Hand().evaluate(icepool.Deck(copies).deal(size))
+
+    def value(hand):  # type: ignore[no-untyped-def]
+        cards = [card for card, count in hand for _ in range(count)]
+        r_values, s_values = [c[0] for c in cards], [c[1] for c in cards]
+        return sum(w * compute[read](r_values, s_values) for w, read in zip(weights, reads))
+
+    return text, _chances(die, value)
+
+
+def test_cards_of_two_values_equal_icepools():
+    _agree(20261130, CARDS_OF_TWO_VALUES, cards_of_two_values)

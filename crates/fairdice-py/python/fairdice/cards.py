@@ -80,7 +80,7 @@ class Deck(Mapping[Card, int]):
         if not counted or values is None:
             raise ValueError("a deck needs at least one card")
         self._values = values
-        self._cards = dict(sorted(counted.items()))  # type: ignore[type-var]
+        self._cards = dict(sorted(counted.items()))
 
     @staticmethod
     def standard() -> Deck:

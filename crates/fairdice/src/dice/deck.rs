@@ -5,7 +5,9 @@
 //! [`Evaluator`] of pools reads a deal as it reads dice: each hand is a pool, and
 //! at each card value it learns how many cards of it each hand holds. Matching
 //! sets, straights, counts and sums of hands come from the same evaluators as
-//! those of dice ([`Pattern`](super::evaluator::Pattern)).
+//! those of dice ([`Pattern`](super::evaluator::Pattern)). Cards of several
+//! values (a rank and a suit, [`Deck::of_tuples`]) are read one value at a time
+//! by [`AttributeReads`], every value of the same cards in one walk.
 //!
 //! # Design decisions
 //! A deal is walked value by value, never hand by hand. With `c` copies of the
