@@ -52,6 +52,14 @@ def test_several_hands_come_from_one_shuffle():
     assert both.to_dict() == {2: 6}
 
 
+def test_four_hands_and_more_are_named_without_a_die():
+    deal = Deck(range(1, 9)).deal(2, 2, 2, 2)
+    assert deal.names() == ["a", "b", "c", "e"]
+    # Each hand alone is any 2 cards of the 8.
+    assert deal.sum(hand=3).equals(Deck(range(1, 9)).deal(2).sum())
+    assert Deck.standard().deal(1, 1, 1, 1).names()[6:] == ["e1", "e2"]
+
+
 def test_each_evaluator_is_the_notations():
     deal = Deck.standard_ranks().deal(13)
     assert deal.largest_count().equals(fairdice.dist("largest_set(deal(deck{1..13:4}, 13))"))

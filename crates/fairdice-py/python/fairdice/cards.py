@@ -36,7 +36,8 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from ._native import Die, dist
 
-_NAMES = "abcdefgh"
+# The names of several hands; not `d`, which reads as a die.
+_NAMES = "abcefgij"
 
 Card = int | tuple[int, ...]
 """A card: one int value, or a tuple of 2 to 6 (a rank and a suit)."""
@@ -195,8 +196,8 @@ class Deal:
         return f"deal({self.deck.notation()}, {sizes})"
 
     def names(self) -> list[str]:
-        """The names :meth:`where` gives the hands: ``h`` for one, ``a``, ``b``, … for
-        several; for cards of several values, a name each value (``h1``, ``h2``, or
+        """The names :meth:`where` gives the hands: ``h`` for one, ``a``, ``b``, ``c``,
+        ``e``, … for several (``d`` reads as a die); for cards of several values, a name each value (``h1``, ``h2``, or
         ``a1``, ``a2``, ``b1``, …), hand by hand."""
         hands = ["h"] if len(self.hand_sizes) == 1 else list(_NAMES[: len(self.hand_sizes)])
         values = self.deck.values_per_card()
