@@ -41,9 +41,9 @@ pub struct AttributeRead {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttributeReads {
     code: TupleCode,
-    reads: Vec<AttributeRead>,
-    /// The `(hand, attribute)` pairs read, each once.
-    views: Vec<(usize, usize)>,
+    /// The `(hand, attribute)` pairs read, each once, with the patterns
+    /// reading each in order.
+    views: Vec<(usize, usize, Vec<Pattern>)>,
     /// For each read, its view and its place among the view's patterns.
     places: Vec<(usize, usize)>,
 }
@@ -52,36 +52,28 @@ impl AttributeReads {
     /// `reads` of a deck whose cards are packed by `code`
     /// ([`Deck::code`](super::Deck::code)).
     pub fn new(code: TupleCode, reads: Vec<AttributeRead>) -> AttributeReads {
-        let mut views: Vec<(usize, usize)> = Vec::new();
-        let mut sizes: Vec<usize> = Vec::new();
+        let mut views: Vec<(usize, usize, Vec<Pattern>)> = Vec::new();
         let places = reads
-            .iter()
+            .into_iter()
             .map(|read| {
-                let view = (read.hand, read.attribute);
-                let at = views.iter().position(|&v| v == view).unwrap_or_else(|| {
-                    views.push(view);
-                    sizes.push(0);
-                    views.len() - 1
-                });
-                sizes[at] += 1;
-                (at, sizes[at] - 1)
+                let at = views
+                    .iter()
+                    .position(|&(hand, attribute, _)| {
+                        (hand, attribute) == (read.hand, read.attribute)
+                    })
+                    .unwrap_or_else(|| {
+                        views.push((read.hand, read.attribute, Vec::new()));
+                        views.len() - 1
+                    });
+                views[at].2.push(read.pattern);
+                (at, views[at].2.len() - 1)
             })
             .collect();
         AttributeReads {
             code,
-            reads,
             views,
             places,
         }
-    }
-
-    /// The patterns reading view `view`, in order.
-    fn patterns_of(&self, view: usize) -> impl Iterator<Item = &Pattern> {
-        self.reads
-            .iter()
-            .zip(&self.places)
-            .filter(move |(_, (v, _))| *v == view)
-            .map(|(read, _)| &read.pattern)
     }
 }
 
@@ -106,13 +98,11 @@ impl Evaluator for AttributeReads {
     type Output = Vec<Outcome>;
 
     fn initial_state(&self) -> Self::State {
-        (0..self.views.len())
-            .map(|view| match self.views[view].1 {
+        self.views
+            .iter()
+            .map(|(_, attribute, patterns)| match attribute {
                 0 => ViewState::First {
-                    patterns: self
-                        .patterns_of(view)
-                        .map(Evaluator::initial_state)
-                        .collect(),
+                    patterns: patterns.iter().map(Evaluator::initial_state).collect(),
                     open: None,
                 },
                 _ => ViewState::Later(SmallVec::new()),
@@ -127,10 +117,9 @@ impl Evaluator for AttributeReads {
         counts: &[u32],
     ) -> Result<Self::State, DieError> {
         let mut next = state.clone();
-        for (view, s) in next.iter_mut().enumerate() {
-            let (hand, attribute) = self.views[view];
-            let held = counts[hand];
-            let value = self.code.value(card, attribute);
+        for ((hand, attribute, read), s) in self.views.iter().zip(next.iter_mut()) {
+            let held = counts[*hand];
+            let value = self.code.value(card, *attribute);
             match s {
                 ViewState::First { patterns, open } => {
                     let mut so_far = 0;
@@ -138,7 +127,7 @@ impl Evaluator for AttributeReads {
                         if last == value {
                             so_far = count;
                         } else {
-                            for (pattern, p) in self.patterns_of(view).zip(patterns.iter_mut()) {
+                            for (pattern, p) in read.iter().zip(patterns.iter_mut()) {
                                 *p = pattern.next_state(p, last, &[count])?;
                             }
                         }
@@ -159,24 +148,23 @@ impl Evaluator for AttributeReads {
     }
 
     fn final_outcome(&self, state: &Self::State) -> Result<Final<Vec<Outcome>>, DieError> {
-        let mut values = Vec::with_capacity(self.reads.len());
-        for (read, &(view, place)) in self.reads.iter().zip(&self.places) {
+        let mut values = Vec::with_capacity(self.places.len());
+        for &(view, place) in &self.places {
+            let pattern = &self.views[view].2[place];
             let end = match &state[view] {
                 ViewState::First { patterns, open } => match *open {
-                    Some((last, count)) => {
-                        read.pattern.next_state(&patterns[place], last, &[count])?
-                    }
+                    Some((last, count)) => pattern.next_state(&patterns[place], last, &[count])?,
                     None => patterns[place].clone(),
                 },
                 ViewState::Later(seen) => {
-                    let mut walked = read.pattern.initial_state();
+                    let mut walked = pattern.initial_state();
                     for &(value, count) in seen {
-                        walked = read.pattern.next_state(&walked, value, &[count])?;
+                        walked = pattern.next_state(&walked, value, &[count])?;
                     }
                     walked
                 }
             };
-            let Final::Value(value) = read.pattern.final_outcome(&end)? else {
+            let Final::Value(value) = pattern.final_outcome(&end)? else {
                 unreachable!("a pattern never rerolls");
             };
             values.push(value);

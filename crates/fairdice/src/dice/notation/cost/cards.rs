@@ -84,7 +84,7 @@ impl Estimator<'_> {
         let bits = deal.total().bits() as f64;
         let words = limbs(bits);
         let (held, widest) = if attributes == 1 {
-            let steps = groups_by_step(deal, |_, _| f64::INFINITY);
+            let steps = groups_by_step(deal, |_, _| 1.0);
             let groups: f64 = steps.iter().sum();
             (
                 groups * states,
@@ -131,7 +131,7 @@ pub(super) fn hand_sums(deal: &Deal, name: usize) -> (f64, f64) {
 /// far the values passed can have given, and whose cards still to come the
 /// values after can give; each group weighed by `at_most(passed, taken)`, a
 /// bound on its states once `passed` cards have passed and its hands have
-/// taken `taken` in all (1 where that is infinite: the groups alone).
+/// taken `taken` in all (1 counts the groups alone).
 fn groups_by_step(deal: &Deal, at_most: impl Fn(u64, u64) -> f64) -> Vec<f64> {
     // ways[t]: vectors of cards taken, `t` in all (each hand at most its size).
     let mut ways = vec![1.0f64];
@@ -155,10 +155,7 @@ fn groups_by_step(deal: &Deal, at_most: impl Fn(u64, u64) -> f64) -> Vec<f64> {
         let least = dealt.saturating_sub(later) as usize;
         steps.push(
             (least.min(most)..=most)
-                .map(|t| {
-                    let bound = at_most(passed, t as u64);
-                    ways[t] * if bound.is_finite() { bound } else { 1.0 }
-                })
+                .map(|t| ways[t] * at_most(passed, t as u64))
                 .sum(),
         );
     }

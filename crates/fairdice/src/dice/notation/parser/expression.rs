@@ -128,11 +128,7 @@ fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
         input.whitespace();
         input.expect(b',')?;
         input.whitespace();
-        if input.byte(0) == Some(b'(') {
-            card_names(input)
-        } else {
-            Ok(vec![binding_name(input)?])
-        }
+        binding_target(input)
     }) {
         targets.push(target);
         names_end = input.pos();
@@ -172,6 +168,15 @@ fn binding(input: &mut Input<'_>, start: Option<usize>) -> Parsed<Binding> {
         value: Some(value),
         start: start.unwrap_or(name_start),
     })
+}
+
+/// `name`, or `(rank, suit)`: a name for each value of a hand's cards.
+fn binding_target(input: &mut Input<'_>) -> Parsed<Vec<(String, Span)>> {
+    if input.byte(0) == Some(b'(') {
+        card_names(input)
+    } else {
+        Ok(vec![binding_name(input)?])
+    }
 }
 
 /// `(rank, suit)`: a name for each value of a hand's cards.
