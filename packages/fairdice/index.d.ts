@@ -41,6 +41,22 @@ export interface DistOptions {
   seed?: Seed;
   /** Extra rolls an exploding die may make (default 9). */
   explode_depth?: number;
+  /** Read the expression as this dice tool reads it (default "fairdice"). */
+  dialect?: Dialect;
+}
+
+/** The dice tools whose strings can be read as they read them. */
+export type Dialect = "fairdice" | "roll20" | "foundry" | "rpg-dice-roller" | "anydice";
+
+/** How a dialect read an expression: `expression` is its reading written in fairdice. */
+export interface Translation {
+  dialect: Dialect;
+  written: string;
+  expression: string;
+  /** Each part read otherwise: as written, its fairdice spelling, and what the tool does. */
+  changes: { written: string; reads_as: string; why: string }[];
+  /** All of it in one line, as every front-end shows it. */
+  note: string;
 }
 
 export interface OutcomeRow {
@@ -84,6 +100,8 @@ interface DistributionCommon {
   values?: ValueSummary[];
   /** Parts another dice tool reads differently (absent when none does). */
   other_readings?: OtherReading[];
+  /** How the request's dialect read the expression (absent for fairdice's own reading). */
+  dialect?: Translation;
   /** Equally likely rolls (exact), or rolls made (estimate). */
   total: DecimalCount;
   outcomes: OutcomeRow[];
@@ -120,6 +138,8 @@ export interface RollOptions {
   /** The same seed gives the same rolls on every platform; a fresh one is picked when left out. */
   seed?: Seed;
   explode_depth?: number;
+  /** Read the expression as this dice tool reads it (default "fairdice"). */
+  dialect?: Dialect;
 }
 
 export interface RollReport {
@@ -127,6 +147,8 @@ export interface RollReport {
   seed: number;
   /** Parts another dice tool reads differently (absent when none does). */
   other_readings?: OtherReading[];
+  /** How the request's dialect read the expression (absent for fairdice's own reading). */
+  dialect?: Translation;
   rolls: {
     value: number;
     /** The value's label (`as {…}`), or a tuple as shown: `(3, 1)`. */

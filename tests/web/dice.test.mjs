@@ -124,6 +124,20 @@ test("a string another tool reads otherwise gets the command line's note, with t
   await page.close();
 });
 
+test("the dialect selector reads a string as that tool does, stays in the URL and matches the command line", async () => {
+  const page = await browser.page(`dice.html?expr=${encodeURIComponent("3d6>3")}`);
+  await settled(page);
+  await page.selectOption("#dialect", "roll20");
+  await submit(page);
+  assert.match(page.url(), /dialect=roll20/);
+  const printed = cliJson("dist", "3d6>3", "--dialect", "roll20");
+  assert.equal(printed.expression, "3d6cs>=3");
+  assert.equal((await page.textContent("#other-readings")).trim(), printed.dialect.note);
+  assert.deepEqual(await downloadedJson(page, "JSON for 3d6cs>=3"), printed);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("exact counts past 24 digits are abbreviated on the page and whole in the CSV", async () => {
   const page = await browser.page("dice.html?expr=100d6");
   await settled(page);

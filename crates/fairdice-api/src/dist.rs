@@ -8,7 +8,7 @@
 
 use fairdice::Control;
 use fairdice::control::step_count;
-use fairdice::dice::notation::{self, NotationError, Options, ast::Expr};
+use fairdice::dice::notation::{self, Dialect, NotationError, Options, Translation, ast::Expr};
 use fairdice::dice::report::decimal_digits;
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use serde::{Deserialize, Serialize};
@@ -90,6 +90,30 @@ pub struct DistRequest {
     /// How many extra rolls an exploding die may make.
     #[serde(default = "default_explode_depth")]
     pub explode_depth: u32,
+    /// Read the expression as this dice tool reads it (`roll20`, `foundry`,
+    /// `rpg-dice-roller`, `anydice`; `fairdice` by default).
+    #[serde(default, skip_serializing_if = "is_fairdice")]
+    pub dialect: Dialect,
+}
+
+/// Whether `dialect` is fairdice's own reading (left out of a request's JSON).
+pub(crate) fn is_fairdice(dialect: &Dialect) -> bool {
+    *dialect == Dialect::Fairdice
+}
+
+/// `expression` as `dialect` reads it, in fairdice's language, or the error of
+/// a string that dialect cannot read (its caret in the text it points into).
+///
+/// # Errors
+/// A parse error, or the difference the language cannot write.
+pub fn translated(expression: &str, dialect: Dialect) -> Result<Translation, Error> {
+    notation::translate(expression, dialect).map_err(|refused| {
+        let mut error = Error::notation(&NotationError::Parse(refused.error), &refused.text);
+        if dialect != Dialect::Fairdice {
+            error = error.in_context(&format!("read as {}:", dialect.tool()));
+        }
+        error
+    })
 }
 
 fn default_seed() -> u64 {
@@ -108,6 +132,7 @@ impl DistRequest {
             runs: None,
             seed: DEFAULT_SEED,
             explode_depth: DEFAULT_EXPLODE_DEPTH,
+            dialect: Dialect::Fairdice,
         }
     }
 
@@ -132,6 +157,9 @@ impl DistRequest {
         let mut command = format!("fairdice dist {}", shell_quote(&self.expression));
         if self.explode_depth != DEFAULT_EXPLODE_DEPTH {
             command.push_str(&format!(" --explode-depth {}", self.explode_depth));
+        }
+        if self.dialect != Dialect::Fairdice {
+            command.push_str(&format!(" --dialect {}", self.dialect));
         }
         if let Some(runs) = self.runs {
             command.push_str(&format!(" --runs {runs}"));
@@ -261,6 +289,22 @@ impl UseCase for DistRequest {
     type Report = DistributionReport;
 
     fn run(&self, control: &Control) -> Result<DistributionReport, Error> {
+        if self.dialect != Dialect::Fairdice {
+            // The dialect's reading, written in fairdice, is what is computed
+            // (and what a refusal's suggestion names).
+            let translation = translated(&self.expression, self.dialect)?;
+            let request = DistRequest {
+                expression: translation.expression.clone(),
+                dialect: Dialect::Fairdice,
+                ..self.clone()
+            };
+            let mut report = request.run(control)?;
+            // The reading was chosen: what other tools make of its spelling
+            // here is not news.
+            report.other_readings.clear();
+            report.dialect = Some(translation);
+            return Ok(report);
+        }
         let expr = self.parse()?;
         if let Some(runs) = self.runs {
             return self.estimate(&expr, runs, control);

@@ -1,7 +1,7 @@
 //! `roll`: roll a dice expression, every die shown, with a seed that repeats it.
 
 use fairdice::Control;
-use fairdice::dice::notation::{self, PoolKind, Roll};
+use fairdice::dice::notation::{self, Dialect, PoolKind, Roll, Translation};
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::rng;
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,9 @@ pub struct RollRequest {
     /// How many extra rolls an exploding die may make.
     #[serde(default = "default_explode_depth")]
     pub explode_depth: u32,
+    /// Read the expression as this dice tool reads it (`fairdice` by default).
+    #[serde(default, skip_serializing_if = "crate::dist::is_fairdice")]
+    pub dialect: Dialect,
 }
 
 fn one() -> u64 {
@@ -64,6 +67,10 @@ pub struct RollReport {
     /// none does).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_readings: Vec<fairdice::dice::notation::OtherReading>,
+    /// The expression as written and how a dice tool's dialect read it
+    /// (absent for fairdice's own reading); `expression` is then that reading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<Translation>,
 }
 
 /// One roll: its value, every pool with its dice, and the value of every name.
@@ -194,6 +201,18 @@ impl UseCase for RollRequest {
                     .command()
             )));
         }
+        if self.dialect != Dialect::Fairdice {
+            let translation = crate::dist::translated(&self.expression, self.dialect)?;
+            let request = RollRequest {
+                expression: translation.expression.clone(),
+                dialect: Dialect::Fairdice,
+                ..self.clone()
+            };
+            let mut report = request.run(control)?;
+            report.other_readings.clear();
+            report.dialect = Some(translation);
+            return Ok(report);
+        }
         let dist = DistRequest {
             explode_depth: self.explode_depth,
             ..DistRequest::new(self.expression.clone())
@@ -236,6 +255,7 @@ impl UseCase for RollRequest {
             seed: self.seed,
             rolls,
             other_readings: notation::other_readings(&self.expression, &expr),
+            dialect: None,
         })
     }
 }
@@ -250,6 +270,7 @@ mod tests {
             times,
             seed,
             explode_depth: DEFAULT_EXPLODE_DEPTH,
+            dialect: Dialect::Fairdice,
         }
         .run(&Control::new())
     }

@@ -174,6 +174,13 @@ pub fn note_other_readings(readings: &[fairdice::dice::notation::OtherReading]) 
     }
 }
 
+/// One line on stderr saying how a dice tool's dialect read the expression.
+pub fn note_dialect(translation: Option<&fairdice::dice::notation::Translation>) {
+    if let Some(translation) = translation {
+        eprintln!("note: {}", translation.note);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

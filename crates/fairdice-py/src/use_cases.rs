@@ -29,7 +29,7 @@ use crate::die::{EstimateInfo, PyDie};
 
 /// The exact distribution of a dice expression, or its Monte Carlo estimate.
 #[pyfunction]
-#[pyo3(signature = (expression, *, runs=None, seed=DEFAULT_SEED, explode_depth=DEFAULT_EXPLODE_DEPTH, max_steps=None))]
+#[pyo3(signature = (expression, *, runs=None, seed=DEFAULT_SEED, explode_depth=DEFAULT_EXPLODE_DEPTH, max_steps=None, dialect="fairdice"))]
 pub fn dist(
     py: Python<'_>,
     expression: String,
@@ -37,12 +37,20 @@ pub fn dist(
     seed: u64,
     explode_depth: u32,
     max_steps: Option<u64>,
+    dialect: &str,
 ) -> PyResult<PyDie> {
+    let dialect =
+        dialect
+            .parse()
+            .map_err(|e: fairdice::dice::notation::dialect::UnknownDialect| {
+                pyo3::exceptions::PyValueError::new_err(e.to_string())
+            })?;
     let request = DistRequest {
         expression,
         runs,
         seed,
         explode_depth,
+        dialect,
     };
     let control = compute::control(max_steps);
     let quick = is_quick(&request);

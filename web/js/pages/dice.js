@@ -1,7 +1,7 @@
 // The Dice page: expressions (one or several to compare), the measure to chart,
 // and Monte Carlo settings when in use; the distribution as the charts crate draws
 // it, mean and spread, and every outcome's numbers. Inputs live in the URL:
-// `dice.html?expr=4d6kh3&expr=3d6&mode=at_least[&runs=N&seed=S]`.
+// `dice.html?expr=4d6kh3&expr=3d6&mode=at_least[&runs=N&seed=S][&dialect=roll20]`.
 
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
@@ -51,6 +51,8 @@ function fromParams(params) {
   return {
     expressions,
     mode,
+    // Checked by the engine, which names the dialects it reads.
+    dialect: param(params, "dialect") ?? "fairdice",
     runs: runs === undefined ? null : whole(runs, "runs"),
     seed: seed === undefined ? 1n : u64(seed, "seed"),
   };
@@ -60,6 +62,7 @@ function toParams(state) {
   const params = new URLSearchParams();
   for (const e of state.expressions) params.append("expr", e);
   if (state.mode !== "probability") params.set("mode", state.mode);
+  if (state.dialect !== "fairdice") params.set("dialect", state.dialect);
   if (state.runs !== null) {
     params.set("runs", String(state.runs));
     params.set("seed", String(state.seed));
@@ -105,6 +108,7 @@ function fill(state) {
     }),
   );
   form.querySelector(`#mode-${state.mode}`).checked = true;
+  form.querySelector("#dialect").value = state.dialect;
   monteCarlo.hidden = state.runs === null;
   form.querySelector("#runs").value = state.runs ?? "";
   form.querySelector("#seed").value = state.runs === null ? "" : String(state.seed);
@@ -113,8 +117,11 @@ function fill(state) {
 }
 
 function jobs(state, width) {
+  const dialect = state.dialect === "fairdice" ? {} : { dialect: state.dialect };
   const requests = state.expressions.map((expression) =>
-    requestJson(state.runs === null ? { expression } : { expression, runs: state.runs, seed: state.seed }),
+    requestJson(
+      state.runs === null ? { expression, ...dialect } : { expression, ...dialect, runs: state.runs, seed: state.seed },
+    ),
   );
   return [{ useCase: "dist", requests, view: { measures: MEASURES, width } }];
 }
@@ -171,8 +178,9 @@ function render(state, outcomes, results, { go }) {
       })),
     }),
   );
-  // Where another dice tool reads the expression otherwise: one line each.
-  const readings = reports.flatMap((r) => r.other_readings ?? []);
+  // How the chosen dialect read each expression, and where another dice tool
+  // reads it otherwise: one line each.
+  const readings = reports.flatMap((r) => (r.dialect ? [r.dialect] : []).concat(r.other_readings ?? []));
   if (readings.length > 0) {
     results.append(el("div", { id: "other-readings", class: "other-readings" }, ...readings.map((r) => el("p", {}, r.note))));
   }

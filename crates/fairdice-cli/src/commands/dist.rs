@@ -46,6 +46,10 @@ pub struct Args {
     /// How many extra rolls an exploding die (`!`) may make.
     #[arg(long, default_value_t = fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH, value_name = "N")]
     pub explode_depth: u32,
+    /// Read the expression as this dice tool reads it: fairdice, roll20,
+    /// foundry, rpg-dice-roller or anydice (docs/notation.md, "Dialects").
+    #[arg(long, default_value = "fairdice", value_name = "NAME")]
+    pub dialect: fairdice::dice::notation::Dialect,
     /// Refuse exact computations estimated above this many steps.
     #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
@@ -101,6 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             runs: args.runs,
             seed: args.seed,
             explode_depth: args.explode_depth,
+            dialect: args.dialect,
         };
         let report = match args.runs {
             None => request.run(&control),
@@ -113,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         .map_err(UserError::from_api)?;
         crate::output::note_other_readings(&report.other_readings);
+        crate::output::note_dialect(report.dialect.as_ref());
         reports.push(report);
     }
     if let Some(path) = &args.plot {

@@ -25,6 +25,10 @@ pub struct Args {
     /// How many extra rolls an exploding die (`!`) may make.
     #[arg(long, default_value_t = fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH, value_name = "N")]
     pub explode_depth: u32,
+    /// Read the expression as this dice tool reads it: fairdice, roll20,
+    /// foundry, rpg-dice-roller or anydice (docs/notation.md, "Dialects").
+    #[arg(long, default_value = "fairdice", value_name = "NAME")]
+    pub dialect: fairdice::dice::notation::Dialect,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -42,9 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         times: args.times,
         seed,
         explode_depth: args.explode_depth,
+        dialect: args.dialect,
     };
     let report = request.run(&Control::new()).map_err(UserError::from_api)?;
     crate::output::note_other_readings(&report.other_readings);
+    crate::output::note_dialect(report.dialect.as_ref());
     let mut out = std::io::stdout().lock();
     if args.json {
         write!(out, "{}", crate::output::json(&report)?)

@@ -184,6 +184,76 @@ fn tuples_show_joint_outcomes_as_a_grid_csv_json_and_rolls() {
     assert!(error.contains("a tuple is the whole result"), "{error}");
 }
 
+/// The counts of a `dist` document's outcomes.
+fn counts(document: &serde_json::Value) -> Vec<(i64, u64)> {
+    document["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            let count = row["count"].as_str().unwrap().parse().unwrap();
+            (row["outcome"].as_i64().unwrap(), count)
+        })
+        .collect()
+}
+
+#[test]
+fn a_dialect_reads_the_string_as_its_tool_does_and_says_how() {
+    // Roll20: `3d6>3` counts the dice showing 3 or more, C(3,k)·4^k·2^(3-k).
+    let document = json(&["dist", "3d6>3", "--dialect", "roll20", "--json"]);
+    assert_eq!(document["expression"], "3d6cs>=3");
+    assert_eq!(document["dialect"]["written"], "3d6>3");
+    assert_eq!(document["dialect"]["dialect"], "roll20");
+    assert_eq!(counts(&document), [(0, 8), (1, 48), (2, 96), (3, 64)]);
+    let output = fairdice(&["dist", "3d6>3", "--dialect", "roll20"]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .starts_with("note: read as Roll20 reads it: `3d6cs>=3`"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // rpg-dice-roller: each keep on the whole pool, so `4d6kh3kl2` keeps the
+    // second lowest die: counted here over all 6^4 rolls.
+    let mut second = std::collections::BTreeMap::new();
+    for roll in 0..6u32.pow(4) {
+        let mut dice: Vec<u32> = (0..4).map(|i| roll / 6u32.pow(i) % 6 + 1).collect();
+        dice.sort_unstable();
+        *second.entry(i64::from(dice[1])).or_insert(0u64) += 1;
+    }
+    let document = json(&[
+        "dist",
+        "4d6kh3kl2",
+        "--dialect",
+        "rpg-dice-roller",
+        "--json",
+    ]);
+    assert_eq!(document["expression"], "4d6dl1dh2");
+    assert_eq!(counts(&document), second.into_iter().collect::<Vec<_>>());
+    // Foundry's `r` rerolls once; the roll command reads dialects too.
+    let rolls = json(&[
+        "roll",
+        "1d20r1",
+        "--dialect",
+        "foundry",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(rolls["expression"], "1d20ro1");
+    assert_eq!(rolls["dialect"]["changes"][0]["written"], "r1");
+    // What the dialect reads but the language cannot say: refused, named, exit 2.
+    let output = fairdice(&["dist", "d20/2", "--dialect", "roll20"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Roll20 divides exactly"));
+    // A dialect that does not exist lists the ones that do.
+    let output = fairdice(&["dist", "d6", "--dialect", "roll21"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("fairdice, roll20, foundry, rpg-dice-roller, anydice")
+    );
+}
+
 #[test]
 fn another_tools_reading_is_noted_on_stderr_and_in_the_json() {
     let output = fairdice(&["dist", "2d6>=8"]);

@@ -153,9 +153,12 @@ def dist(
     seed: int = ...,
     explode_depth: int = ...,
     max_steps: int | None = None,
+    dialect: str = "fairdice",
 ) -> Die:
     """The exact distribution of a dice expression (``"4d6kh3"``, ``"d20+5 >= 15"``),
-    or with ``runs`` a seeded Monte Carlo estimate. Raises :class:`fairdice.ParseError`,
+    or with ``runs`` a seeded Monte Carlo estimate. With ``dialect`` (``"roll20"``,
+    ``"foundry"``, ``"rpg-dice-roller"``, ``"anydice"``) the string is read as that
+    tool reads it (``Die.expression`` is then its fairdice spelling). Raises :class:`fairdice.ParseError`,
     :class:`fairdice.TooLargeError` (with a suggested estimate) and the like."""
 
 @final

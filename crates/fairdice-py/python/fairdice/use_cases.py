@@ -95,12 +95,20 @@ def roll(
     *,
     seed: int | None = None,
     explode_depth: int = _native.DEFAULT_EXPLODE_DEPTH,
+    dialect: str = "fairdice",
 ) -> RollReport:
     """Rolls ``expression`` ``times`` times, every die shown. Without a seed one is
-    picked at random and kept in the report (``report.seed``) to repeat the rolls."""
+    picked at random and kept in the report (``report.seed``) to repeat the rolls.
+    With ``dialect`` the string is read as that dice tool reads it."""
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    request = {"expression": expression, "times": times, "seed": seed, "explode_depth": explode_depth}
+    request = {
+        "expression": expression,
+        "times": times,
+        "seed": seed,
+        "explode_depth": explode_depth,
+        "dialect": dialect,
+    }
     return _typed(RollReport, request, None)
 
 

@@ -83,6 +83,10 @@ pub struct DistributionReport {
     /// none does): what they make of it, and how to write that here.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub other_readings: Vec<OtherReading>,
+    /// The expression as written and how a dice tool's dialect read it
+    /// (absent for fairdice's own reading); `expression` is then that reading.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub dialect: Option<crate::dice::notation::Translation>,
 }
 
 /// A pair's chances as a grid: its first value down, its second across.
@@ -436,6 +440,7 @@ impl DistributionReport {
             counted: Counted::Rolls,
             values: None,
             other_readings: Vec::new(),
+            dialect: None,
         }
     }
 

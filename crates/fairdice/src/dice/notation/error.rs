@@ -372,6 +372,10 @@ pub enum Problem {
     /// An integer that does not fit.
     #[error("number too large for a 64-bit integer")]
     NumberTooLarge,
+    /// A dice tool's reading (`--dialect`) that fairdice cannot write, the
+    /// difference named.
+    #[error("{0}")]
+    Dialect(String),
     /// `d{}`.
     #[error("a custom die needs at least one face")]
     NoFaces,

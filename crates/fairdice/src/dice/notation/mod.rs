@@ -15,6 +15,7 @@
 
 pub mod ast;
 pub mod cost;
+pub mod dialect;
 pub mod error;
 pub mod eval;
 pub mod failure;
@@ -24,6 +25,7 @@ pub mod readings;
 pub mod roll;
 
 pub use cost::{Cost, estimate};
+pub use dialect::{Dialect, Translation, translate};
 pub use error::{Expected, Found, ParseError, Problem};
 pub use eval::evaluate_expr;
 pub use failure::{NotationError, TooBig};
