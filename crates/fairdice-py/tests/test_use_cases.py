@@ -207,3 +207,19 @@ def test_another_tools_reading_is_a_warning_and_a_field():
     report = fairdice.run("dist", {"expression": "d6!=3"})
     assert [r["spelling"] for r in report["other_readings"]] == ["d6!3"]
     assert "other_readings" not in fairdice.run("dist", {"expression": "2d6 >= 8"})
+
+
+def test_a_dialect_reads_the_string_as_its_tool_does():
+    # Roll20's `3d6>3` counts the dice showing 3 or more: C(3,k)·4^k·2^(3-k).
+    die = fairdice.dist("3d6>3", dialect="roll20")
+    assert dict(die) == {0: 8, 1: 48, 2: 96, 3: 64}
+    assert die.expression == "3d6cs>=3"
+    report = fairdice.run("dist", {"expression": "10d10cf<3", "dialect": "rpg-dice-roller"})
+    assert report["expression"] == "10d10"
+    assert report["dialect"]["changes"][0]["written"] == "cf<3"
+    rolls = fairdice.roll("1d20r1", seed=3, dialect="foundry")
+    assert rolls.expression == "1d20ro1"
+    with pytest.raises(fairdice.ParseError, match="Roll20 divides exactly"):
+        fairdice.dist("d20/2", dialect="roll20")
+    with pytest.raises(ValueError, match="the dialects are fairdice, roll20"):
+        fairdice.dist("d6", dialect="roll21")
