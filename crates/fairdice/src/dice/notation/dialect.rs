@@ -428,10 +428,15 @@ fn mend(text: &str, error: &ParseError, dialect: Dialect) -> Option<(Span, Strin
                 "a bare `d` after dice drops the lowest".to_string(),
             ))
         }
-        (Dialect::AnyDice, Some(Problem::SingleEquals)) => Some((
+        // AnyDice's `=` compares; Roll20's and rpg-dice-roller's is a compare
+        // point, which the tree then reads as one (`2d6=5` counts fives).
+        (
+            Dialect::AnyDice | Dialect::Roll20 | Dialect::RpgDiceRoller,
+            Some(Problem::SingleEquals),
+        ) => Some((
             span.start..span.start + 1,
             "==".to_string(),
-            "AnyDice's `=` compares".to_string(),
+            format!("{}'s `=`", dialect.tool()),
         )),
         (Dialect::Roll20 | Dialect::RpgDiceRoller, None)
             if rest.starts_with(['s']) && !rest.starts_with("sqrt") =>
@@ -729,16 +734,23 @@ impl Writer<'_> {
         // The one reordering with the same meaning: a clamp of the top below
         // the face an explosion looks at, which then never explodes there.
         let readings = super::readings::other_readings(self.text, node);
-        if let Some(spelling) = readings
-            .iter()
-            .filter(|r| r.span == (node.span.start, node.span.end) && r.there.contains("clamped"))
-            .find_map(|r| r.spelling.clone())
-            && dice.die_modifiers.len() == 2
+        let spelled = readings.iter().any(|r| {
+            r.span == (node.span.start, node.span.end)
+                && r.there.contains("clamped")
+                && r.spelling.is_some()
+        });
+        if let ([explode, clamp], true) = (dice.die_modifiers.as_slice(), spelled)
+            && explode.span().end <= clamp.span().start
         {
-            let span = dice.die_modifiers[0].span().start..dice.die_modifiers[1].span().end;
-            let start = node.span.start;
-            let with = spelling[span.start - start..spelling.len() - (node.span.end - span.end)]
-                .to_string();
+            // The clamp written first, then the explosion (what lies between
+            // them, if anything, after both).
+            let span = explode.span().start..clamp.span().end;
+            let with = format!(
+                "{}{}{}",
+                self.piece(clamp.span()),
+                self.piece(explode.span()),
+                self.piece(&(explode.span().end..clamp.span().start))
+            );
             self.change(
                 &span,
                 &with,
@@ -943,6 +955,7 @@ mod tests {
     fn roll20() {
         let r = |t| read(t, Dialect::Roll20);
         assert_eq!(r("3d6>3"), "3d6cs>=3");
+        assert_eq!(r("2d6=5"), "2d6cs=5");
         assert_eq!(r("2d6>=8"), "2d6cs>=8");
         assert_eq!(r("5d10<2"), "5d10cs<=2");
         assert_eq!(r("d10!>9"), "d10!>=9");
