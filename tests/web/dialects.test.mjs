@@ -84,6 +84,9 @@ const DICE_ROLLER_FORMS = [
   { form: (p) => `ceil(${p.n}d${p.f}/${p.k + 1})` },
   { form: (p) => `round(${p.n}d${p.f}/${p.k + 1})` },
   { form: (p) => `${p.n}dF` },
+  { form: (p) => `${Math.min(p.n, p.f)}d${p.f}u` },
+  { form: (p) => `${Math.min(p.n, p.f)}d${p.f}u + ${p.c}` },
+  { form: (p) => `${p.n}d${p.f}uo`, refused: "`uo`" },
   { form: (p) => `${p.n}d${p.f}/${p.k + 1}`, refused: "divides exactly" },
   { form: (p) => `{${p.n}d${p.f}-d${p.g}}dl1`, refused: "cannot write" },
 ];
