@@ -166,6 +166,8 @@ export interface ContestOptions {
   ties?: "stand" | "a-wins" | "b-wins" | "reroll";
   runs?: number | null;
   seed?: Seed;
+  /** Read both pools as this dice tool reads them (default "fairdice"). */
+  dialect?: Dialect;
 }
 
 export interface ContestReport {

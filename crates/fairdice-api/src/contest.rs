@@ -44,6 +44,9 @@ pub struct ContestRequest {
     /// The Monte Carlo seed.
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// Read both pools as this dice tool reads them (`fairdice` by default).
+    #[serde(default, skip_serializing_if = "crate::dist::is_fairdice")]
+    pub dialect: fairdice::dice::notation::Dialect,
 }
 
 fn default_seed() -> u64 {
@@ -60,6 +63,7 @@ impl ContestRequest {
             ties: TieRule::default(),
             runs: None,
             seed: DEFAULT_SEED,
+            dialect: fairdice::dice::notation::Dialect::Fairdice,
         }
     }
 
@@ -97,6 +101,9 @@ impl ContestRequest {
         }
         if self.ties != TieRule::default() {
             command.push_str(&format!(" --ties {}", self.ties.as_str()));
+        }
+        if !crate::dist::is_fairdice(&self.dialect) {
+            command.push_str(&format!(" --dialect {}", self.dialect));
         }
         if let Some(runs) = self.runs {
             command.push_str(&format!(" --runs {runs}"));
@@ -202,6 +209,22 @@ impl UseCase for ContestRequest {
     type Report = ContestReport;
 
     fn run(&self, control: &Control) -> Result<ContestReport, Error> {
+        if !crate::dist::is_fairdice(&self.dialect) {
+            // Both pools as the dialect reads them, written in fairdice: the
+            // report names them so.
+            let read = |pool: &str, side: &str| {
+                crate::dist::translated(pool, self.dialect)
+                    .map(|t| t.expression)
+                    .map_err(|e| e.in_context(&format!("in pool {side}:")))
+            };
+            let request = ContestRequest {
+                a: read(&self.a, "A")?,
+                b: read(&self.b, "B")?,
+                dialect: fairdice::dice::notation::Dialect::Fairdice,
+                ..self.clone()
+            };
+            return request.run(control);
+        }
         let contest = self.contest(control)?;
         if let Some(runs) = self.runs {
             return self.estimate(&contest, runs, control);

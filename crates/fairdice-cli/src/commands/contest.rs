@@ -48,6 +48,10 @@ pub struct Args {
     /// Seed for --runs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Read both pools as this dice tool reads them: fairdice, roll20, foundry,
+    /// rpg-dice-roller or anydice (docs/notation.md, "Dialects").
+    #[arg(long, default_value = "fairdice", value_name = "NAME")]
+    pub dialect: fairdice::dice::notation::Dialect,
 }
 
 /// `--pairing`.
@@ -108,6 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         runs: args.runs,
         seed: args.seed,
+        dialect: args.dialect,
     };
     let control = Control::new().with_max_steps(args.max_steps);
     let report = match args.runs {

@@ -241,6 +241,18 @@ fn a_dialect_reads_the_string_as_its_tool_does_and_says_how() {
     ]);
     assert_eq!(rolls["expression"], "1d20ro1");
     assert_eq!(rolls["dialect"]["changes"][0]["written"], "r1");
+    // A contest reads both pools in the dialect (a Roll20 label is only shown).
+    assert_eq!(
+        json(&[
+            "contest",
+            "3d6 [attack]",
+            "2d6",
+            "--dialect",
+            "roll20",
+            "--json"
+        ]),
+        json(&["contest", "3d6", "2d6", "--json"])
+    );
     // What the dialect reads but the language cannot say: refused, named, exit 2.
     let output = fairdice(&["dist", "d20/2", "--dialect", "roll20"]);
     assert_eq!(output.status.code(), Some(2));
