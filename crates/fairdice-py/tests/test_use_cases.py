@@ -223,3 +223,5 @@ def test_a_dialect_reads_the_string_as_its_tool_does():
         fairdice.dist("d20/2", dialect="roll20")
     with pytest.raises(ValueError, match="the dialects are fairdice, roll20"):
         fairdice.dist("d6", dialect="roll21")
+    labelled = fairdice.contest("3d6 [attack]", "2d6", dialect="roll20")
+    assert labelled.p_a_wins == fairdice.contest("3d6", "2d6").p_a_wins

@@ -213,11 +213,21 @@ def contest(
     runs: int | None = None,
     seed: int = _native.DEFAULT_SEED,
     max_steps: int | None = None,
+    dialect: str = "fairdice",
 ) -> ContestReport:
     """Two pools (``"5d6"``, ``"4d6+1d8"``) rolled against each other, die paired
     with die: P(A wins), P(tie), P(B wins) exactly, win bias, tie % and closeness,
-    and the net score. ``runs`` estimates it by seeded Monte Carlo instead."""
-    request = {"a": a, "b": b, "pairing": pairing, "ties": ties, "runs": runs, "seed": seed}
+    and the net score. ``runs`` estimates it by seeded Monte Carlo instead. With
+    ``dialect`` both pools are read as that dice tool reads them."""
+    request = {
+        "a": a,
+        "b": b,
+        "pairing": pairing,
+        "ties": ties,
+        "runs": runs,
+        "seed": seed,
+        "dialect": dialect,
+    }
     return _typed(ContestReport, request, max_steps)
 
 
