@@ -805,13 +805,11 @@ impl Writer<'_> {
         }
         // The one reordering with the same meaning: a clamp of the top below
         // the face an explosion looks at, which then never explodes there.
-        let readings = super::readings::other_readings(self.text, node);
-        let spelled = readings.iter().any(|r| {
-            r.span == (node.span.start, node.span.end)
-                && r.there.contains("clamped")
-                && r.spelling.is_some()
-        });
-        if let ([explode, clamp], true) = (dice.die_modifiers.as_slice(), spelled)
+        if let [
+            explode @ DieModifier::Explode { conditions, .. },
+            clamp @ DieModifier::Maximum { value: top, .. },
+        ] = dice.die_modifiers.as_slice()
+            && super::readings::clamp_hides_explosion(conditions, *top, &dice.faces)
             && explode.span().end <= clamp.span().start
         {
             // The clamp written first, then the explosion (what lies between

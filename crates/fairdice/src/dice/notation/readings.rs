@@ -223,8 +223,7 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                     ) = (&dice.die_modifiers[e], &dice.die_modifiers[c])
                 {
                     let piece = |r: std::ops::Range<usize>| text.get(r).unwrap_or_default();
-                    let hidden = conditions.is_empty()
-                        && matches!(dice.faces, Faces::Standard(n) if i128::from(*top) < i128::from(n));
+                    let hidden = clamp_hides_explosion(conditions, *top, &dice.faces);
                     let spelling = hidden.then(|| {
                         format!(
                             "{}{}{}{}",
@@ -278,6 +277,17 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
     }
     found.sort_by_key(|reading| reading.span);
     found
+}
+
+/// Whether a clamp of each roll to `top` hides the face an explosion on the top
+/// face (no `conditions`) looks at, so that clamping first means it never
+/// explodes: then `d6!max5` as rpg-dice-roller reads it is `d6max5!` here.
+pub(super) fn clamp_hides_explosion(
+    conditions: &[super::ast::Condition],
+    top: crate::dice::die::Outcome,
+    faces: &Faces,
+) -> bool {
+    conditions.is_empty() && matches!(faces, Faces::Standard(n) if i128::from(top) < i128::from(*n))
 }
 
 /// A group of one member that keeps or drops (`{3d6+2}dl1`, `{2d6*2}k1`) where
