@@ -86,7 +86,15 @@ const DICE_ROLLER_FORMS = [
   { form: (p) => `${p.n}dF` },
   { form: (p) => `${Math.min(p.n, p.f)}d${p.f}u` },
   { form: (p) => `${Math.min(p.n, p.f)}d${p.f}u + ${p.c}` },
-  { form: (p) => `${p.n}d${p.f}uo`, refused: "`uo`" },
+  // Unique dice walked over the multisets rolled (a condition, `uo`, keeps):
+  // small dice, so that each string is computed in milliseconds.
+  { form: (p) => `${p.n}d${p.g}uo` },
+  { form: (p) => `${p.n}d${p.g}u=${Math.min(p.t, p.g)}` },
+  { form: (p) => `${p.n}d${p.g}uo>${Math.min(p.t, p.g - 1)}` },
+  { form: (p) => `${Math.min(p.n, p.g)}d${p.g}ukh${p.k}` },
+  { form: (p) => `${p.n}d${p.g}uodl${p.k}` },
+  { form: (p) => `${p.n}d${p.g}uo<=2cs>=${Math.min(p.t, p.g)}` },
+  { form: (p) => `${p.g + 1}d${p.g}u`, refused: "cannot all differ" },
   { form: (p) => `${p.n}d${p.f}/${p.k + 1}`, refused: "divides exactly" },
   { form: (p) => `{${p.n}d${p.f}-d${p.g}}dl1`, refused: "cannot write" },
 ];

@@ -193,6 +193,33 @@ fn independent(id: &str) -> Option<BigRational> {
             yes(r.iter().sum::<u64>() - lowest == 18)
         }),
         "half-d20-rounded-up-mean" => every_roll(1, 20, |r| r[0].div_ceil(2)),
+        // Unique dice: `u` makes every order of four different faces alike, so
+        // the mean is over the rolls of 4d6 that show four different faces.
+        "unique-4d6-kh3-mean" => {
+            let (mut sum, mut rolls) = (0u64, 0u64);
+            for code in 0..6u64.pow(4) {
+                let r: Vec<u64> = (0..4).map(|i| code / 6u64.pow(i) % 6 + 1).collect();
+                if sizes(&r).len() == 4 {
+                    sum += r.iter().sum::<u64>() - r.iter().min().unwrap();
+                    rolls += 1;
+                }
+            }
+            ratio(sum, rolls)
+        }
+        // `uo`: each die a first roll and the roll it takes again (used when the
+        // first repeats an earlier die's face): every one of the 6^6 rolls alike.
+        "unique-once-3d6-at-least-15" => every_roll(6, 6, |r| {
+            let mut dice: Vec<u64> = Vec::new();
+            for pair in r.chunks(2) {
+                let die = if dice.contains(&pair[0]) {
+                    pair[1]
+                } else {
+                    pair[0]
+                };
+                dice.push(die);
+            }
+            yes(dice.iter().sum::<u64>() >= 15)
+        }),
         // Cards: hypergeometric counts of hands, written out.
         "ace-in-hand" => ratio(1, 1) - ratio(choose(48, 5), choose(52, 5)),
         "flush" => ratio(4 * choose(13, 5), choose(52, 5)),

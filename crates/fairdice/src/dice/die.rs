@@ -40,6 +40,16 @@ pub enum DieError {
     /// A reroll condition that matches every outcome, so rolling never ends.
     #[error("the reroll condition matches every outcome, so the die would be rerolled forever")]
     RerollsEverything,
+    /// Unique dice (`u`) on more dice than the faces they may all differ on.
+    #[error(
+        "{dice} dice cannot all differ on {faces} faces: a repeat would be rolled again forever (`uo` rolls it again once)"
+    )]
+    UniqueImpossible {
+        /// The dice of the term.
+        dice: u64,
+        /// The different faces a repeat may be rolled again to.
+        faces: u64,
+    },
     /// The square root of a negative outcome.
     #[error("the square root of {0}: sqrt takes an argument of 0 or more")]
     NegativeRoot(i64),

@@ -364,7 +364,7 @@ fn strip_markers(out: &mut String, change: &mut impl FnMut(&str, &str, &str)) {
         let after_dice = found > 0
             && matches!(
                 bytes[found - 1],
-                b'0'..=b'9' | b'!' | b'h' | b'l' | b'%' | b'F' | b')' | b'}' | b'p'
+                b'0'..=b'9' | b'!' | b'h' | b'l' | b'%' | b'F' | b')' | b'}' | b'p' | b'u' | b'o'
             );
         let next = bytes.get(found + 2).copied();
         let ends = !matches!(next, Some(b'a'..=b'z' | b'A'..=b'Z' | b'_'));
@@ -433,9 +433,6 @@ fn mend(text: &str, error: &ParseError, dialect: Dialect) -> Result<Option<Mend>
     let Some(rest) = text.get(span.start..) else {
         return Ok(None);
     };
-    if dialect == Dialect::RpgDiceRoller && error.problem().is_none() && rest.starts_with('u') {
-        return unique(text, span.start);
-    }
     Ok(match (dialect, error.problem()) {
         (Dialect::Roll20 | Dialect::Foundry | Dialect::RpgDiceRoller, Some(Problem::BareDrop)) => {
             Some((
@@ -472,62 +469,6 @@ fn mend(text: &str, error: &ParseError, dialect: Dialect) -> Result<Option<Mend>
         (Dialect::Roll20, None) if rest.starts_with('f') => roll20_failures(text, span.start),
         _ => None,
     })
-}
-
-/// rpg-dice-roller's unique modifier, `4d6u`: each die that repeats an earlier
-/// one is rerolled until it does not, so the dice are distinct faces in a random
-/// order, a deal from a deck of one card of each face: `deal(deck{1..6}, 4)`.
-fn unique(text: &str, at: usize) -> Result<Option<Mend>, ParseError> {
-    let before = &text[..at];
-    let sides = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let Some(head) = before[..before.len() - sides].strip_suffix('d') else {
-        return Ok(None);
-    };
-    let written = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let start = head.len() - written;
-    let plain = head[..start]
-        .chars()
-        .next_back()
-        .is_none_or(|c| !(c.is_alphanumeric() || c == ')' || c == '}'));
-    if sides == 0 || !plain {
-        return Ok(None);
-    }
-    let (Ok(faces), count) = (
-        before[before.len() - sides..].parse::<u64>(),
-        head[start..].parse::<u64>().unwrap_or(1),
-    ) else {
-        return Ok(None);
-    };
-    let after = &text[at + 1..];
-    let term = start..at + 1;
-    if after.starts_with('o') {
-        return Err(refuse(
-            text,
-            &(start..at + 2),
-            "rpg-dice-roller's `uo` rerolls each repeated die once, which may repeat again: fairdice has no spelling of it yet (`u`, rerolling until every die differs, is a deal: `deal(deck{1..6}, 4)`)".to_string(),
-        ));
-    }
-    if after.starts_with(|c: char| c.is_ascii_alphabetic() || "<>=!".contains(c)) {
-        return Err(refuse(
-            text,
-            &term,
-            "rpg-dice-roller's unique dice with a compare point or more modifiers have no spelling here; a plain `4d6u` is a deal: `deal(deck{1..6}, 4)`".to_string(),
-        ));
-    }
-    if count > faces {
-        return Err(refuse(
-            text,
-            &term,
-            format!(
-                "{count} dice of {faces} faces cannot all differ: rpg-dice-roller gives up after 1,000 rerolls, which has no exact answer"
-            ),
-        ));
-    }
-    Ok(Some((
-        term,
-        format!("deal(deck{{1..{faces}}}, {count})"),
-        "rpg-dice-roller rerolls a die that repeats an earlier one until it does not: one card of each face, dealt".to_string(),
-    )))
 }
 
 /// Roll20's `10d10>7f1`: a success target right after the dice and the
@@ -1075,14 +1016,12 @@ mod tests {
         assert_eq!(r("{3d6+2}dl1 * 2"), "({3d6}dl1 + 2) * 2");
         assert_eq!(r("(2d6>=8) + 4d6kh3kl2"), "(2d6cs>=8) + 4d6dl1dh2");
         assert_eq!(r("-7 % 4"), "-7 % 4");
-        assert_eq!(r("4d6u"), "deal(deck{1..6}, 4)");
-        assert_eq!(
-            r("2 * d20u + 3d6u"),
-            "2 * deal(deck{1..20}, 1) + deal(deck{1..6}, 3)"
-        );
-        assert!(refused("4d6uo", Dialect::RpgDiceRoller).contains("`uo`"));
-        assert!(refused("4d3u", Dialect::RpgDiceRoller).contains("cannot all differ"));
-        assert!(refused("4d6ukh3", Dialect::RpgDiceRoller).contains("more modifiers"));
+        // Unique dice read alike; their critical markers are dropped.
+        assert_eq!(r("4d6u"), "4d6u");
+        assert_eq!(r("2 * d20u + 3d6uo=6"), "2 * d20u + 3d6uo=6");
+        assert_eq!(r("4d6ukh3"), "4d6ukh3");
+        assert_eq!(r("5d10uocs>=8"), "5d10uo");
+        assert!(refused("4d6kh3u", Dialect::RpgDiceRoller).contains("right after the faces"));
         assert!(refused("d10!>=8max9", Dialect::RpgDiceRoller).contains("fixed order"));
         assert!(refused("{2d6-d4}dl1", Dialect::RpgDiceRoller).contains("cannot write"));
         assert!(refused("d20/3", Dialect::RpgDiceRoller).contains("divides exactly"));

@@ -457,6 +457,10 @@ pub enum Problem {
         /// The explosion as written.
         explosion: String,
     },
+    /// Unique dice written after another pool modifier, with a per-die
+    /// modifier, twice, or on more dice than faces.
+    #[error("{0}")]
+    Unique(String),
     /// Two ways of counting a pool that contradict each other (`cs>5cf<2`).
     #[error(
         "`{first}` and `{second}` count different things; count successes with `cs` and deduct failures with `df`"

@@ -160,7 +160,8 @@ pub fn strip(expr: &Expr) -> Expr {
                     PoolModifier::Keep { span, .. }
                     | PoolModifier::CountSuccesses { span, .. }
                     | PoolModifier::DeductFailures { span, .. }
-                    | PoolModifier::CountFailures { span, .. } => *span = 0..0,
+                    | PoolModifier::CountFailures { span, .. }
+                    | PoolModifier::Unique { span, .. } => *span = 0..0,
                     PoolModifier::KeepRolled { span, count, .. } => {
                         *span = 0..0;
                         **count = strip(count);

@@ -107,6 +107,12 @@ fn show_pool_modifier(m: &PoolModifier) -> String {
         PoolModifier::CountSuccesses { condition, .. } => format!("cs{condition}"),
         PoolModifier::DeductFailures { condition, .. } => format!("df{condition}"),
         PoolModifier::CountFailures { condition, .. } => format!("cf{condition}"),
+        PoolModifier::Unique {
+            once, condition, ..
+        } => {
+            let condition = condition.map(|c| c.to_string()).unwrap_or_default();
+            format!("u{}{condition}", if *once { "o" } else { "" })
+        }
     }
 }
 

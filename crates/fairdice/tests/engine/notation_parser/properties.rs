@@ -25,6 +25,7 @@ fn check_spans(text: &str, expr: &Expr) -> Result<(), TestCaseError> {
                 PoolModifier::CountSuccesses { .. } => &["cs", "even", "odd"],
                 PoolModifier::DeductFailures { .. } => &["df"],
                 PoolModifier::CountFailures { .. } => &["cf"],
+                PoolModifier::Unique { .. } => &["u"],
             };
             let written = &text[m.span().clone()];
             prefixes.iter().any(|p| written.starts_with(p)) && written.trim() == written

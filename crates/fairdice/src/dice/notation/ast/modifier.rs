@@ -267,6 +267,18 @@ pub enum PoolModifier {
         /// Where the modifier is written.
         span: Span,
     },
+    /// `u`, `uo`, `u=5`: in the order rolled, a die showing what an earlier die
+    /// shows (and matching the condition, when there is one) is rolled again:
+    /// until it differs (`u`), or once (`uo`). Written on a dice term before its
+    /// other pool modifiers.
+    Unique {
+        /// Whether a repeat is rolled again only once.
+        once: bool,
+        /// Which repeats are rolled again; none means every repeat.
+        condition: Option<Condition>,
+        /// Where the modifier is written.
+        span: Span,
+    },
 }
 
 impl PoolModifier {
@@ -277,7 +289,8 @@ impl PoolModifier {
             | PoolModifier::KeepRolled { span, .. }
             | PoolModifier::CountSuccesses { span, .. }
             | PoolModifier::DeductFailures { span, .. }
-            | PoolModifier::CountFailures { span, .. } => span,
+            | PoolModifier::CountFailures { span, .. }
+            | PoolModifier::Unique { span, .. } => span,
         }
     }
 

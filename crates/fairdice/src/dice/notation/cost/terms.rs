@@ -11,8 +11,8 @@ use crate::dice::notation::ast::{
     Condition, Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Faces, Group, Keep,
     PoolModifier, PoolPart, Repeat,
 };
-use crate::dice::notation::eval::any_matches;
 use crate::dice::notation::eval::pools::TRIM_STEPS;
+use crate::dice::notation::eval::{UNIQUE_PAIR_STEPS, any_matches, unique_deal};
 
 /// One die of a term after its per-die modifiers.
 enum PerDie {
@@ -335,14 +335,26 @@ impl<'a> Estimator<'a> {
                 (k.high.max(0.0), Some(k))
             }
         };
+        if let Some(deal) = unique_deal(dice) {
+            return self.deal(&deal, &[(0, Pattern::Sum)]);
+        }
         let (modifiers, keeps) = self.keep_counts(&dice.pool_modifiers);
         let selects = dice.pool_modifiers.iter().any(PoolModifier::selects);
-        let largest = match &per_die {
-            PerDie::Single(die) if equal_weights(dice) => {
+        let unique = match dice.pool_modifiers.first() {
+            Some(PoolModifier::Unique {
+                once, condition, ..
+            }) => Some((*once, condition.is_some())),
+            _ => None,
+        };
+        let largest = match (&per_die, unique) {
+            (PerDie::Single(die), Some((once, conditional))) => {
+                unique_shape(&modifiers[1..], *die, count, once, conditional)
+            }
+            (PerDie::Single(die), None) if equal_weights(dice) => {
                 sized_pool(&modifiers, *die, count, Weights::Equal)
             }
-            PerDie::Single(die) => pool_shape(&modifiers, *die, count),
-            PerDie::Exploding(explosion) => {
+            (PerDie::Single(die), None) => pool_shape(&modifiers, *die, count),
+            (PerDie::Exploding(explosion), _) => {
                 if selects || matches!(explosion.limit, ExplodeLimit::PerTerm(_)) {
                     self.exploding_pool(&modifiers, explosion, count)
                 } else {
@@ -885,6 +897,58 @@ fn mixed_over(s: Shape, term: Shape) -> Shape {
         peak: term.peak.max(s.peak),
         ..term
     }
+}
+
+/// `count` unique dice (`u`, `uo`) of shape `die`, then `after` (keeps and
+/// counting): the walk over the multisets rolled so far, a face at a time, and
+/// the value of each multiset at the end. A plain `u` rolls sets only.
+fn unique_shape(
+    after: &[PoolModifier],
+    die: Shape,
+    count: f64,
+    once: bool,
+    conditional: bool,
+) -> Shape {
+    let faces = die.support;
+    let sets_only = !once && !conditional;
+    // A step's denominator: `W²` for `uo`, the faces left (their least common
+    // multiple across the step) for `u`.
+    let step_bits =
+        die.bits.max(1.0) * if once { 2.0 } else { 1.0 } + if conditional { 16.0 } else { 0.0 };
+    let (mut steps, mut most, mut states) = (0.0f64, 1.0f64, 1.0f64);
+    let mut k = 0.0;
+    while k < count && steps.is_finite() {
+        steps += states * faces * UNIQUE_PAIR_STEPS as f64 * limbs(step_bits * (k + 1.0)).sqrt();
+        k += 1.0;
+        states = if sets_only {
+            sets(faces, k)
+        } else {
+            multisets(faces, k)
+        };
+        most = most.max(states);
+    }
+    let mut shape = pool_shape(after, die, count);
+    shape.bits = shape.bits.max(step_bits * count);
+    shape.steps += steps + states * (count + limbs(shape.bits));
+    // Each multiset holds its outcomes and its count.
+    shape.peak = shape
+        .peak
+        .max(most * (count / 4.0 + limbs(shape.bits) + 4.0));
+    shape
+}
+
+/// `C(support, counted)`: the sets of `counted` different faces.
+fn sets(support: f64, counted: f64) -> f64 {
+    if counted > support {
+        return 0.0;
+    }
+    let r = counted.min(support - counted);
+    if r > 64.0 {
+        return f64::INFINITY;
+    }
+    (0..r as u32).fold(1.0, |acc, i| {
+        acc * (support - f64::from(i)) / (f64::from(i) + 1.0)
+    })
 }
 
 /// How many different sums `counted` dice of `support` outcomes can show at most:

@@ -9,6 +9,7 @@
 
 use super::chains::Chain;
 use super::pools::Shapes;
+use super::unique::Unique;
 use super::{Exact, any_matches, explode_test, pool_value, selected};
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::dice::evaluator::kept_sum;
@@ -108,6 +109,10 @@ impl<'a> Exact<'a> {
         base: Result<Die, DieError>,
         span: &Span,
     ) -> Result<Die, NotationError> {
+        if let Some(unique) = Unique::of(dice) {
+            let base = base.map_err(NotationError::at(&dice.faces_span))?;
+            return self.unique(dice, base, unique, &dice.pool_modifiers[1..], span);
+        }
         let per_die = self.per_die(dice, base)?;
         let selects = dice.pool_modifiers.iter().any(|m| m.selects());
         let capped = matches!(
@@ -273,7 +278,7 @@ impl<'a> Exact<'a> {
 
     /// The count of a term: fixed (a literal, or an expression with one outcome)
     /// or rolled.
-    fn count(&mut self, dice: &'a Dice) -> Result<Count, NotationError> {
+    pub(super) fn count(&mut self, dice: &'a Dice) -> Result<Count, NotationError> {
         let Some(count) = dice.count.as_deref() else {
             return Ok(Count::Fixed(1));
         };
@@ -351,7 +356,7 @@ impl<'a> Exact<'a> {
 }
 
 /// A term's count once read.
-enum Count {
+pub(super) enum Count {
     Fixed(u64),
     Rolled(Die),
 }

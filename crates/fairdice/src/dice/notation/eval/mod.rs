@@ -17,8 +17,10 @@
 
 mod chains;
 mod dice;
+mod unique;
 
 pub(crate) use self::dice::clamp;
+pub(crate) use self::unique::{UNIQUE_PAIR_STEPS, Unique, unique_deal};
 pub(crate) mod pools;
 
 use rustc_hash::FxHashMap as HashMap;

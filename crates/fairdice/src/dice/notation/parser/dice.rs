@@ -136,7 +136,37 @@ fn split(input: &mut Input<'_>, modifiers: Vec<Modifier>) -> (Vec<DieModifier>, 
     }
     check_die_modifiers(input, &die_modifiers);
     check_counting(input, &pool_modifiers);
+    check_unique(input, &die_modifiers, &pool_modifiers);
     (die_modifiers, pool_modifiers)
+}
+
+/// Refuses unique dice after another pool modifier, twice, or with per-die
+/// modifiers (whose rolls a repeat would be rolled again through).
+fn check_unique(input: &mut Input<'_>, die: &[DieModifier], pool: &[PoolModifier]) {
+    for (i, modifier) in pool.iter().enumerate() {
+        if !matches!(modifier, PoolModifier::Unique { .. }) {
+            continue;
+        }
+        let span = modifier.span().clone();
+        let message = if pool[..i]
+            .iter()
+            .any(|m| matches!(m, PoolModifier::Unique { .. }))
+        {
+            "a second `u`: write the dice's unique rule once"
+        } else if i > 0 {
+            "`u` rolls repeats again before the pool is kept or counted: write it right after the faces (`4d6ukh3`)"
+        } else if pool
+            .iter()
+            .any(|m| matches!(m, PoolModifier::KeepRolled { .. }))
+        {
+            "`u` with a rolled keep count (`kh(d3)`) has no exact reading yet"
+        } else if !die.is_empty() {
+            "`u` with per-die modifiers (`!`, `r`, `min`, `max`) has no exact reading yet: a repeat would be rolled again through them"
+        } else {
+            continue;
+        };
+        input.problem(span, Problem::Unique(message.to_string()));
+    }
 }
 /// Adds the conditions of `next` to `last` when both are the same kind and both
 /// have conditions (`r1r2`, `!5!6`; not `ro1ro2`, which applies in turn); says

@@ -1,7 +1,7 @@
 //! The modifiers after a dice term or a pool, each with its condition: explode
 //! (`!`, `!!`, `!p`, `x`, `xo`, `x5=10`), reroll (`r`, `rr`, `ro`), clamp (`min`,
 //! `max`), keep/drop (`kh kl k dh dl`, with a count that may be computed) and
-//! counting (`cs cf df even odd`).
+//! counting (`cs cf df even odd`) and unique dice (`u`, `uo`).
 //!
 //! The spellings are tried in a fixed order, each undone if it does not fit, so
 //! that one that shares its start with another (`kh` and `k`, `df` and Roll20's
@@ -26,7 +26,7 @@ pub(super) enum Modifier {
 /// after a group or a repetition.
 pub(super) fn modifier(input: &mut Input<'_>, dice: bool) -> Parsed<Modifier> {
     input.label(Some(Expected::Modifier), |input| {
-        let starts: &[u8] = if dice { b"!xrmkdceo" } else { b"kdceo" };
+        let starts: &[u8] = if dice { b"!xrmkdceou" } else { b"kdceo" };
         if !input.byte(0).is_some_and(|b| starts.contains(&b)) {
             input.want(&[]);
             return Err(Fail);
@@ -41,7 +41,10 @@ pub(super) fn modifier(input: &mut Input<'_>, dice: bool) -> Parsed<Modifier> {
                 return Ok(Modifier::Die(die));
             }
         }
-        let pool = input.attempt(keep).or_else(|| input.attempt(counting));
+        let pool = input
+            .attempt(keep)
+            .or_else(|| input.attempt(counting))
+            .or_else(|| dice.then(|| input.attempt(unique)).flatten());
         match pool {
             Some(pool) => Ok(Modifier::Pool(pool)),
             None if dice => bare_drop(input).map(Modifier::Pool),
@@ -246,6 +249,25 @@ fn counting(input: &mut Input<'_>) -> Parsed<PoolModifier> {
             comparison,
             value: 0,
         },
+        span: start..input.pos(),
+    })
+}
+
+/// `u`, `uo`, each with an optional condition (`u=5`, `uo<3`).
+fn unique(input: &mut Input<'_>) -> Parsed<PoolModifier> {
+    let start = input.pos();
+    if !input.eat(b'u') {
+        input.want(&[Expected::Symbol('u')]);
+        return Err(Fail);
+    }
+    let once = input.eat(b'o');
+    if !once {
+        input.want(&[Expected::Symbol('o')]);
+    }
+    let condition = input.attempt(condition);
+    Ok(PoolModifier::Unique {
+        once,
+        condition,
         span: start..input.pos(),
     })
 }

@@ -16,7 +16,7 @@ use crate::dice::notation::ast::{
     Dice, DieModifier, ExplodeKind, ExplodeLimit, Expr, ExprKind, Function, Keep, PoolModifier,
     PoolPart, Span,
 };
-use crate::dice::notation::eval::{any_matches, clamp, explode_test, pool_value};
+use crate::dice::notation::eval::{Unique, any_matches, clamp, explode_test, pool_value};
 use crate::dice::notation::failure::NotationError;
 use crate::dice::notation::options::Options;
 use crate::rng;
@@ -453,6 +453,7 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             || adds_dice
             || rolled_faces
             || dice.pool_modifiers.iter().any(|m| m.selects())
+            || Unique::of(dice).is_some()
         {
             return Ok(None);
         }
@@ -509,6 +510,15 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
                     counted: true,
                     extra: false,
                 });
+            }
+            if let Some(unique) = Unique::of(dice) {
+                self.unique(
+                    &mut rolled,
+                    &faces,
+                    top,
+                    unique,
+                    dice.pool_modifiers[0].span(),
+                )?;
             }
             return Ok(rolled);
         };
@@ -581,6 +591,49 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             }
         }
         Ok(rolled)
+    }
+
+    /// `u`/`uo` on rolled dice, in the order rolled: a die showing what an
+    /// earlier one shows is rolled again (its rolls recorded).
+    fn unique(
+        &mut self,
+        rolled: &mut [RolledDie],
+        faces: &FaceList<'_>,
+        top: Outcome,
+        unique: Unique,
+        span: &Span,
+    ) -> Result<(), NotationError> {
+        let n = rolled.len() as u64;
+        let distinct: Option<Vec<Outcome>> = match faces {
+            FaceList::Range(low, high) if n > high.abs_diff(*low) + 1 => {
+                Some((*low..=*high).collect())
+            }
+            FaceList::Range(..) => None,
+            FaceList::Listed(listed) => {
+                let mut values = listed.to_vec();
+                values.sort_unstable();
+                values.dedup();
+                Some(values)
+            }
+        };
+        if let Some(error) = distinct.and_then(|values| unique.impossible(n, &values)) {
+            return Err(NotationError::at(span)(error));
+        }
+        for i in 1..rolled.len() {
+            for _ in 0..MAX_REROLLS {
+                let v = rolled[i].value;
+                if !(unique.applies(v) && rolled[..i].iter().any(|d| d.value == v)) {
+                    break;
+                }
+                let mut rolls = std::mem::take(&mut rolled[i].rolls);
+                rolled[i].value = self.die(faces, top, &[], &mut rolls)?;
+                rolled[i].rolls = rolls;
+                if unique.once {
+                    break;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Rolls one die through its modifiers, the last modifier outermost.
