@@ -4,8 +4,9 @@
 //   exact mean fairdice gives under `dialect: "rpg-dice-roller"` within 5
 //   standard errors; and where fairdice's own reading of the string is clearly
 //   another distribution, a note must say that rpg-dice-roller reads it otherwise.
-// - Roll20: each string beside the spelling docs/notation.md's Roll20 table gives
-//   it in fairdice, compared outcome by outcome, counts exact.
+// - Roll20, Foundry and AnyDice: each string beside the spelling docs/notation.md's
+//   table for the tool gives it in fairdice, compared outcome by outcome, counts
+//   exact; the strings each table refuses are refused, the difference named.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -223,6 +224,75 @@ test("Roll20: 320 strings read as the documented spelling, outcome by outcome", 
   }
   assert.deepEqual(failures, []);
 });
+
+/**
+ * Foundry's and AnyDice's forms beside their spelling in fairdice (docs/notation.md,
+ * the Foundry and AnyDice tables of "Dialects"); `null` where the dialect refuses
+ * the string and the message must name the difference.
+ */
+const FOUNDRY_FORMS = [
+  (p) => [`${p.n}d${p.f}r${p.k}`, `${p.n}d${p.f}ro${p.k}`],
+  (p) => [`${p.n}d${p.f}r<${p.t}`, `${p.n}d${p.f}ro<${p.t}`],
+  (p) => [`${p.n}d${p.f}rr<${p.t}`, `${p.n}d${p.f}r<${p.t}`],
+  (p) => [`${p.n}d${p.f}d`, `${p.n}d${p.f}dl`],
+  (p) => [`${p.n}d${p.f}d${p.k}`, `${p.n}d${p.f}dl${p.k}`],
+  (p) => [`${p.n}d${p.f}kh${p.k}`, `${p.n}d${p.f}kh${p.k}`],
+  (p) => [`${p.n}d${p.f}kl${p.k}`, `${p.n}d${p.f}kl${p.k}`],
+  (p) => [`${p.n}d${p.f}cs>=${p.t}`, `${p.n}d${p.f}cs>=${p.t}`],
+  (p) => [`${p.n}d${p.f}cs>${p.t}df=1`, `${p.n}d${p.f}cs>${p.t}df=1`],
+  (p) => [`${p.n}d${p.f}x`, `${p.n}d${p.f}!`],
+  (p) => [`${p.n}d${p.f}xo`, `${p.n}d${p.f}xo`],
+  (p) => [`${p.n}d${p.f}x>=${p.f - 1}`, `${p.n}d${p.f}!>=${p.f - 1}`],
+  (p) => [`${p.n}d${p.f}min${p.m}`, `${p.n}d${p.f}min${p.m}`],
+  (p) => [`${p.n}d${p.f}max${p.m}`, `${p.n}d${p.f}max${p.m}`],
+  (p) => [`${p.n}d${p.f}even`, `${p.n}d${p.f}even`],
+  (p) => [`floor(${p.n}d${p.f}/${p.k + 1})`, `floor(${p.n}d${p.f}/${p.k + 1})`],
+  (p) => [`${p.n}d${p.f}/${p.k + 1}`, null, "divides exactly"],
+  (p) => [`(d${p.f}-${p.t}) % ${p.k + 1}`, null, "sign of the dividend"],
+  (p) => [`(@level)d${p.f}`, null, "@level"],
+];
+
+const ANYDICE_FORMS = [
+  (p) => [`output ${p.n}d${p.f} named "damage"`, `${p.n}d${p.f}`],
+  (p) => [`output ${p.n}d${p.f}+${p.c}`, `${p.n}d${p.f}+${p.c}`],
+  (p) => [`[highest ${p.k} of ${p.n}d${p.f}]`, `{${p.n}d${p.f}}kh${p.k}`],
+  (p) => [`[lowest ${p.k} of ${p.n}d${p.f}]`, `{${p.n}d${p.f}}kl${p.k}`],
+  (p) => [`[highest 1 of d${p.f} and d${p.g}]`, `{d${p.f}, d${p.g}}kh1`],
+  (p) => [`${p.n}d${p.f} = ${p.t + p.n}`, `${p.n}d${p.f} == ${p.t + p.n}`],
+  (p) => [`${p.n}d${p.f} >= ${p.t + p.n}`, `${p.n}d${p.f} >= ${p.t + p.n}`],
+  (p) => [`d${p.f}/${p.k + 1}`, `d${p.f}/${p.k + 1}`],
+  (p) => [`${p.n}d${p.f}*${p.c}-${p.k}`, `${p.n}d${p.f}*${p.c}-${p.k}`],
+  (p) => [`(d${p.f}-${p.f})/${p.k + 1}`, null, "toward zero"],
+];
+
+for (const [name, dialect, forms, seed] of [
+  ["Foundry", "foundry", FOUNDRY_FORMS, 70],
+  ["AnyDice", "anydice", ANYDICE_FORMS, 80],
+]) {
+  test(`${name}: 100 strings read as the documented spelling, outcome by outcome, or refused naming the difference`, () => {
+    const random = generator(seed);
+    const failures = [];
+    for (let i = 0; i < 100; i++) {
+      const [text, spelling, refusal] = forms[i % forms.length](draw(random));
+      const read = dist(text, { dialect });
+      if (spelling === null) {
+        if (!read.refused?.includes(refusal)) failures.push(`${text}: expected a refusal naming "${refusal}", got ${JSON.stringify(read).slice(0, 200)}`);
+        continue;
+      }
+      const expected = dist(spelling);
+      if (read.refused || expected.refused) {
+        failures.push(`${text}: ${read.refused ?? ""} / ${spelling}: ${expected.refused ?? ""}`);
+        continue;
+      }
+      const rows = (report) => report.outcomes.map((o) => [o.outcome, o.count]);
+      if (JSON.stringify(rows(read.report)) !== JSON.stringify(rows(expected.report))) {
+        failures.push(`${text} (read as ${read.report.expression}) differs from ${spelling}`);
+      }
+      assert.equal(read.report.dialect.written, text);
+    }
+    assert.deepEqual(failures, []);
+  });
+}
 
 test("a dialect that does not exist is refused with the list", () => {
   assert.throws(() => fairdice.dist("d6", { dialect: "roll21" }), (error) => {
