@@ -93,6 +93,7 @@ const DICE_ROLLER_FORMS = [
   { form: (p) => `${p.n}d${p.g}u=${Math.min(p.t, p.g)}` },
   { form: (p) => `${p.n}d${p.g}uo>${Math.min(p.t, p.g - 1)}` },
   { form: (p) => `${Math.min(p.n, p.g)}d${p.g}ukh${p.k}` },
+  { form: (p) => `${Math.min(p.n, p.g)}d${p.g}kh${p.k}u` },
   { form: (p) => `${p.n}d${p.g}uodl${p.k}` },
   { form: (p) => `${p.n}d${p.g}uo<=2cs>=${Math.min(p.t, p.g)}` },
   { form: (p) => `${p.g + 1}d${p.g}u`, refused: "cannot all differ" },

@@ -467,8 +467,32 @@ fn mend(text: &str, error: &ParseError, dialect: Dialect) -> Result<Option<Mend>
             ))
         }
         (Dialect::Roll20, None) if rest.starts_with('f') => roll20_failures(text, span.start),
+        (Dialect::RpgDiceRoller, Some(Problem::UniqueLate)) => unique_first(text, &span),
         _ => None,
     })
+}
+
+/// rpg-dice-roller's `4d6kh3u`: unique dice apply before keeps and counting
+/// wherever written, so the `u` (at `at`) moves to right after the faces of its
+/// term (`4d6ukh3`). `None` where the faces are not a number, `%` or `F`.
+fn unique_first(text: &str, at: &Span) -> Option<Mend> {
+    let before = &text[..at.start];
+    let term = before
+        .rfind(|c: char| " +-*/(),{}[]".contains(c))
+        .map_or(0, |i| i + 1);
+    let head = term + before[term..].find(['d', 'D'])?;
+    let faces = &before[head + 1..];
+    let length = match faces.bytes().next()? {
+        b'%' | b'F' | b'f' => 1,
+        b'0'..=b'9' => faces.bytes().take_while(u8::is_ascii_digit).count(),
+        _ => return None,
+    };
+    let end = head + 1 + length;
+    Some((
+        end..at.end,
+        format!("{}{}", &text[at.clone()], &text[end..at.start]),
+        "rpg-dice-roller makes the dice unique before it keeps or counts them, wherever `u` is written".to_string(),
+    ))
 }
 
 /// Roll20's `10d10>7f1`: a success target right after the dice and the
@@ -1021,7 +1045,9 @@ mod tests {
         assert_eq!(r("2 * d20u + 3d6uo=6"), "2 * d20u + 3d6uo=6");
         assert_eq!(r("4d6ukh3"), "4d6ukh3");
         assert_eq!(r("5d10uocs>=8"), "5d10uo");
-        assert!(refused("4d6kh3u", Dialect::RpgDiceRoller).contains("right after the faces"));
+        assert_eq!(r("4d6kh3u"), "4d6ukh3");
+        assert_eq!(r("2 + 5d10dl1cs>=8uo=1"), "2 + 5d10uo=1dl1");
+        assert!(refused("4d6kh3u", Dialect::Roll20).contains("right after the faces"));
         assert!(refused("d10!>=8max9", Dialect::RpgDiceRoller).contains("fixed order"));
         assert!(refused("{2d6-d4}dl1", Dialect::RpgDiceRoller).contains("cannot write"));
         assert!(refused("d20/3", Dialect::RpgDiceRoller).contains("divides exactly"));

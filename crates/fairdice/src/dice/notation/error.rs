@@ -457,10 +457,14 @@ pub enum Problem {
         /// The explosion as written.
         explosion: String,
     },
-    /// Unique dice written after another pool modifier, with a per-die
-    /// modifier, twice, or on more dice than faces.
+    /// Unique dice with a per-die modifier, twice, or with a rolled keep count.
     #[error("{0}")]
     Unique(String),
+    /// Unique dice written after another pool modifier (`4d6kh3u`).
+    #[error(
+        "`u` rolls repeats again before the pool is kept or counted: write it right after the faces (`4d6ukh3`)"
+    )]
+    UniqueLate,
     /// Two ways of counting a pool that contradict each other (`cs>5cf<2`).
     #[error(
         "`{first}` and `{second}` count different things; count successes with `cs` and deduct failures with `df`"

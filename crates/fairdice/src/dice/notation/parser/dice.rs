@@ -148,13 +148,16 @@ fn check_unique(input: &mut Input<'_>, die: &[DieModifier], pool: &[PoolModifier
             continue;
         }
         let span = modifier.span().clone();
-        let message = if pool[..i]
+        if pool[..i]
             .iter()
-            .any(|m| matches!(m, PoolModifier::Unique { .. }))
+            .all(|m| !matches!(m, PoolModifier::Unique { .. }))
+            && i > 0
         {
+            input.problem(span, Problem::UniqueLate);
+            continue;
+        }
+        let message = if i > 0 {
             "a second `u`: write the dice's unique rule once"
-        } else if i > 0 {
-            "`u` rolls repeats again before the pool is kept or counted: write it right after the faces (`4d6ukh3`)"
         } else if pool
             .iter()
             .any(|m| matches!(m, PoolModifier::KeepRolled { .. }))
