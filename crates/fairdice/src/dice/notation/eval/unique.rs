@@ -6,13 +6,20 @@
 //! (`uo`). What the next die shows depends only on which faces the dice before it
 //! show, so the term is a walk over the multisets rolled so far: each multiset
 //! holds its weight, and every die extends each one by every face. A multiset's
-//! value (kept, dropped, counted) is read at the end, once per multiset.
+//! value (kept, dropped, counted) is read at the end, once per multiset. A
+//! multiset is held as how many dice show each face.
 //!
-//! Weights stay exact integers over one denominator a step: `uo` always spreads a
-//! die over `W²` (the first roll, and a repeat's second roll), `u` over the faces
-//! left, `W − w(repeats)`, scaled to their least common multiple across the step.
+//! Weights stay exact integers over one denominator a step, in the narrowest
+//! count type that holds the last step's total: `uo` always spreads a die over
+//! `W²` (the first roll, and a repeat's second roll), `u` over the faces left,
+//! `W − w(repeats)`, scaled to their least common multiple across the step.
 //! The number of multisets is what the estimate prices (`C(F + n − 1, n)` at most
-//! for `n` dice of `F` faces; sets only, `C(F, n)`, for a plain `u`).
+//! for `n` dice of `F` faces; sets only, `C(F, n)`, for `u`).
+//!
+//! A plain `u` (no condition) on a literal count of different faces, added up or
+//! counted, never reaches the walk: its dice are a deal from a deck of one card
+//! per face, whose walk goes face by face instead of set by set (`6d100u` is
+//! `C(100, 6)` sets, 1.2·10^9, but a hundred faces).
 
 use num_bigint::BigUint;
 use num_integer::Integer;
