@@ -154,6 +154,7 @@ impl<'a> Exact<'a> {
         let faces: Vec<(Outcome, C)> = base.iter().map(|(v, w)| (v, C::from_big(&w))).collect();
         let values: Vec<Outcome> = faces.iter().map(|&(v, _)| v).collect();
         let most = counts.iter().map(|&(n, _)| n).max().unwrap_or(0);
+        let total = base.total();
         let mut walk: Walk<C> = HashMap::default();
         walk.insert(vec![0; faces.len()].into_boxed_slice(), C::one());
         let mut parts = Vec::with_capacity(counts.len());
@@ -162,7 +163,7 @@ impl<'a> Exact<'a> {
                 parts.push((weight.clone(), self.value_of(&walk, &values, rest)?));
             }
             if k < most {
-                walk = self.step(&walk, &faces, base.total(), unique)?;
+                walk = self.step(&walk, &faces, &total, unique)?;
             }
         }
         Ok(parts)
@@ -173,7 +174,7 @@ impl<'a> Exact<'a> {
         &mut self,
         walk: &Walk<C>,
         faces: &[(Outcome, C)],
-        total: BigUint,
+        total: &BigUint,
         unique: Unique,
     ) -> Result<Walk<C>, DieError> {
         let applies: Vec<bool> = faces.iter().map(|&(v, _)| unique.applies(v)).collect();
@@ -191,10 +192,10 @@ impl<'a> Exact<'a> {
             BigUint::one()
         } else {
             walk.keys()
-                .map(|rolled| &total - repeats(rolled).to_big())
+                .map(|rolled| total - repeats(rolled).to_big())
                 .fold(BigUint::one(), |l, d| l.lcm(&d))
         };
-        let total = C::from_big(&total);
+        let total = C::from_big(total);
         let mut next: Walk<C> = HashMap::default();
         next.reserve(walk.len() * 2);
         for (rolled, weight) in walk {
