@@ -96,7 +96,16 @@ const DICE_ROLLER_FORMS = [
   { form: (p) => `${Math.min(p.n, p.g)}d${p.g}kh${p.k}u` },
   { form: (p) => `${p.n}d${p.g}uodl${p.k}` },
   { form: (p) => `${p.n}d${p.g}uo<=2cs>=${Math.min(p.t, p.g)}` },
+  // Rerolls after an explosion: each die it made rolled again, not exploding.
+  { form: (p) => `${p.n}d${p.f}!r<${p.t}` },
+  { form: (p) => `${p.n}d${p.f}!ro=1` },
+  { form: (p) => `${p.n}d${p.f}!pr<${p.t}` },
+  { form: (p) => `${p.n}d${p.g}!r=1kh${p.k}` },
+  { form: (p) => `${p.n}d${p.f}r` },
   { form: (p) => `${p.g + 1}d${p.g}u`, refused: "cannot all differ" },
+  { form: (p) => `${p.n}d${p.f}min${p.m}!`, refused: "first roll clamped" },
+  { form: (p) => `${p.n}d${p.f}!!r<${p.t}`, refused: "one plain roll" },
+  { form: (p) => `${p.n}d${p.f}max${p.m}r=${p.m}`, refused: "bare die" },
   { form: (p) => `${p.n}d${p.f}/${p.k + 1}`, refused: "divides exactly" },
   { form: (p) => `{${p.n}d${p.f}-d${p.g}}dl1`, refused: "cannot write" },
 ];
@@ -133,11 +142,11 @@ function sampleMean(expression) {
   return sum / ROLLS;
 }
 
-test("rpg-dice-roller: 320 strings rolled by rpg-dice-roller agree with fairdice's reading in that dialect, and a note names every clearly different own reading", () => {
+test("rpg-dice-roller: 360 strings rolled by rpg-dice-roller agree with fairdice's reading in that dialect, and a note names every clearly different own reading", () => {
   NumberGenerator.generator.engine = NumberGenerator.engines.MersenneTwister19937.seed(44);
   const random = generator(44);
   const corpus = [];
-  for (let i = 0; corpus.length < 320; i++) {
+  for (let i = 0; corpus.length < 360; i++) {
     const { form, refused } = DICE_ROLLER_FORMS[i % DICE_ROLLER_FORMS.length];
     corpus.push({ text: form(draw(random)), refused });
   }
@@ -204,6 +213,7 @@ const ROLL20_FORMS = [
   (p) => [`floor(${p.n}d${p.f}/${p.k + 1})`, `floor(${p.n}d${p.f}/${p.k + 1})`],
   (p) => [`{${p.n}d${p.f}+${p.j}d${p.g}}k${p.k}`, `{${p.n}d${p.f}+${p.j}d${p.g}}kh${p.k}`],
   (p) => [`{d20+${p.c}, ${p.t + 5}}kh1`, `max(d20+${p.c}, ${p.t + 5})`],
+  (p) => [`${p.n}d${p.f}!r<${p.t}`, null, "does not document"],
 ];
 
 /**
@@ -235,7 +245,7 @@ function spellingFailures(forms, dialect, seed, count) {
   return failures;
 }
 
-test("Roll20: 320 strings read as the documented spelling, outcome by outcome", () => {
+test("Roll20: 320 strings read as the documented spelling, outcome by outcome, or refused naming the difference", () => {
   assert.deepEqual(spellingFailures(ROLL20_FORMS, "roll20", 20, 320), []);
 });
 
@@ -264,6 +274,12 @@ const FOUNDRY_FORMS = [
   (p) => [`${p.n}d${p.f}/${p.k + 1}`, null, "divides exactly"],
   (p) => [`(d${p.f}-${p.t}) % ${p.k + 1}`, null, "sign of the dividend"],
   (p) => [`(@level)d${p.f}`, null, "@level"],
+  (p) => [`${p.n}d${p.f}xr1`, `${p.n}d${p.f}!ro1`],
+  (p) => [`${p.n}d${p.f}xrr<${p.t}`, `${p.n}d${p.f}!r<${p.t}`],
+  (p) => [`${p.n}d${p.f}xmin${p.m}`, `${p.n}d${p.f}!min${p.m}`],
+  (p) => [`${p.n}d${p.f}min${p.m}x`, null, "as rolled"],
+  (p) => [`${p.n}d${p.f}max${p.m}cs>=${p.t}`, null, "as rolled"],
+  (p) => [`${p.n}d${p.f}r<${p.t}x`, null, "only the dice first rolled"],
 ];
 
 const ANYDICE_FORMS = [

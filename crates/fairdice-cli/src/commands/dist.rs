@@ -80,6 +80,7 @@ Dice notation (the whole language: docs/notation.md):
   d6!  d10!>=9  5d10x                        explode: each extra roll is a new die
   d6!!  d6!p  6d10xo  6d10x5=10              compound, penetrate, once, at most 5 per term
   2d6r1  d20rr<3  2d6ro1  4d10min2  4d10max8 reroll until no match, once; clamp each roll
+  d6!r1  4d6!ro1kh3                          after an explosion: each die it made rerolled, not exploding
   4d6u  5d10uo  8d6u=6  4d6ukh3             unique: a repeat rolled again until new, once, if it is 6
   10d10cs>=8  10d10cs>=8df=1  10d20cf<3      count successes (minus failures), failures
   3d6even  3d6odd                            count even or odd dice

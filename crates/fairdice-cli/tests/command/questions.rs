@@ -220,6 +220,18 @@ fn independent(id: &str) -> Option<BigRational> {
             }
             yes(dice.iter().sum::<u64>() >= 15)
         }),
+        // A chain of rolls: the i-th (i < 9) goes on when it shows 6; each roll
+        // that stops ends at 1 only when it showed 1 and its one reroll shows 1
+        // (1/36), and the tenth roll stands whatever it shows. Three chains alike.
+        "reroll-after-explosion-no-ones" => {
+            let sixth = ratio(1, 6);
+            let mut chain = ratio(0, 1);
+            for i in 0..9 {
+                chain += sixth.pow(i) * ratio(29, 36);
+            }
+            chain += sixth.pow(9) * ratio(35, 36);
+            chain.pow(3)
+        }
         // Cards: hypergeometric counts of hands, written out.
         "ace-in-hand" => ratio(1, 1) - ratio(choose(48, 5), choose(52, 5)),
         "flush" => ratio(4 * choose(13, 5), choose(52, 5)),

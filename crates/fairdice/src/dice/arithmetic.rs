@@ -217,6 +217,10 @@ impl Die {
         if n == 0 {
             return Ok(Die::constant(0));
         }
+        if n == 1 {
+            // One die is itself (the recurrence below would redo its counts).
+            return Ok(self.clone());
+        }
         // Every outcome of the result lies in [n·min, n·max]; check it fits first.
         let n_i = n as i64;
         self.min_outcome()

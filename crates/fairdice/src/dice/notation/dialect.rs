@@ -468,6 +468,14 @@ fn mend(text: &str, error: &ParseError, dialect: Dialect) -> Result<Option<Mend>
         }
         (Dialect::Roll20, None) if rest.starts_with('f') => roll20_failures(text, span.start),
         (Dialect::RpgDiceRoller, Some(Problem::UniqueLate)) => unique_first(text, &span),
+        (Dialect::RpgDiceRoller, None)
+            if error
+                .expected()
+                .contains(&super::error::Expected::Condition)
+                && (text[..span.start].ends_with('r') || text[..span.start].ends_with("ro")) =>
+        {
+            bare_reroll(text, span.start)
+        }
         _ => None,
     })
 }
@@ -492,6 +500,27 @@ fn unique_first(text: &str, at: &Span) -> Option<Mend> {
         end..at.end,
         format!("{}{}", &text[at.clone()], &text[end..at.start]),
         "rpg-dice-roller makes the dice unique before it keeps or counts them, wherever `u` is written".to_string(),
+    ))
+}
+
+/// rpg-dice-roller's `d10r`: a reroll without a compare point rerolls the
+/// die's lowest face (`d10r=1`). `None` where the faces are not a number, `%`
+/// or `F`.
+fn bare_reroll(text: &str, at: usize) -> Option<Mend> {
+    let before = &text[..at];
+    let term = before
+        .rfind(|c: char| " +-*/(),{}[]".contains(c))
+        .map_or(0, |i| i + 1);
+    let head = term + before[term..].find(['d', 'D'])?;
+    let lowest = match before[head + 1..].bytes().next()? {
+        b'F' | b'f' => "-1",
+        b'%' | b'0'..=b'9' => "1",
+        _ => return None,
+    };
+    Some((
+        at..at,
+        format!("={lowest}"),
+        "rpg-dice-roller's `r` without a compare point rerolls the lowest face".to_string(),
     ))
 }
 
@@ -708,6 +737,25 @@ impl Writer<'_> {
         let mut pieces = Vec::new();
         match self.dialect {
             Dialect::Roll20 => {
+                let explosion = dice
+                    .die_modifiers
+                    .iter()
+                    .position(|m| matches!(m, DieModifier::Explode { .. }));
+                let reroll_after = explosion.is_some_and(|at| {
+                    dice.die_modifiers[at..].iter().any(|m| {
+                        matches!(
+                            m,
+                            DieModifier::Reroll { .. } | DieModifier::RerollOnce { .. }
+                        )
+                    })
+                });
+                if reroll_after {
+                    return Err(refuse(
+                        self.text,
+                        &node.span,
+                        "Roll20 does not document how a reroll written after an explosion applies, so this is not guessed; a reroll written before it (`d6r<=1!`) rerolls every roll".to_string(),
+                    ));
+                }
                 let spans = dice
                     .die_modifiers
                     .iter()
@@ -727,6 +775,15 @@ impl Writer<'_> {
                 }
             }
             Dialect::Foundry => {
+                if let Some((there, here)) = super::readings::foundry_die(dice) {
+                    return Err(refuse(
+                        self.text,
+                        &node.span,
+                        format!(
+                            "Foundry reads this die with {there}; fairdice with {here}, so this has no spelling here"
+                        ),
+                    ));
+                }
                 for modifier in &dice.die_modifiers {
                     if let DieModifier::Reroll { span, .. } = modifier {
                         let written = self.piece(span);
@@ -759,14 +816,22 @@ impl Writer<'_> {
         node: &Expr,
         dice: &super::ast::Dice,
     ) -> Result<Vec<(Span, String)>, ParseError> {
-        let rank = |m: &DieModifier| match m {
-            DieModifier::Minimum { .. } | DieModifier::Maximum { .. } => 0,
-            DieModifier::Explode { .. } => 1,
-            DieModifier::Reroll { .. } | DieModifier::RerollOnce { .. } => 2,
-        };
-        let ranks: Vec<u8> = dice.die_modifiers.iter().map(rank).collect();
+        let ranks: Vec<u8> = dice
+            .die_modifiers
+            .iter()
+            .map(super::readings::dice_roller_rank)
+            .collect();
         if ranks.is_sorted() {
-            return Ok(Vec::new());
+            return match super::readings::dice_roller_die(dice) {
+                None => Ok(Vec::new()),
+                Some((there, here)) => Err(refuse(
+                    self.text,
+                    &node.span,
+                    format!(
+                        "rpg-dice-roller reads this die as {there}; fairdice as {here}, so this has no spelling here"
+                    ),
+                )),
+            };
         }
         // The one reordering with the same meaning: a clamp of the top below
         // the face an explosion looks at, which then never explodes there.
@@ -967,6 +1032,62 @@ mod tests {
     }
 
     #[test]
+    fn every_row_of_the_dialect_tables_in_the_docs_reads_as_it_says() {
+        let docs = include_str!("../../../../../docs/notation.md");
+        let start = docs.find("\n## Dialects").expect("the Dialects section");
+        let end = start
+            + docs[start..]
+                .find("\n## Conversion table")
+                .expect("its end");
+        let mut dialect = None;
+        let mut rows = 0;
+        let code = |cell: &str| -> Vec<String> {
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect()
+        };
+        for line in docs[start..end].lines() {
+            if let Some(tool) = line.strip_prefix("### ") {
+                dialect = Some(match tool {
+                    "Roll20" => Dialect::Roll20,
+                    "Foundry" => Dialect::Foundry,
+                    "rpg-dice-roller" => Dialect::RpgDiceRoller,
+                    "AnyDice" => Dialect::AnyDice,
+                    other => panic!("a section for {other}"),
+                });
+                continue;
+            }
+            let (Some(dialect), Some(row)) = (dialect, line.strip_prefix("| `")) else {
+                continue;
+            };
+            let line = format!("`{row}");
+            let cells: Vec<&str> = line.split(" | ").collect();
+            let (written, reads) = (code(cells[0]), cells[1].trim());
+            for (i, text) in written.iter().enumerate() {
+                match reads {
+                    // Refused in reading, or when computed (`4d3u`).
+                    "refused" => {
+                        if let Ok(read) = translate(text, dialect) {
+                            let computed = crate::dice::notation::evaluate(&read.expression);
+                            assert!(computed.is_err(), "{text} read as {}", read.expression);
+                        }
+                    }
+                    "as written" => assert_eq!(&read(text, dialect), text, "{dialect}"),
+                    spellings => {
+                        let spellings = code(spellings);
+                        assert_eq!(spellings.len(), written.len(), "{line}");
+                        assert_eq!(read(text, dialect), spellings[i], "{dialect}: {line}");
+                    }
+                }
+                rows += 1;
+            }
+        }
+        assert!(rows >= 40, "{rows} strings in the tables");
+    }
+
+    #[test]
     fn names_parse_and_unknown_ones_list_every_dialect() {
         for dialect in Dialect::ALL {
             assert_eq!(dialect.name().parse::<Dialect>(), Ok(dialect));
@@ -995,6 +1116,8 @@ mod tests {
         assert_eq!(r("5d10<2"), "5d10cs<=2");
         assert_eq!(r("d10!>9"), "d10!>=9");
         assert_eq!(r("2d6r<2"), "2d6r<=2");
+        assert_eq!(r("2d6r<2!"), "2d6r<=2!");
+        assert!(refused("d6!r1", Dialect::Roll20).contains("does not document"));
         assert_eq!(r("10d10>7f1"), "10d10cs>=7df1");
         assert_eq!(r("10d10>7f<2"), "10d10cs>=7df<=2");
         assert_eq!(r("4d6d1"), "4d6dl1");
@@ -1022,6 +1145,14 @@ mod tests {
         assert_eq!(r("3d6>3"), "3d6>3");
         assert!(refused("(@level)d6", Dialect::Foundry).contains("@level"));
         assert!(refused("1d6/2", Dialect::Foundry).contains("divides exactly"));
+        // A reroll after `x` rolls each die it made again, without exploding.
+        assert_eq!(r("2d6xr1"), "2d6xro1");
+        assert_eq!(r("2d6xmin2"), "2d6xmin2");
+        // Clamps change only the total there; a reroll before `x` leaves the
+        // extra rolls alone.
+        assert!(refused("d6min2x", Dialect::Foundry).contains("as rolled"));
+        assert!(refused("6d6max4cs>=4", Dialect::Foundry).contains("as rolled"));
+        assert!(refused("5d10r<8x10", Dialect::Foundry).contains("only the dice first rolled"));
     }
 
     #[test]
@@ -1049,6 +1180,22 @@ mod tests {
         assert_eq!(r("2 + 5d10dl1cs>=8uo=1"), "2 + 5d10uo=1dl1");
         assert!(refused("4d6kh3u", Dialect::Roll20).contains("right after the faces"));
         assert!(refused("d10!>=8max9", Dialect::RpgDiceRoller).contains("fixed order"));
+        // Rerolls after an explosion read alike; a bare `r` rerolls the lowest face.
+        assert_eq!(r("3d6!r=1"), "3d6!r=1");
+        assert_eq!(r("4d6!pro<3kh3"), "4d6!pro<3kh3");
+        assert_eq!(r("d10r"), "d10r=1");
+        assert_eq!(r("4dFro + 1"), "4dFro=-1 + 1");
+        assert_eq!(r("d6min2r=1"), "d6min2r=1");
+        for (text, difference) in [
+            ("d6min2!", "first roll clamped"),
+            ("d6!!r=1", "one plain roll"),
+            ("d6max4r=4", "bare die"),
+        ] {
+            assert!(
+                refused(text, Dialect::RpgDiceRoller).contains(difference),
+                "{text}"
+            );
+        }
         assert!(refused("{2d6-d4}dl1", Dialect::RpgDiceRoller).contains("cannot write"));
         assert!(refused("d20/3", Dialect::RpgDiceRoller).contains("divides exactly"));
     }

@@ -449,14 +449,6 @@ pub enum Problem {
         /// The second.
         second: String,
     },
-    /// A reroll written after an explosion that adds dice (`d6!r1`).
-    #[error(
-        "a reroll after `{explosion}` would reroll dice the explosion added; write it before (`d6r1!`: every roll is rerolled, then explodes), or compound with `!!`"
-    )]
-    RerollAfterExplosion {
-        /// The explosion as written.
-        explosion: String,
-    },
     /// Unique dice with a per-die modifier, twice, or with a rolled keep count.
     #[error("{0}")]
     Unique(String),

@@ -30,8 +30,8 @@
 //! each list in written order. Repeating a per-die letter one after another adds a
 //! condition: `r1r2` (or `r1 r2`) is one reroll on 1 or 2; the same holds for `ro`
 //! and, when both carry a condition, for an explosion (`!5!6`). Two explosions
-//! that do not combine, a reroll after an explosion that adds dice, `min` above
-//! `max`, and counting failures with `cf` beside `cs` or `df` are refused.
+//! that do not combine, `min` above `max`, and counting failures with `cf`
+//! beside `cs` or `df` are refused.
 //!
 //! Whitespace may appear between tokens: around operators and parentheses, inside
 //! `{…}` and `[…]`, and before each modifier (`4d6 kh3`). A die term (`3d6`,

@@ -84,6 +84,7 @@ const DICE_ROLLER: &str = "rpg-dice-roller";
 const ROUNDED_DOWN: &str = "the quotient rounded down, outcomes being integers; \
     `floor`, `ceil` or `round` of it name the rounding";
 const ROLL20: &str = "Roll20";
+const FOUNDRY: &str = "Foundry";
 
 /// The parts of `expr` (parsed from `text`) that other dice tools read
 /// differently, in the order written.
@@ -223,7 +224,15 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                     ) = (&dice.die_modifiers[e], &dice.die_modifiers[c])
                 {
                     let piece = |r: std::ops::Range<usize>| text.get(r).unwrap_or_default();
-                    let hidden = clamp_hides_explosion(conditions, *top, &dice.faces);
+                    // The clamp written first reads alike only without a
+                    // reroll (which there rolls the bare die).
+                    let rerolls = dice.die_modifiers.iter().any(|m| {
+                        matches!(
+                            m,
+                            DieModifier::Reroll { .. } | DieModifier::RerollOnce { .. }
+                        )
+                    });
+                    let hidden = !rerolls && clamp_hides_explosion(conditions, *top, &dice.faces);
                     let spelling = hidden.then(|| {
                         format!(
                             "{}{}{}{}",
@@ -245,6 +254,40 @@ pub fn other_readings(text: &str, expr: &Expr) -> Vec<OtherReading> {
                         ),
                         spelling,
                     ));
+                }
+                let ranks: Vec<u8> = dice.die_modifiers.iter().map(dice_roller_rank).collect();
+                if ranks.is_sorted()
+                    && let Some((there, here)) = dice_roller_die(dice)
+                {
+                    found.push(reading(text, &node.span, &[DICE_ROLLER], there, here, None));
+                }
+                // Foundry spells explosions `x` (a `!` is not a string of it).
+                let foundry = !dice.die_modifiers.iter().any(|m| {
+                    matches!(m, DieModifier::Explode { span, .. } if written(span).starts_with('!'))
+                });
+                if let Some((there, here)) = foundry.then(|| foundry_die(dice)).flatten() {
+                    found.push(reading(text, &node.span, &[FOUNDRY], there, here, None));
+                }
+                // Foundry's `r` rerolls once (`rr` until no match).
+                for modifier in dice.die_modifiers.iter().filter(|_| foundry) {
+                    if let DieModifier::Reroll { span, conditions } = modifier {
+                        let piece = written(span);
+                        let fires = listed_faces(&dice.faces).is_none_or(|faces| {
+                            faces
+                                .iter()
+                                .any(|&v| super::eval::any_matches(conditions, v))
+                        });
+                        if fires && piece.starts_with('r') && !piece.starts_with("rr") {
+                            found.push(reading(
+                                text,
+                                span,
+                                &[FOUNDRY],
+                                "one reroll (`rr` rerolls until no match)".to_string(),
+                                "rerolled until no match".to_string(),
+                                Some(format!("ro{}", &piece[1..])),
+                            ));
+                        }
+                    }
                 }
                 if keeps > 1 {
                     found.push(reading(
@@ -288,6 +331,164 @@ pub(super) fn clamp_hides_explosion(
     faces: &Faces,
 ) -> bool {
     conditions.is_empty() && matches!(faces, Faces::Standard(n) if i128::from(top) < i128::from(*n))
+}
+
+/// Where rpg-dice-roller runs a die modifier: clamps, then the explosion, then
+/// rerolls, whatever order they are written in.
+pub(super) fn dice_roller_rank(modifier: &DieModifier) -> u8 {
+    match modifier {
+        DieModifier::Minimum { .. } | DieModifier::Maximum { .. } => 0,
+        DieModifier::Explode { .. } => 1,
+        DieModifier::Reroll { .. } | DieModifier::RerollOnce { .. } => 2,
+    }
+}
+
+/// How rpg-dice-roller reads a die whose modifiers are written in its own
+/// order (clamps, the explosion, rerolls) otherwise than here, as (there, here),
+/// or `None` when both read it alike.
+///
+/// It clamps only a die's first roll (an explosion's extra rolls stand as
+/// rolled), and a reroll rolls the bare die once more (`rollOnce`, read in its
+/// source), neither clamped nor exploding; a compounded die is rerolled as one
+/// plain roll. Here the modifiers before an explosion shape every roll, and a
+/// reroll rolls the die as shaped so far (a compounded die's whole chain). So
+/// they differ when a clamp changes a face and the die may explode or reroll,
+/// and when a compounding die that may explode is rerolled. Faces that cannot
+/// be listed are taken to allow everything.
+pub(super) fn dice_roller_die(dice: &super::ast::Dice) -> Option<(String, String)> {
+    use crate::dice::die::Outcome;
+    let faces = listed_faces(&dice.faces);
+    let any = |values: &[Outcome], test: &dyn Fn(Outcome) -> bool| {
+        faces.is_none() || values.iter().any(|&v| test(v))
+    };
+    let bare = faces.clone().unwrap_or_default();
+    let top = bare.iter().copied().max().unwrap_or(0);
+    let mut clamped = bare.clone();
+    let mut clamp_changes = false;
+    let mut explosion = None;
+    let mut rerolls = Vec::new();
+    for modifier in &dice.die_modifiers {
+        match modifier {
+            DieModifier::Minimum { value, .. } => {
+                clamp_changes |= any(&clamped, &|v| v < *value);
+                clamped.iter_mut().for_each(|v| *v = (*v).max(*value));
+            }
+            DieModifier::Maximum { value, .. } => {
+                clamp_changes |= any(&clamped, &|v| v > *value);
+                clamped.iter_mut().for_each(|v| *v = (*v).min(*value));
+            }
+            DieModifier::Explode {
+                conditions, kind, ..
+            } => explosion = Some((conditions, *kind)),
+            DieModifier::Reroll { conditions, .. } | DieModifier::RerollOnce { conditions, .. } => {
+                rerolls.push(conditions)
+            }
+        }
+    }
+    let explodes = explosion.filter(|(conditions, _)| {
+        let test = super::eval::explode_test(conditions, top);
+        any(&clamped, &|v| test(v))
+    });
+    // The values a reroll may look at: first rolls clamped, extra rolls bare
+    // (one less when penetrating).
+    let mut seen = clamped.clone();
+    if let Some((_, kind)) = explodes {
+        seen.extend(bare.iter().map(|v| v + kind.extra_offset()));
+    }
+    let fires = rerolls
+        .iter()
+        .any(|conditions| any(&seen, &|v| super::eval::any_matches(conditions, v)));
+    let compounds = explodes.is_some_and(|(_, kind)| kind.compounds());
+    if compounds && !rerolls.is_empty() {
+        return Some((
+            "a reroll of the compounded die as one plain roll, which does not explode".into(),
+            "the whole compounding chain rolled again".into(),
+        ));
+    }
+    if clamp_changes && explodes.is_some() {
+        return Some((
+            "each die's first roll clamped, its extra rolls not".into(),
+            "every roll clamped, extra rolls included".into(),
+        ));
+    }
+    if clamp_changes && fires {
+        return Some((
+            "a reroll of the bare die, unclamped".into(),
+            "a reroll of the clamped die".into(),
+        ));
+    }
+    None
+}
+
+/// The faces of a die, `None` when they cannot be listed (rolled, or huge).
+fn listed_faces(faces: &Faces) -> Option<Vec<crate::dice::die::Outcome>> {
+    match faces {
+        Faces::Standard(n) if *n <= 1 << 16 => {
+            Some((1..=*n as crate::dice::die::Outcome).collect())
+        }
+        Faces::Percent => Some((1..=100).collect()),
+        Faces::Fudge => Some(vec![-1, 0, 1]),
+        Faces::Custom(faces) => Some(faces.clone()),
+        _ => None,
+    }
+}
+
+/// How Foundry reads a die's modifiers otherwise than here, as (there, here),
+/// or `None` when both read them alike.
+///
+/// Foundry applies a die's modifiers in the order written, each to the results
+/// rolled so far (read in its source): an explosion's or a reroll's new rolls
+/// meet only the modifiers written after it. `min` and `max` change what a
+/// result adds to the total, while every comparison (`x`, `r`, `cs`, `cf`,
+/// `df`, `even`, `odd`) still reads the result as rolled. Here the modifiers
+/// before an explosion shape every roll, and later modifiers read the clamped
+/// value. So they differ when a clamp that changes a face comes before a
+/// comparison, and when a reroll that can match comes before an explosion that
+/// can happen. Faces that cannot be listed are taken to allow everything.
+pub(super) fn foundry_die(dice: &super::ast::Dice) -> Option<(String, String)> {
+    let faces = listed_faces(&dice.faces);
+    let bare = faces.clone().unwrap_or_default();
+    let top = bare.iter().copied().max().unwrap_or(0);
+    let any = |test: &dyn Fn(crate::dice::die::Outcome) -> bool| {
+        faces.is_none() || bare.iter().any(|&v| test(v))
+    };
+    let mut clamped = false;
+    let mut reroll_before = false;
+    let clamp_there = "a clamp that changes only what a roll adds to the total, later modifiers reading the roll as rolled";
+    let clamp_here = "later modifiers reading the clamped roll";
+    for modifier in &dice.die_modifiers {
+        match modifier {
+            DieModifier::Minimum { value, .. } => clamped |= any(&|v| v < *value),
+            DieModifier::Maximum { value, .. } => clamped |= any(&|v| v > *value),
+            DieModifier::Reroll { conditions, .. } | DieModifier::RerollOnce { conditions, .. } => {
+                if clamped {
+                    return Some((clamp_there.into(), clamp_here.into()));
+                }
+                reroll_before |= any(&|v| super::eval::any_matches(conditions, v));
+            }
+            DieModifier::Explode { conditions, .. } => {
+                if clamped {
+                    return Some((clamp_there.into(), clamp_here.into()));
+                }
+                let test = super::eval::explode_test(conditions, top);
+                if reroll_before && any(&|v| test(v)) {
+                    return Some((
+                        "a reroll written before the explosion rerolling only the dice first rolled, not its extra rolls".into(),
+                        "every roll rerolled, extra rolls included".into(),
+                    ));
+                }
+            }
+        }
+    }
+    let counts = dice.pool_modifiers.iter().any(|m| {
+        matches!(
+            m,
+            PoolModifier::CountSuccesses { .. }
+                | PoolModifier::CountFailures { .. }
+                | PoolModifier::DeductFailures { .. }
+        )
+    });
+    (clamped && counts).then(|| (clamp_there.into(), clamp_here.into()))
 }
 
 /// A group of one member that keeps or drops (`{3d6+2}dl1`, `{2d6*2}k1`) where
@@ -423,8 +624,76 @@ mod tests {
             "d6!min2",
             "d6max5!",
             "{2d6}k1 + 1",
+            // Rerolls after `!` read alike in rpg-dice-roller (measured: the
+            // mean of `d6!r=1` is 4.800 there in 200,000 rolls, 24/5 here).
+            "d6!r=1",
+            "4d6!pro<=2kh3",
+            // A clamp that changes no face.
+            "d6min1!r=1",
         ] {
             assert!(readings(text).is_empty(), "{text}: {:?}", readings(text));
+        }
+        // A reroll the clamp leaves nothing to match: alike in rpg-dice-roller
+        // (Foundry's reroll reads the 1 as rolled).
+        assert!(
+            readings("d6min2r=1")
+                .iter()
+                .all(|r| !r.tools.contains(&DICE_ROLLER))
+        );
+    }
+
+    #[test]
+    fn die_modifiers_in_another_order_there_are_named() {
+        let tools_and_there = |text: &str| -> Vec<(Vec<&str>, String)> {
+            readings(text)
+                .into_iter()
+                .map(|r| (r.tools, r.there))
+                .collect()
+        };
+        // rpg-dice-roller (measured in 200,000 rolls each): `d6min2!` 4.367
+        // there, 22/5 here; `d6!!r=1` 4.710 there; `d6max4r=4` 2.701 there, 2
+        // here; `d6min3r=6` 3.502 there, 18/5 here.
+        for (text, there) in [
+            ("d6min2!", "first roll clamped"),
+            ("d6!!r=1", "one plain roll"),
+            ("d6max4r=4", "bare die"),
+            ("d6min3r=6", "bare die"),
+        ] {
+            let found = tools_and_there(text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(tools, t)| tools == &[DICE_ROLLER] && t.contains(there)),
+                "{text}: {found:?}"
+            );
+        }
+        // Foundry (its source): clamps change only the total, comparisons read
+        // the roll as rolled; a reroll before `x` leaves the extra rolls alone;
+        // `r` rerolls once.
+        for (text, there) in [
+            ("d6min2x", "as rolled"),
+            ("d6max5x", "as rolled"),
+            ("6d6min3cs>=3", "as rolled"),
+            ("d6r1x", "only the dice first rolled"),
+            ("d20r1", "one reroll"),
+        ] {
+            let found = tools_and_there(text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(tools, t)| tools == &[FOUNDRY] && t.contains(there)),
+                "{text}: {found:?}"
+            );
+        }
+        assert_eq!(readings("d20r1")[0].spelling.as_deref(), Some("ro1"));
+        for text in ["d6xmin2", "d6xro1", "4d6rr1kh3", "d6min1x", "d6r7x"] {
+            assert!(
+                tools_and_there(text)
+                    .iter()
+                    .all(|(tools, _)| tools != &[FOUNDRY]),
+                "{text}: {:?}",
+                readings(text)
+            );
         }
     }
 

@@ -176,20 +176,6 @@ fn mistakes_of_the_new_forms_are_explained_where_they_are() {
     assert_problem("d6!!xo", 4..6, two("!!", "xo"));
     assert_problem("d6!5!!6", 4..7, two("!", "!!"));
     assert_problem(
-        "3d6!r1",
-        4..6,
-        Problem::RerollAfterExplosion {
-            explosion: "!".into(),
-        },
-    );
-    assert_problem(
-        "3d6x2>=5ro1",
-        8..11,
-        Problem::RerollAfterExplosion {
-            explosion: "x2".into(),
-        },
-    );
-    assert_problem(
         "d6min5max3",
         2..10,
         Problem::ConflictingClamps {

@@ -92,6 +92,17 @@ impl Shape {
         self.with_support(support)
     }
 
+    /// Spread over `other`'s range and support as well (its bits kept).
+    pub(super) fn widened(self, other: Shape) -> Shape {
+        Shape {
+            low: self.low.min(other.low),
+            high: self.high.max(other.high),
+            support: self.support.max(other.support),
+            peak: self.peak.max(other.peak),
+            ..self
+        }
+    }
+
     pub(super) fn with_support(mut self, support: f64) -> Shape {
         self.support = support.min(self.span()).max(1.0);
         self.peak = self.peak.max(self.support);

@@ -599,7 +599,7 @@ impl<'a> Estimator<'a> {
     /// One die after its per-die modifiers, in order.
     fn per_die(&mut self, dice: &Dice, faces: Shape) -> PerDie {
         let mut s = faces;
-        for modifier in &dice.die_modifiers {
+        for (i, modifier) in dice.die_modifiers.iter().enumerate() {
             match modifier {
                 DieModifier::Explode {
                     kind,
@@ -607,12 +607,44 @@ impl<'a> Estimator<'a> {
                     conditions,
                     ..
                 } if !kind.compounds() => {
-                    let (exploding, last) = exploding_faces(&dice.faces, conditions, s);
+                    let (mut exploding, mut last) = exploding_faces(&dice.faces, conditions, s);
+                    let mut top = exploding.support <= 1.0 && exploding.low >= s.high;
+                    // Rerolls after the explosion weigh every roll over the
+                    // product of their redraws' totals (a reroll once squares
+                    // the die's total for the next), and may turn any roll into
+                    // any face.
+                    let (mut weight_bits, mut shaped_bits) = (0.0, s.bits);
+                    let mut rerolls_exploding = false;
+                    let values = [exploding.low, exploding.high, exploding.high - 1.0];
+                    for after in &dice.die_modifiers[i + 1..] {
+                        let (DieModifier::Reroll { conditions, .. }
+                        | DieModifier::RerollOnce { conditions, .. }) = after
+                        else {
+                            continue;
+                        };
+                        weight_bits += shaped_bits;
+                        if matches!(after, DieModifier::RerollOnce { .. }) {
+                            shaped_bits *= 2.0;
+                        }
+                        rerolls_exploding |= !top
+                            || values
+                                .iter()
+                                .any(|&v| any_matches(conditions, v as Outcome));
+                    }
+                    let mut roll = s;
+                    if weight_bits > 0.0 {
+                        roll.bits += weight_bits;
+                        last = last.widened(s);
+                        if rerolls_exploding {
+                            exploding = exploding.widened(s);
+                            top = false;
+                        }
+                    }
                     return PerDie::Exploding(Explosion {
-                        roll: s,
+                        roll,
                         kind: *kind,
                         limit: *limit,
-                        top: exploding.support <= 1.0 && exploding.low >= s.high,
+                        top,
                         exploding,
                         last,
                     });

@@ -5,9 +5,10 @@
 //! made; a compounding explosion (`!!`) is one of them and makes one die of its
 //! chain. An explosion whose extra rolls are dice (`!`, `!p`, `x`) splits them:
 //! the modifiers before it shape every roll (and the explosion tests that
-//! shaped roll), the clamps after it apply to every die it makes.
+//! shaped roll), the clamps and rerolls after it apply to every die it makes (a
+//! reroll rolls the die as shaped before the explosion, and does not explode).
 
-use super::chains::Chain;
+use super::chains::{Chain, Settle};
 use super::pools::Shapes;
 use super::unique::Unique;
 use super::{Exact, any_matches, explode_test, pool_value, selected};
@@ -34,7 +35,7 @@ enum PerDie<'m> {
         conditions: &'m [Condition],
         kind: ExplodeKind,
         limit: ExplodeLimit,
-        /// The clamps written after the explosion.
+        /// The clamps and rerolls written after the explosion.
         after: &'m [DieModifier],
     },
 }
@@ -158,9 +159,8 @@ impl<'a> Exact<'a> {
                     extra_offset: kind.extra_offset(),
                     depth: self.depth(*limit),
                 };
-                mapped = chain
-                    .sum(&|x| value(clamp(after, x)), &mut self.meter)
-                    .map_err(&at)?;
+                let settle = Settle::new(roll, after).map_err(&at)?;
+                mapped = chain.sum(&settle, &value, &mut self.meter).map_err(&at)?;
                 &mapped
             }
         };
@@ -256,12 +256,12 @@ impl<'a> Exact<'a> {
                     extra_offset: kind.extra_offset(),
                     depth: self.depth(*limit),
                 };
-                let post = |x| clamp(after, x);
+                let settle = Settle::new(roll, after).map_err(&at)?;
                 match limit {
                     ExplodeLimit::PerTerm(cap) => {
-                        chain.capped_shapes(n, *cap, &post, &mut self.meter)
+                        chain.capped_shapes(n, *cap, &settle, &mut self.meter)
                     }
-                    _ => chain.shapes(n, &post, &mut self.meter),
+                    _ => chain.shapes(n, &settle, &mut self.meter),
                 }
                 .map_err(at)
             }
@@ -339,7 +339,9 @@ impl<'a> Exact<'a> {
                         extra_offset: kind.extra_offset(),
                         depth: self.options.explode_depth,
                     };
-                    chain.sum(&|x| x, &mut self.meter).map_err(at)?
+                    chain
+                        .sum(&Settle::none(), &|x| x, &mut self.meter)
+                        .map_err(at)?
                 }
                 DieModifier::Reroll { conditions, .. } => {
                     die.reroll(|o| any_matches(conditions, o)).map_err(at)?

@@ -223,8 +223,7 @@ fn written(kind: ExplodeKind, limit: ExplodeLimit) -> String {
     }
 }
 
-/// Refuses a second explosion, a reroll after an explosion that adds dice, and
-/// clamps that leave a single value.
+/// Refuses a second explosion and clamps that leave a single value.
 fn check_die_modifiers(input: &mut Input<'_>, modifiers: &[DieModifier]) {
     let mut explosion: Option<(ExplodeKind, ExplodeLimit)> = None;
     let mut least: Option<(Outcome, &Span)> = None;
@@ -242,14 +241,7 @@ fn check_die_modifiers(input: &mut Input<'_>, modifiers: &[DieModifier]) {
                 }
                 explosion = Some((*kind, *limit));
             }
-            DieModifier::Reroll { .. } | DieModifier::RerollOnce { .. } => {
-                if let Some((kind, limit)) = explosion.filter(|(kind, _)| !kind.compounds()) {
-                    let problem = Problem::RerollAfterExplosion {
-                        explosion: written(kind, limit),
-                    };
-                    input.problem(span.clone(), problem);
-                }
-            }
+            DieModifier::Reroll { .. } | DieModifier::RerollOnce { .. } => {}
             DieModifier::Minimum { value, span } => least = Some((*value, span)),
             DieModifier::Maximum { value, span } => most = Some((*value, span)),
         }

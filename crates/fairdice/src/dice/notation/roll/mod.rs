@@ -264,9 +264,11 @@ fn validate_dice(dice: &Dice) -> Result<(), NotationError> {
     let mut possible = faces.candidates(&values);
     for modifier in &dice.die_modifiers {
         match modifier {
-            // After an explosion the die shows sums the faces do not list;
-            // the exact evaluator decides those cases, the loop guard here.
-            DieModifier::Explode { .. } => return Ok(()),
+            // After a compounding explosion the die shows sums the faces do not
+            // list; the exact evaluator decides those cases, the loop guard here.
+            DieModifier::Explode { kind, .. } if kind.compounds() => return Ok(()),
+            // A reroll after `!` rolls the die as shaped before it.
+            DieModifier::Explode { .. } => {}
             DieModifier::Reroll { conditions, span } => {
                 possible.retain(|&o| !any_matches(conditions, o));
                 if possible.is_empty() {

@@ -544,8 +544,9 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             } else {
                 natural
             };
+            let value = roller.settle(&faces, top, before, after, shifted, &mut rolls)?;
             let die = RolledDie {
-                value: clamp(after, shifted),
+                value,
                 rolls,
                 counted: true,
                 extra,
@@ -591,6 +592,44 @@ impl<'a, 'r, R: Rng + ?Sized> Roller<'a, 'r, R> {
             }
         }
         Ok(rolled)
+    }
+
+    /// A die an explosion made, showing `value`, through the modifiers written
+    /// after the explosion: clamps, and rerolls that roll the die again as
+    /// `before` and the modifiers after the explosion up to the reroll shape it.
+    fn settle(
+        &mut self,
+        faces: &FaceList<'_>,
+        top: Outcome,
+        before: &[DieModifier],
+        after: &[DieModifier],
+        mut value: Outcome,
+        rolls: &mut Vec<Outcome>,
+    ) -> Result<Outcome, NotationError> {
+        for (j, modifier) in after.iter().enumerate() {
+            let redraw = |roller: &mut Self, rolls: &mut Vec<Outcome>| {
+                let v = roller.die(faces, top, before, rolls)?;
+                roller.settle(faces, top, before, &after[..j], v, rolls)
+            };
+            value = match modifier {
+                DieModifier::Reroll { conditions, span } => {
+                    let mut tries = 0;
+                    while any_matches(conditions, value) {
+                        if tries == MAX_REROLLS {
+                            return Err(NotationError::at(span)(DieError::RerollsEverything));
+                        }
+                        value = redraw(self, rolls)?;
+                        tries += 1;
+                    }
+                    value
+                }
+                DieModifier::RerollOnce { conditions, .. } if any_matches(conditions, value) => {
+                    redraw(self, rolls)?
+                }
+                other => clamp(std::slice::from_ref(other), value),
+            };
+        }
+        Ok(value)
     }
 
     /// `u`/`uo` on rolled dice, in the order rolled: a die showing what an
