@@ -378,6 +378,20 @@ pub enum Faces {
     Rolled(Box<Expr>),
 }
 
+impl Faces {
+    /// The faces written out, `None` when they cannot be listed (rolled, or a
+    /// standard die of more than 65,536 sides).
+    pub(crate) fn listed(&self) -> Option<Vec<Outcome>> {
+        match self {
+            Faces::Standard(n) if *n <= 1 << 16 => Some((1..=*n as Outcome).collect()),
+            Faces::Percent => Some((1..=100).collect()),
+            Faces::Fudge => Some(vec![-1, 0, 1]),
+            Faces::Custom(faces) => Some(faces.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// `{a, b, c}` with pool modifiers: each member is one value of the pool.
 ///
 /// A group of one member, `{4d6+3d8}kh4`, pools the member's dice instead: the

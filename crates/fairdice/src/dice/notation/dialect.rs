@@ -485,17 +485,14 @@ fn mend(text: &str, error: &ParseError, dialect: Dialect) -> Result<Option<Mend>
 /// term (`4d6ukh3`). `None` where the faces are not a number, `%` or `F`.
 fn unique_first(text: &str, at: &Span) -> Option<Mend> {
     let before = &text[..at.start];
-    let term = before
-        .rfind(|c: char| " +-*/(),{}[]".contains(c))
-        .map_or(0, |i| i + 1);
-    let head = term + before[term..].find(['d', 'D'])?;
-    let faces = &before[head + 1..];
+    let start = faces_start(before)?;
+    let faces = &before[start..];
     let length = match faces.bytes().next()? {
         b'%' | b'F' | b'f' => 1,
         b'0'..=b'9' => faces.bytes().take_while(u8::is_ascii_digit).count(),
         _ => return None,
     };
-    let end = head + 1 + length;
+    let end = start + length;
     Some((
         end..at.end,
         format!("{}{}", &text[at.clone()], &text[end..at.start]),
@@ -503,16 +500,21 @@ fn unique_first(text: &str, at: &Span) -> Option<Mend> {
     ))
 }
 
+/// Where the faces of the dice term that `before` ends in start: right after
+/// its `d`.
+fn faces_start(before: &str) -> Option<usize> {
+    let term = before
+        .rfind(|c: char| " +-*/(),{}[]".contains(c))
+        .map_or(0, |i| i + 1);
+    Some(term + before[term..].find(['d', 'D'])? + 1)
+}
+
 /// rpg-dice-roller's `d10r`: a reroll without a compare point rerolls the
 /// die's lowest face (`d10r=1`). `None` where the faces are not a number, `%`
 /// or `F`.
 fn bare_reroll(text: &str, at: usize) -> Option<Mend> {
     let before = &text[..at];
-    let term = before
-        .rfind(|c: char| " +-*/(),{}[]".contains(c))
-        .map_or(0, |i| i + 1);
-    let head = term + before[term..].find(['d', 'D'])?;
-    let lowest = match before[head + 1..].bytes().next()? {
+    let lowest = match before[faces_start(before)?..].bytes().next()? {
         b'F' | b'f' => "-1",
         b'%' | b'0'..=b'9' => "1",
         _ => return None,

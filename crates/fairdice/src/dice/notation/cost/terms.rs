@@ -874,12 +874,9 @@ fn bare_faces(faces: &Faces) -> Shape {
 /// the written faces the conditions match (all of `roll` either way when the faces
 /// cannot be listed).
 fn exploding_faces(faces: &Faces, conditions: &[Condition], roll: Shape) -> (Shape, Shape) {
-    let listed: Vec<Outcome> = match faces {
-        Faces::Standard(n) if *n <= 1 << 16 => (1..=*n as Outcome).collect(),
-        Faces::Percent => (1..=100).collect(),
-        Faces::Fudge => vec![-1, 0, 1],
-        Faces::Custom(faces) => faces.clone(),
-        _ if conditions.is_empty() => {
+    let listed: Vec<Outcome> = match faces.listed() {
+        Some(listed) => listed,
+        None if conditions.is_empty() => {
             let top = Shape {
                 low: roll.high,
                 ..roll
