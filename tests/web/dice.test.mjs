@@ -238,14 +238,15 @@ test("hostile input is refused with the command line's message; the next request
   assert.equal(rendered, cliRendering("dist", "4d6kh3y"));
   await screenshot(page, "dice-error", 760);
 
-  // Markup is text, never HTML; nesting past the limit is refused before parsing.
+  // Markup is text, never HTML; nesting past the limit is refused where it opens.
   await typeInto(page, "#expr-1", '<img src=x onerror="window.pwned=1">');
   await submit(page);
   assert.equal(await page.locator("#results img").count(), 0);
   assert.match(await page.textContent(".problem pre"), /<img src=x/);
   await typeInto(page, "#expr-1", `${"(".repeat(100)}1${")".repeat(100)}`);
   await submit(page);
-  assert.match(await page.textContent('.problem[data-kind="invalid_input"]'), /nests more than 64 levels deep/);
+  assert.equal(await page.textContent('.problem[data-kind="parse"] pre'), cliRendering("dist", `${"(".repeat(100)}1${")".repeat(100)}`));
+  assert.match(await page.textContent('.problem[data-kind="parse"] pre'), /nest more than 64 levels deep/);
   await page.goto(`${SITE_URL}/dice.html?expr=d6&mode=sideways`);
   assert.match(await page.textContent('.problem[data-kind="bad_request"]'), /unknown measure `sideways`/);
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cliJson, cliRendering, differences } from "./support.mjs";
+import { cli, cliJson, cliRendering, differences } from "./support.mjs";
 
 const PACKAGE = process.env.FAIRDICE_PACKAGE;
 /** The dice benchmark cases (benches/cases/dice.tsv). */
@@ -182,6 +182,41 @@ test("seats: a game's players measured as `fairdice seats --json` measures them"
     () => fairdice.seats({ players: ["a"], payoffs: { 13: [1] } }, "dice(base=2d6)", 10),
     (error) => error instanceof FairdiceError && /outcome 13 in the payoffs is not an outcome/.test(error.message),
   );
+});
+
+test("nested and signed expressions: the same answer or the same refusal as the command line, at and past every limit", () => {
+  // Every way the language nests, at depths around the parser's limit (64 levels),
+  // and the deepest trees (unary minus, operator chains: 1,000 levels).
+  const nestings = [
+    (n) => `${"(".repeat(n)}d6${")".repeat(n)}+1`,
+    (n) => `${"max(1,".repeat(n)}d6${")".repeat(n)}`,
+    (n) => `${"d2==1?".repeat(n)}1${":2".repeat(n)}`,
+    (n) => `${"[a=".repeat(n)}d4${"]a".repeat(n)}`,
+    (n) => `${"{".repeat(n)}d6${"}".repeat(n)}`,
+    (n) => `${"d(".repeat(n)}6${")".repeat(n)}`,
+  ];
+  const expressions = [
+    ...nestings.flatMap((form) => [1, 8, 9, 12, 63, 64, 65, 200].map(form)),
+    ...[30, 998, 999, 1000, 1001].flatMap((n) => [`${"-".repeat(n)}d6`, `${"d2+".repeat(n)}d2`]),
+  ];
+  let answered = 0;
+  for (const expression of expressions) {
+    let printed;
+    try {
+      printed = JSON.parse(cli("dist", "--json", "--", expression));
+    } catch {
+      assert.throws(
+        () => fairdice.dist(expression),
+        (error) => error instanceof FairdiceError && error.rendered === cliRendering("dist", "--", expression),
+        expression,
+      );
+      continue;
+    }
+    assert.deepEqual(fairdice.dist(expression), printed, expression);
+    answered += 1;
+  }
+  // Both sides of every limit were reached.
+  assert.ok(answered > expressions.length / 2 && answered < expressions.length, `${answered} of ${expressions.length}`);
 });
 
 test("refusals throw the use-case layer's error document with the command line's rendering", () => {

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 pub use fairdice::contest::report::ContestReport;
 
-use crate::dist::{MIN_SUGGESTED_RUNS, STEPS_PER_ROLLED_DIE, SUGGESTED_DICE, check_shape};
+use crate::dist::{MIN_SUGGESTED_RUNS, STEPS_PER_ROLLED_DIE, SUGGESTED_DICE};
 use crate::error::{Suggestion, nice_runs, shell_quote};
 use crate::{DEFAULT_SEED, Error, UseCase};
 
@@ -253,7 +253,6 @@ fn pool(side: Side, text: &str, control: &Control) -> Result<Vec<(Die, u64)>, Er
             "pool {side} is empty; give both pools, e.g. 5d6 against 4d6+1d8"
         )));
     }
-    check_shape(text).map_err(|e| e.in_context(&format!("in pool {side}:")))?;
     parse_pool(text, &Options::default(), control).map_err(|error| {
         let code = match &error {
             PoolTextError::NotAPool { .. } => Some("not_a_pool"),

@@ -31,14 +31,6 @@ pub const SUGGESTED_DICE: u64 = 20_000_000;
 /// The fewest rolls worth suggesting as an estimate.
 pub const MIN_SUGGESTED_RUNS: u64 = 10;
 
-/// The longest expression accepted.
-pub const MAX_EXPRESSION_BYTES: usize = 10_000;
-
-/// The deepest nesting of parentheses and signs accepted: the parser and the
-/// evaluators recurse once per level, and every front-end's stack must hold it
-/// (a browser's WebAssembly stack is the smallest).
-pub const MAX_NESTING: usize = 64;
-
 /// The largest document with every count written out (`--json`, `--csv`, the web
 /// API) a front-end writes: 256 MiB. `65535d2` would be 900 MB.
 pub const MAX_DOCUMENT_BYTES: u64 = 256 << 20;
@@ -170,13 +162,12 @@ impl DistRequest {
         command
     }
 
-    /// Parses the expression, refusing what is too long or too deeply nested
-    /// before the recursive parser sees it.
+    /// Parses the expression; the parser refuses what is too long or nested
+    /// too deeply, naming the limit.
     ///
     /// # Errors
-    /// A parse error with its caret, or a refusal naming the limit.
+    /// A parse error with its caret.
     pub fn parse(&self) -> Result<Expr, Error> {
-        check_shape(&self.expression)?;
         notation::parse(&self.expression).map_err(|e| self.notation_error(e.into()))
     }
 
@@ -384,43 +375,6 @@ fn expr_text(expression: &str, value: &Expr) -> String {
         .to_string()
 }
 
-/// Refuses an expression too long, or nested too deeply, to parse safely.
-///
-/// # Errors
-/// [`Error`] with code `invalid_input`, naming the limit.
-pub fn check_shape(text: &str) -> Result<(), Error> {
-    if text.len() > MAX_EXPRESSION_BYTES {
-        return Err(Error::invalid_input(format!(
-            "the expression is {} bytes long; at most {MAX_EXPRESSION_BYTES} are accepted",
-            text.len()
-        )));
-    }
-    let (mut depth, mut deepest, mut signs, mut most_signs) = (0usize, 0usize, 0usize, 0usize);
-    for c in text.chars() {
-        match c {
-            // A conditional's first branch nests like a bracket.
-            '(' | '{' | '[' | '?' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            ')' | '}' | ']' | ':' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        if c == '-' || c == '+' {
-            signs += 1;
-            most_signs = most_signs.max(signs);
-        } else if !c.is_whitespace() {
-            signs = 0;
-        }
-    }
-    if deepest > MAX_NESTING || most_signs > MAX_NESTING {
-        return Err(Error::invalid_input(format!(
-            "the expression nests more than {MAX_NESTING} levels deep"
-        )));
-    }
-    Ok(())
-}
-
 /// About how many bytes a row of a report takes (outcome, exact count,
 /// probabilities; measured: `dist d1000000 --csv` peaks at 107 MB).
 pub const BYTES_PER_REPORT_ROW: u64 = 96;
@@ -583,10 +537,15 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_refused_before_parsing() {
+    fn deep_nesting_is_refused_by_the_parser_with_its_caret() {
         let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
         let error = DistRequest::new(deep).run(&Control::new()).unwrap_err();
-        assert_eq!(error.code, "invalid_input");
+        assert_eq!(error.code, "parse");
+        assert!(
+            error.rendered.contains("nest more than 64 levels deep"),
+            "{}",
+            error.rendered
+        );
         assert!(DistRequest::new("((d6)d6)+-3").run(&Control::new()).is_ok());
     }
 

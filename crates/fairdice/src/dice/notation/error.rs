@@ -354,8 +354,8 @@ pub enum Problem {
         /// The limit.
         max: usize,
     },
-    /// Parentheses nest deeper than the parser accepts.
-    #[error("parentheses nest more than {max} deep")]
+    /// Brackets, calls, bindings or conditionals nest deeper than the parser accepts.
+    #[error("brackets, calls and conditionals nest more than {max} levels deep")]
     TooDeep {
         /// The limit.
         max: usize,

@@ -56,21 +56,23 @@
 //!   operator are rejected with a message saying what to write instead, rather than
 //!   being guessed at.
 //! - Limits keep hostile input cheap and every tree shallow enough for recursive
-//!   walkers: [`MAX_INPUT_LEN`] bytes, [`MAX_NESTING`] levels of brackets and
-//!   conditionals (checked before parsing, so the recursive parser cannot exhaust
-//!   the stack), a tree at most [`MAX_DEPTH`] deep, and [`MAX_CUSTOM_FACES`] faces
-//!   per custom die.
+//!   walkers: [`MAX_INPUT_LEN`] bytes, [`MAX_NESTING`] levels of brackets,
+//!   arguments, bindings and conditionals (counted as the parser descends, so it
+//!   never recurses deeper), a tree at most [`MAX_DEPTH`] deep, and
+//!   [`MAX_CUSTOM_FACES`] faces per custom die. The parser is the only place these
+//!   are decided: the command line, the web app, npm and Python all call it on
+//!   the caller's own stack, so one text gets one answer everywhere.
 //! - The parser is written by hand: a recursive descent over the characters, with
 //!   precedence climbing for the binary operators (`parser/expression.rs`), atoms
 //!   in `parser/atom.rs`, dice terms in `parser/dice.rs`, modifiers in
 //!   `parser/modifiers.rs` and tokens in `parser/lexical.rs`. It reads every
 //!   character a bounded number of times (linear time) and recurses only per level
-//!   of brackets (and per `?` inside the first branch of another), which
-//!   [`MAX_NESTING`] bounds before parsing starts. Everyday input (at most eight
-//!   levels) is parsed on the caller's stack; deeper input on a thread of its own
-//!   whose stack is sized for its depth, known before parsing (where no thread can
-//!   be had, as in WebAssembly, deeper input is refused): a level takes 3 to 10 KiB
-//!   of stack optimized. It replaced a `chumsky` grammar whose first run in a
+//!   of nesting, through one function (`expression`), which counts the levels
+//!   and stops at the first one past [`MAX_NESTING`]; a level takes 3 to 10 KiB
+//!   of stack optimized, so the deepest text fits the smallest stack a front-end
+//!   has (a browser's WebAssembly stack, 1 MiB) with room for the evaluation
+//!   that follows (a test parses and evaluates every kind of nesting at the limit
+//!   on a 1 MiB thread). It replaced a `chumsky` grammar whose first run in a
 //!   process mapped tens of kilobytes of generic code (40–100 µs of page faults,
 //!   more than evaluating a small expression), and which took exponential time on
 //!   `d(d(d(…` that did not close (2^n: 14 s at 22 levels).
@@ -106,8 +108,9 @@ use super::error::{Expected, Found, ParseError, Problem};
 
 /// The longest input accepted, in bytes.
 pub const MAX_INPUT_LEN: usize = 10_000;
-/// How deeply brackets (`(`, `{`, `[`) and conditionals may nest.
-pub const MAX_NESTING: usize = 200;
+/// How deeply brackets (`(`, `{`, `[`), a call's arguments, a binding's value
+/// and a conditional's first branch may nest.
+pub const MAX_NESTING: usize = 64;
 /// How deep a parsed expression tree may be (a leaf has depth 1).
 pub const MAX_DEPTH: usize = 1_000;
 /// The most faces a custom die `d{…}` may list after expanding ranges.
@@ -137,49 +140,10 @@ pub fn parse(text: &str) -> Result<Expr, ParseError> {
         return Ok(expr);
     }
     check_size(text)?;
-    if deepest_paren(text, INLINE_NESTING).is_none() {
-        parse_sized(text)
-    } else {
-        parse_on_own_stack(text)
-    }
+    parse_sized(text)
 }
 
-/// Brackets and conditionals nested at most this deep are parsed on the caller's
-/// stack.
-const INLINE_NESTING: usize = 8;
-/// Stack for a parse on a thread of its own: a base, and this much per level of
-/// nesting (a level takes 3 to 10 KiB optimized, several times that unoptimized).
-const OWN_STACK_BASE: usize = 256 << 10;
-/// See [`OWN_STACK_BASE`].
-const OWN_STACK_PER_LEVEL: usize = 64 << 10;
-
-/// Parses deeply nested text on a thread with a stack sized for its depth.
-fn parse_on_own_stack(text: &str) -> Result<Expr, ParseError> {
-    let levels = levels(text).map(|(_, depth)| depth).max().unwrap_or(0);
-    let stack = OWN_STACK_BASE + levels * OWN_STACK_PER_LEVEL;
-    std::thread::scope(|scope| {
-        let parser = std::thread::Builder::new()
-            .name("fairdice-parse".into())
-            .stack_size(stack)
-            .spawn_scoped(scope, || parse_sized(text));
-        match parser {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            // No thread to be had (WebAssembly): refuse what the caller's stack is
-            // not sized for.
-            Err(_) => {
-                let at = deepest_paren(text, INLINE_NESTING).unwrap_or(0);
-                let problem = Problem::TooDeep {
-                    max: INLINE_NESTING,
-                };
-                Err(ParseError::with_problem(text, at..at + 1, problem))
-            }
-        }
-    })
-}
-
-/// Parses text whose size and nesting have been checked.
+/// Parses text whose size has been checked.
 fn parse_sized(text: &str) -> Result<Expr, ParseError> {
     let mut input = Input::new(text);
     let parsed = whole(&mut input);
@@ -256,7 +220,7 @@ fn check_tuples(text: &str, expr: &Expr) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Refuses empty, overlong and too deeply parenthesized input before parsing.
+/// Refuses empty and overlong input before parsing.
 fn check_size(text: &str) -> Result<(), ParseError> {
     if text.len() > MAX_INPUT_LEN {
         let cut = (0..=MAX_INPUT_LEN)
@@ -277,32 +241,7 @@ fn check_size(text: &str) -> Result<(), ParseError> {
             Some(Problem::Empty),
         ));
     }
-    if let Some(at) = deepest_paren(text, MAX_NESTING) {
-        let problem = Problem::TooDeep { max: MAX_NESTING };
-        return Err(ParseError::with_problem(text, at..at + 1, problem));
-    }
     Ok(())
-}
-
-/// The nesting at each byte: brackets open a level and close it; a `?` opens one
-/// that its `:` closes (the first branch of a conditional is parsed recursively).
-fn levels(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut depth = 0usize;
-    text.bytes().enumerate().map(move |(at, byte)| {
-        match byte {
-            b'(' | b'{' | b'[' | b'?' => depth += 1,
-            b')' | b'}' | b']' | b':' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        (at, depth)
-    })
-}
-
-/// Where the first bracket nested more than `max` deep is, if there is one.
-fn deepest_paren(text: &str, max: usize) -> Option<usize> {
-    levels(text)
-        .find(|&(_, depth)| depth > max)
-        .map(|(at, _)| at)
 }
 
 /// Refuses a tree deeper than [`MAX_DEPTH`] (long operator chains, many unary

@@ -1,7 +1,10 @@
 //! Mistakes: where each typical one is reported, what is said, and how it is drawn.
 
 use fairdice::dice::notation::parser::{MAX_CUSTOM_FACES, MAX_DEPTH, MAX_INPUT_LEN, MAX_NESTING};
-use fairdice::dice::notation::{Expected, Found, ParseError, Problem, parse};
+use fairdice::dice::notation::{
+    self, Dialect, Expected, Found, Options, ParseError, Problem, parse,
+};
+use fairdice::{Control, rng};
 
 use super::show;
 
@@ -299,24 +302,6 @@ fn oversized_and_deeply_nested_input_is_refused_without_crashing() {
         Problem::TooDeep { max: MAX_NESTING },
     );
 
-    // Every kind of bracket, and the conditional, at the deepest nesting accepted.
-    let n = MAX_NESTING;
-    for nested in [
-        format!("{}1{}", "1<(".repeat(n), ")".repeat(n)),
-        format!("{}d6{}", "d6kh(".repeat(n), ")".repeat(n)),
-        format!("{}1{}", "not (".repeat(n), ")".repeat(n)),
-        format!("{}1{}", "{".repeat(n), "}".repeat(n)),
-        format!("{}1{}", "1?".repeat(n), ":1".repeat(n)),
-        format!("{}d6{}", "max(1,".repeat(n), ")".repeat(n)),
-        format!("{}d6{}", "d(".repeat(n), ")".repeat(n)),
-        format!("{}1{}", "[a=".repeat(n), "]a".repeat(n)),
-        format!("{}d6{}", "2#(".repeat(n), ")".repeat(n)),
-    ] {
-        assert!(parse(&nested).is_ok(), "{nested}");
-        let cut = &nested[..nested.len() - 1];
-        assert!(parse(cut).is_err(), "{cut}");
-    }
-
     let too_complex = Problem::TooComplex { max: MAX_DEPTH };
     let minuses = format!("{}1", "-".repeat(MAX_INPUT_LEN - 1));
     assert_eq!(parse(&minuses).unwrap_err().problem(), Some(&too_complex));
@@ -324,6 +309,71 @@ fn oversized_and_deeply_nested_input_is_refused_without_crashing() {
     assert_eq!(parse(&chain).unwrap_err().problem(), Some(&too_complex));
     let chain = format!("{}1", "1+".repeat(MAX_DEPTH / 2));
     assert!(parse(&chain).is_ok());
+}
+
+/// The smallest stack a front-end gives the engine: a browser's WebAssembly
+/// stack, 1 MiB. Unoptimized code takes several times the stack a level takes
+/// optimized, so a debug build is given more.
+const SMALLEST_STACK: usize = if cfg!(debug_assertions) {
+    16 << 20
+} else {
+    1 << 20
+};
+
+#[test]
+fn every_kind_of_nesting_at_the_limit_is_parsed_priced_evaluated_and_rolled_on_the_smallest_stack()
+{
+    // Every way the parser descends a level, `n` levels deep.
+    let forms = |n: usize| {
+        [
+            format!("{}d6{}", "(".repeat(n), ")".repeat(n)),
+            format!("{}1{}", "1<(".repeat(n), ")".repeat(n)),
+            format!("{}d6{}", "d6kh(".repeat(n), ")".repeat(n)),
+            format!("{}1{}", "not (".repeat(n), ")".repeat(n)),
+            format!("{}1{}", "{".repeat(n), "}".repeat(n)),
+            format!("{}1{}", "d2==1?".repeat(n), ":1".repeat(n)),
+            format!("{}d6{}", "max(1,".repeat(n), ")".repeat(n)),
+            format!("{}d6{}", "d(".repeat(n), ")".repeat(n)),
+            format!("{}1{}", "[a=".repeat(n), "]a".repeat(n)),
+            format!("{}d6{}", "1#(".repeat(n), ")".repeat(n)),
+            format!("[f(x) = x+1] {}d6{}", "f(".repeat(n), ")".repeat(n)),
+        ]
+    };
+    // The deepest trees: unary minus and operator chains, read without nesting.
+    let trees = [
+        format!("{}d6", "-".repeat(MAX_DEPTH - 1)),
+        format!("{}d2", "d2+".repeat(MAX_DEPTH - 1)),
+    ];
+    let walk = move || {
+        let options = Options::default();
+        let mut generator = rng::seeded(3);
+        for text in forms(MAX_NESTING).iter().chain(&trees) {
+            let expr = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            notation::estimate(&expr, &options);
+            notation::evaluate_expr(&expr, &options, &Control::new())
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            notation::roll(&expr, &options, &mut generator)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            notation::translate(text, Dialect::Foundry).ok();
+            let cut = &text[..text.len() - 1];
+            assert!(parse(cut).is_err(), "{cut}");
+        }
+        // One level more is refused where it opens, whatever the form.
+        for text in forms(MAX_NESTING + 1) {
+            let error = parse(&text).unwrap_err();
+            assert_eq!(
+                error.problem(),
+                Some(&Problem::TooDeep { max: MAX_NESTING }),
+                "{text}"
+            );
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(SMALLEST_STACK)
+        .spawn(walk)
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 // ---------------------------------------------------------------------------

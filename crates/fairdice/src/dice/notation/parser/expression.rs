@@ -34,8 +34,14 @@ pub(super) fn whole(input: &mut Input<'_>) -> Parsed<Expr> {
     Ok(expr)
 }
 
-/// `[name = value, …] … body`: any bindings, then a conditional.
+/// `[name = value, …] … body`: any bindings, then a conditional; a level of
+/// nesting (the parser recurses only through here).
 pub(super) fn expression(input: &mut Input<'_>) -> Parsed<Expr> {
+    input.nested(unnested)
+}
+
+/// See [`expression`].
+fn unnested(input: &mut Input<'_>) -> Parsed<Expr> {
     // Functions defined in this expression's bindings hold until its end.
     let functions = input.functions.len();
     let mut bindings = Vec::new();

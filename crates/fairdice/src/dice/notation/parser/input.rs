@@ -14,6 +14,7 @@
 
 use smallvec::SmallVec;
 
+use super::MAX_NESTING;
 use super::functions::Definition;
 use crate::dice::notation::ast::Span;
 use crate::dice::notation::error::{Expected, Found, ParseError, Problem};
@@ -46,6 +47,12 @@ pub(super) struct Input<'a> {
     pub(super) defining: Vec<String>,
     /// Nodes written out by calls so far.
     pub(super) expanded: usize,
+    /// How many expressions enclose the position (brackets, arguments, bindings'
+    /// values, conditionals' first branches): the parser's recursion.
+    nesting: usize,
+    /// Where the text first nested deeper than [`MAX_NESTING`]: parsing stops
+    /// there, whatever was being tried.
+    too_deep: Option<usize>,
 }
 
 impl<'a> Input<'a> {
@@ -58,7 +65,28 @@ impl<'a> Input<'a> {
             functions: Vec::new(),
             defining: Vec::new(),
             expanded: 0,
+            nesting: 0,
+            too_deep: None,
         }
+    }
+
+    /// Parses a nested expression with `part`, one level deeper; past
+    /// [`MAX_NESTING`] levels fails at once, here and in everything that
+    /// encloses it, so the descent never goes deeper than the limit whatever
+    /// the text.
+    pub(super) fn nested<T>(&mut self, part: impl FnOnce(&mut Self) -> Parsed<T>) -> Parsed<T> {
+        if self.too_deep.is_some() {
+            return Err(Fail);
+        }
+        if self.nesting > MAX_NESTING {
+            // The character that opened the level: a bracket, `,`, `=` or `?`.
+            self.too_deep = Some(self.pos.saturating_sub(1));
+            return Err(Fail);
+        }
+        self.nesting += 1;
+        let parsed = part(self);
+        self.nesting -= 1;
+        parsed
     }
 
     /// The whole text.
@@ -259,6 +287,11 @@ impl<'a> Input<'a> {
     /// The first mistake in the text, if parsing `failed` or any was recorded.
     pub(super) fn finish(self, failed: bool) -> Option<ParseError> {
         let text = self.text;
+        if let Some(at) = self.too_deep {
+            let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
+            let problem = Problem::TooDeep { max: MAX_NESTING };
+            return Some(ParseError::with_problem(text, at..end, problem));
+        }
         let wanted = self
             .wanted
             .filter(|_| failed)
