@@ -34,6 +34,15 @@ test("the packed package installs and imports by name in a Node project", () => 
   const printed = JSON.parse(execFileSync("node", ["odds.js"], { cwd: project, encoding: "utf8" }));
   assert.deepEqual(printed, cliJson("dist", "4d6kh3"));
   assert.equal(printed.mean_exact, "15869/1296");
+  // CommonJS code requires it, as the README says (Node 20.19 and later load an ES
+  // module that way), on the Node the package declares.
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  const declared = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")).engines.node;
+  assert.ok(major >= Number(declared.match(/^>=(\d+)$/)[1]), `node ${process.versions.node} against ${declared}`);
+  if (major > 20 || minor >= 19) {
+    writeFileSync(join(project, "odds.cjs"), 'require("fairdice").load().then((f) => process.stdout.write(f.dist("3d6").mean_exact));\n');
+    assert.equal(execFileSync("node", ["odds.cjs"], { cwd: project, encoding: "utf8" }), "21/2");
+  }
   // The top-level README's example, as written, prints what its comment says.
   const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
   const example = readme.match(/```js\n([\s\S]*?)```/)[1];

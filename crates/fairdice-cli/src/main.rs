@@ -140,6 +140,7 @@ enum Command {
     /// Inspect a saved randomizer session (written by `sample --save`).
     State(commands::state::Args),
     /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
+    #[cfg(feature = "serve")]
     Serve(commands::serve::Args),
     /// Expected entropy, outcome variance, repeats and droughts of a randomizer over a match.
     Analyze(commands::analyze::Args),
@@ -163,6 +164,7 @@ fn main() -> ExitCode {
         Command::Goal(args) => commands::goal::run(args),
         Command::Audit(args) => commands::audit::run(args),
         Command::State(args) => commands::state::run(args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),

@@ -142,7 +142,15 @@ pub fn write_plot(
     use anyhow::Context as _;
     let bytes = match path.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("svg") => chart.to_svg().into_bytes(),
+        #[cfg(feature = "png")]
         Some(e) if e.eq_ignore_ascii_case("png") => chart.to_png(2.0)?,
+        #[cfg(not(feature = "png"))]
+        Some(e) if e.eq_ignore_ascii_case("png") => {
+            return Err(crate::failure::UserError::input(format!(
+                "--plot {}: this fairdice was built without PNG charts (feature `png`); write .svg",
+                path.display()
+            )));
+        }
         _ => {
             return Err(crate::failure::UserError::input(format!(
                 "--plot {}: the file name must end in .svg or .png",

@@ -26,3 +26,13 @@ def test_the_top_level_readmes_python_example():
     runner.run(test)
     assert len(test.examples) >= 2
     assert runner.failures == 0
+
+
+def test_the_installed_package_says_its_license_and_where_it_lives():
+    from importlib.metadata import metadata
+
+    meta = metadata("fairdice")
+    assert meta["License-Expression"] == "MIT OR Apache-2.0"
+    urls = dict(url.split(", ", 1) for url in meta.get_all("Project-URL") or [])
+    assert set(urls) == {"Homepage", "Repository", "Documentation", "Issues"}
+    assert all(url.startswith("https://github.com/fairdice/fairdice") for url in urls.values())

@@ -202,10 +202,15 @@ fn run<U: UseCase>(request: &U, control: &Control) -> Result<U::Report, ApiError
 fn render(chart: &(dyn Chart + Send), format: Format) -> Result<Vec<u8>, ApiError> {
     match format {
         Format::Svg => Ok(chart.to_svg().into_bytes()),
+        #[cfg(feature = "png")]
         Format::Png => chart.to_png(2.0).map_err(|e| {
             ApiError::from_api(fairdice_api::Error::internal(format!(
                 "the chart could not be drawn as PNG: {e}"
             )))
         }),
+        #[cfg(not(feature = "png"))]
+        Format::Png => Err(ApiError::bad_request(
+            "this server was built without PNG charts (feature `png`); ask for .svg",
+        )),
     }
 }

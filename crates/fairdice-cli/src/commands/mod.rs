@@ -11,6 +11,7 @@ pub mod risk;
 pub mod roll;
 pub mod sample;
 pub mod seats;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod state;
 pub mod tune;

@@ -7,7 +7,7 @@
 //! added in chunk order. The estimate therefore depends on the seed and the number
 //! of runs only, never on the number of threads.
 
-use rayon::prelude::*;
+use crate::parallel::*;
 
 use super::base_deviation::{self, BaseDeviation, base_probabilities};
 use super::gaps::OutcomeDroughts;
@@ -341,6 +341,7 @@ mod tests {
     use crate::randomizer::Spec;
 
     #[test]
+    #[cfg(feature = "parallel")]
     fn independent_of_the_thread_count() {
         let r = Spec::build("dynamic(values=6, decrease=0.4)").expect("valid");
         let one = rayon::ThreadPoolBuilder::new()

@@ -1,7 +1,7 @@
 //! A Monte Carlo of whole battles, rolling every die, to check the exact answer
 //! independently.
 
-use rayon::prelude::*;
+use crate::parallel::*;
 
 use super::error::{BattleError, MAX_SIMULATED_DICE};
 use super::rules::Rules;

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::parallel::*;
 use num_traits::ToPrimitive;
-use rayon::prelude::*;
 
 use super::metrics::ContestResult;
 use super::{Contest, ContestError, Pairing, Side, TieRule};

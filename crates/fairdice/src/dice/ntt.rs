@@ -29,8 +29,8 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use crate::parallel::*;
 use num_bigint::BigUint;
-use rayon::prelude::*;
 
 use super::count::Count;
 use crate::control::Control;

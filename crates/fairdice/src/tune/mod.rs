@@ -45,7 +45,7 @@ pub mod seats;
 
 use std::borrow::Borrow;
 
-use rayon::prelude::*;
+use crate::parallel::*;
 use thiserror::Error;
 
 use crate::analysis::seats::{Game, SeatError};

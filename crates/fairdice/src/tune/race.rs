@@ -42,7 +42,7 @@
 
 use std::borrow::Borrow;
 
-use rayon::prelude::*;
+use crate::parallel::*;
 
 use super::{CandidateResult, TuneError, Tuning};
 use crate::analysis::exact::{self, ExactError, ExactOptions};

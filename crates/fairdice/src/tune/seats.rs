@@ -17,7 +17,7 @@
 //! - The winner is certain when it and every rival within four standard errors of
 //!   it were measured exactly (seats and entropy), as the race says of its own.
 
-use rayon::prelude::*;
+use crate::parallel::*;
 
 use super::race::CONFIDENCE_Z;
 use super::{CandidateResult, Fairness, TuneError, Tuning, ties};

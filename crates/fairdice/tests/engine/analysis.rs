@@ -179,6 +179,7 @@ fn the_articles_table() {
 }
 
 #[test]
+#[cfg(feature = "parallel")]
 fn the_search_is_deterministic() {
     let tuning = Tuning::article(5, 12).expect("valid");
     let first = tune(&tuning, &Control::new()).expect("runs");

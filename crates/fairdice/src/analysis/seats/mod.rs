@@ -275,7 +275,7 @@ pub fn analyze<R: StateSpace + Clone + Sync>(
         .map(|p| u64::from(table.most(p)) * samples as u64 + 1)
         .sum::<u64>()
         + followed;
-    let copies = scopes * (rayon::current_num_threads() as u64 + 1);
+    let copies = scopes * (crate::parallel::current_num_threads() as u64 + 1);
     control.reserve(distributions.saturating_mul(8).saturating_mul(copies))?;
     let shares = Shares::new(
         &base_probabilities(randomizer),

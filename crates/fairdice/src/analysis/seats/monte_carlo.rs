@@ -8,7 +8,7 @@
 //! runs only, never on the threads, and chunks are added as they finish rather
 //! than held until the end.
 
-use rayon::prelude::*;
+use crate::parallel::*;
 
 use super::Match;
 use super::exact::is_starved;
@@ -240,21 +240,19 @@ pub(crate) fn figures<R: Randomizer + Clone + Sync>(
             })
             .collect()
     };
-    let totals: Vec<Tally> = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            control.check()?;
-            let count = CHUNK.min(runs - c * CHUNK);
-            let tallies = run_chunk(question, scopes, count, c, seed, control)?;
-            control.advance(count);
-            Ok(tallies)
-        })
-        .try_reduce(empty, |mut a, b| {
-            for (x, y) in a.iter_mut().zip(&b) {
-                x.add(y);
-            }
-            Ok::<_, Stop>(a)
-        })?;
+    let parts = (0..chunks).into_par_iter().map(|c| {
+        control.check()?;
+        let count = CHUNK.min(runs - c * CHUNK);
+        let tallies = run_chunk(question, scopes, count, c, seed, control)?;
+        control.advance(count);
+        Ok(tallies)
+    });
+    let totals: Vec<Tally> = try_reduce(parts, empty, |mut a, b| {
+        for (x, y) in a.iter_mut().zip(&b) {
+            x.add(y);
+        }
+        Ok::<_, Stop>(a)
+    })?;
     let n = runs as f64;
     Ok(scopes
         .iter()

@@ -446,6 +446,7 @@ fn bad_options_are_refused() {
 }
 
 #[test]
+#[cfg(feature = "parallel")]
 fn monte_carlo_is_independent_of_the_thread_count() {
     let game = game(
         vec![(1, vec![1, 0]), (2, vec![0, 2])],

@@ -13,8 +13,8 @@ mod roller;
 
 use std::collections::BTreeMap;
 
+use crate::parallel::*;
 use rand_core::Rng;
-use rayon::prelude::*;
 
 use self::roller::Roller;
 use super::ast::{Dice, DieModifier, Expr, ExprKind, Faces, Span};
