@@ -12,6 +12,9 @@ site="${1:-target/site}"
 rm -rf "$site"
 mkdir -p "$site/wasm"
 cp -R web/. "$site/"
+# The head, navigation and footer every page shares, from web/partials/chrome.html.
+python3 scripts/chrome.py "$site"
+rm -r "$site/partials"
 cp target/wasm/fairdice_wasm.js target/wasm/fairdice_wasm_bg.wasm "$site/wasm/"
 # The Seats page's example games: docs/games/*.json and the list of their names.
 mkdir -p "$site/games"
