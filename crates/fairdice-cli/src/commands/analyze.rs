@@ -8,12 +8,11 @@ use std::path::PathBuf;
 use anyhow::Context;
 use fairdice::Control;
 use fairdice::analysis::report::SuccessAttempts;
-use fairdice::analysis::{self, Method, shown_gaps};
+use fairdice::analysis::{Method, shown_gaps};
 use fairdice_api::UseCase;
 use fairdice_api::analyze::{AnalysisReport, AnalyzeRequest};
 use fairdice_charts::CurvesFigure;
 
-use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, bar, progress, shown_on, spinner};
 use crate::plot;
@@ -38,23 +37,8 @@ pub struct Args {
     /// Samples in the match (T).
     #[arg(long, short = 'T', value_name = "T")]
     pub samples: usize,
-    /// Compute exactly, or fail (exit 3) if a step needs more than --max-states states.
-    #[arg(long, conflicts_with = "runs")]
-    pub exact: bool,
-    /// Estimate by Monte Carlo with this many runs instead.
-    #[arg(long, value_name = "N")]
-    pub runs: Option<u64>,
-    /// Seed for Monte Carlo (same seed and runs, same estimate on any machine).
-    #[arg(long, default_value_t = analysis::DEFAULT_SEED)]
-    pub seed: u64,
-    /// Merged states one step of the exact sweep may hold (default 2,000,000; with
-    /// --exact up to 20,000,000).
-    #[arg(long, alias = "budget", value_name = "STATES")]
-    pub max_states: Option<usize>,
-    /// Refuse or stop work past this many steps (Monte Carlo runs and exact sweeps
-    /// are priced in steps).
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
-    pub max_steps: u64,
+    #[command(flatten)]
+    pub method: super::Method,
     /// Skip the droughts (they cost the most to compute exactly).
     #[arg(long)]
     pub no_droughts: bool,
@@ -64,12 +48,8 @@ pub struct Args {
     /// Draw entropy and outcome variance per step (.svg or .png; .csv writes the data).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print JSON: `{"method", "mean_entropy", "outcome_variance", "steps": [...], "droughts", "attempts" (PRD, pity)}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the table per step (entropy, outcome variance, repeats) as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 /// Runs the command.
@@ -77,20 +57,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let request = AnalyzeRequest {
         spec: args.spec.clone(),
         samples: args.samples,
-        exact: args.exact,
-        runs: args.runs,
-        seed: args.seed,
-        max_states: args.max_states,
+        exact: args.method.exact,
+        runs: args.method.runs,
+        seed: args.method.seed,
+        max_states: args.method.max_states,
         droughts: !args.no_droughts,
     };
     // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
     // sweeps, perhaps a fallback) is not known in advance.
-    let bar = match args.runs {
+    let bar = match args.method.runs {
         Some(runs) => progress(runs, "simulating"),
         None => spinner("analyzing"),
     };
     let report = request.run(&shown_on(
-        Control::new().with_max_steps(args.max_steps),
+        Control::new().with_max_steps(args.method.max_steps),
         &bar,
     ));
     bar.finish_and_clear();
@@ -98,12 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         plot::write(path, &CurvesFigure::analysis(&report))?;
     }
-    let text = if args.json {
-        crate::output::json(&report)?
-    } else if args.csv {
-        CsvTable::of(&csv_table::document(&report)?["steps"], &[]).to_csv()?
-    } else {
-        render(&report, args.every)
+    let text = match args.format.document(&report, "steps")? {
+        Some(text) => text,
+        None => render(&report, args.every),
     };
     std::io::stdout()
         .lock()

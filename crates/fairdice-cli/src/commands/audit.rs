@@ -3,7 +3,6 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::outln;
 use fairdice::Control;
@@ -39,12 +38,8 @@ pub struct Args {
     /// The simulations' seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Print JSON: `{"spec", "entries", "log_likelihood", "tests", "candidates", …}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the candidates as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 /// Runs the command.
@@ -59,16 +54,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = request
         .run(&Control::new())
         .map_err(|e| UserError::from_api(e.in_context(&format!("{}:", args.log.display()))))?;
-    if args.json {
-        outln!("{}", crate::output::json(&report)?.trim_end());
-    } else if args.csv {
-        let document = csv_table::document(&report)?;
-        outln!(
-            "{}",
-            CsvTable::of(&document["candidates"], &[])
-                .to_csv()?
-                .trim_end()
-        );
+    if let Some(text) = args.format.document(&report, "candidates")? {
+        outln!("{}", text.trim_end());
     } else {
         print(&report)?;
     }

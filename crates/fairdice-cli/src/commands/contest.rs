@@ -32,12 +32,8 @@ pub struct Args {
     /// What a tied pair does.
     #[arg(long, value_enum, default_value_t = TiesArg::Stand)]
     pub ties: TiesArg,
-    /// Print JSON instead of a report.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the net distribution (A minus B, pair by pair) as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
     /// Refuse exact computations estimated above this many steps.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
@@ -126,9 +122,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     .map_err(UserError::from_api)?;
     let mut out = std::io::stdout().lock();
-    let printed = if args.json {
+    let printed = if args.format.json {
         write!(out, "{}", crate::output::json(&report)?)
-    } else if args.csv {
+    } else if args.format.csv {
         let document = csv_table::document(&report)?;
         write!(out, "{}", CsvTable::of(&document["net"], &[]).to_csv()?)
     } else {

@@ -27,12 +27,8 @@ pub struct Args {
     /// are shown side by side (`fairdice dist 3d6 4d6kh3`).
     #[arg(required = true, value_name = "EXPRESSION")]
     pub expressions: Vec<String>,
-    /// Print JSON instead of a table.
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    /// Print the table as CSV.
-    #[arg(long)]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
     /// Say what the distribution means in words: the average, the middle of the
     /// range, the chance of reaching a few values.
     #[arg(long, conflicts_with_all = ["json", "csv"])]
@@ -127,16 +123,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let chart = distribution_chart(&reports, args.plot_measure);
         write_plot(path, &chart)?;
     }
-    if args.json || args.csv {
+    if args.format.json || args.format.csv {
         for report in &reports {
             check_document(report, MAX_DOCUMENT_BYTES).map_err(UserError::from_api)?;
         }
     }
     let mut out = std::io::stdout().lock();
     let printed = match reports.as_slice() {
-        [report] if args.json => write!(out, "{}", crate::output::json(report)?),
-        reports if args.json => write!(out, "{}", crate::output::json(&reports)?),
-        reports if args.csv => write_csv(&mut out, reports),
+        [report] if args.format.json => write!(out, "{}", crate::output::json(report)?),
+        reports if args.format.json => write!(out, "{}", crate::output::json(&reports)?),
+        reports if args.format.csv => write_csv(&mut out, reports),
         reports if args.explain => reports.iter().try_for_each(|report| {
             writeln!(out, "{}", report.expression)
                 .and_then(|()| writeln!(out, "  {}", Explanation::of(report).lines().join("\n  ")))

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use crate::csv_table::{self, CsvTable};
 use crate::output::{outln, write_plot};
 use crate::session_file::{failure, source};
 use fairdice::Control;
@@ -56,12 +55,8 @@ pub struct Args {
     /// Tabulate at most this many attempts (at most 1000000).
     #[arg(long, default_value_t = 1000)]
     pub limit: u64,
-    /// Print JSON: `{"spec", "goal", "mean", "percentiles", "budget", "attempts": [...]}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the table per attempt as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
     /// Also draw the chance within each number of attempts: FILE.svg or FILE.png.
     #[arg(long, visible_alias = "chart", value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -87,16 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         write_plot(path, &attempts_chart(&report.goal, &report.cumulative()))?;
     }
-    if args.json {
-        outln!("{}", crate::output::json(&report)?.trim_end());
-    } else if args.csv {
-        let document = csv_table::document(&report)?;
-        outln!(
-            "{}",
-            CsvTable::of(&document["attempts"], &[])
-                .to_csv()?
-                .trim_end()
-        );
+    if let Some(text) = args.format.document(&report, "attempts")? {
+        outln!("{}", text.trim_end());
     } else {
         print(&report, args.resume.is_some())?;
     }

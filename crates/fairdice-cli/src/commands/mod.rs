@@ -16,6 +16,66 @@ pub mod serve;
 pub mod state;
 pub mod tune;
 
+/// How a command prints its report: a table for people (the default), or the
+/// document every front-end shares.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Format {
+    /// Print the report as JSON: the document the web app, npm and Python give too.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the report's table as CSV, its columns named as in the JSON document.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+impl Format {
+    /// The report as the flags ask: its JSON document, or the CSV of the
+    /// document's array `rows`; `None` for the command's own table.
+    ///
+    /// # Errors
+    /// A document past the size limit, or one that cannot be written.
+    pub fn document(
+        self,
+        report: &impl serde::Serialize,
+        rows: &str,
+    ) -> anyhow::Result<Option<String>> {
+        if self.json {
+            return crate::output::json(report).map(Some);
+        }
+        if self.csv {
+            let document = crate::csv_table::document(report)?;
+            return crate::csv_table::CsvTable::of(&document[rows], &[])
+                .to_csv()
+                .map(Some);
+        }
+        Ok(None)
+    }
+}
+
+/// How a randomizer's measures are computed: an exact sweep over its states, or
+/// seeded Monte Carlo (`analyze`, `seats`, `tune`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Method {
+    /// Compute exactly, or fail (exit 3) if a step needs more than --max-states.
+    #[arg(long, conflicts_with = "runs")]
+    pub exact: bool,
+    /// Estimate by Monte Carlo with this many runs instead.
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u64>,
+    /// Seed for Monte Carlo (same seed and runs, same estimate on any machine).
+    #[arg(long, default_value_t = fairdice::analysis::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Merged states one step of the exact sweep may hold (`seats`: state and
+    /// totals pairs); past it, Monte Carlo, or with --exact an error (default
+    /// 2,000,000; in `tune`, 250,000 a candidate).
+    #[arg(long, alias = "budget", value_name = "STATES")]
+    pub max_states: Option<usize>,
+    /// Refuse or stop work past this many steps (Monte Carlo runs and exact sweeps
+    /// are priced in steps).
+    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = parse_steps)]
+    pub max_steps: u64,
+}
+
 /// Every randomizer family with its usage and what it is, from the library's one
 /// catalogue: the `--help` of the commands that take a spec.
 pub fn spec_help() -> String {

@@ -1,6 +1,5 @@
 //! `fairdice next`: the next-sample distribution of a randomizer after a history.
 
-use crate::csv_table::{self, CsvTable};
 use crate::output::outln;
 use std::path::PathBuf;
 
@@ -28,12 +27,8 @@ pub struct Args {
     /// Start from a saved session (`sample --save`) instead of a fresh randomizer.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-    /// Print JSON: `{"spec", "history", "outcomes": [{"outcome", "probability"}]}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the next-sample distribution as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 /// Runs the command.
@@ -45,16 +40,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = request
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
-    if args.json {
-        outln!("{}", crate::output::json(&report)?.trim_end());
-    } else if args.csv {
-        let document = csv_table::document(&report)?;
-        outln!(
-            "{}",
-            CsvTable::of(&document["outcomes"], &[])
-                .to_csv()?
-                .trim_end()
-        );
+    if let Some(text) = args.format.document(&report, "outcomes")? {
+        outln!("{}", text.trim_end());
     } else {
         print_distribution(&report.outcomes)?;
     }

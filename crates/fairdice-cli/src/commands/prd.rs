@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use crate::csv_table::{self, CsvTable};
 use crate::output::outln;
 use fairdice::Control;
 use fairdice_api::UseCase;
@@ -24,12 +23,8 @@ pub struct Args {
     /// Show at most this many attempts in the table (at most 1000000).
     #[arg(long, default_value_t = 100)]
     pub limit: u64,
-    /// Print JSON: `{"p", "c", "expected_attempts", "max_attempts", "attempts": [...]}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the table per attempt as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 /// Runs the command.
@@ -39,18 +34,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         limit: args.limit,
     };
     let report = request.run(&Control::new()).map_err(UserError::from_api)?;
-    if args.json {
-        outln!("{}", crate::output::json(&report)?.trim_end());
-        return Ok(());
-    }
-    if args.csv {
-        let document = csv_table::document(&report)?;
-        outln!(
-            "{}",
-            CsvTable::of(&document["attempts"], &[])
-                .to_csv()?
-                .trim_end()
-        );
+    if let Some(text) = args.format.document(&report, "attempts")? {
+        outln!("{}", text.trim_end());
         return Ok(());
     }
     outln!("p                  {}", report.p);

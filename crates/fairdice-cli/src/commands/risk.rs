@@ -60,13 +60,8 @@ pub struct Args {
     /// Refuse or stop work past this many steps.
     #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
     pub max_steps: u64,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Print CSV: the grid of --table N, else the one-roll tables of --per-roll,
-    /// else how each side's survivors end (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 const RULES_HELP: &str = "\
@@ -134,11 +129,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.table = None;
     }
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.format.json {
         write!(out, "{}", crate::output::json(&report)?).context("could not write the output")?;
         return Ok(());
     }
-    if args.csv {
+    if args.format.csv {
         write!(out, "{}", battle_csv(&report)?).context("could not write the output")?;
         return Ok(());
     }

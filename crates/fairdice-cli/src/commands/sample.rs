@@ -43,12 +43,8 @@ pub struct Args {
     /// replaced whole or not at all: if the save fails, it keeps the old session.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// Print JSON: `{"spec", "seed", "samples": [...], "labels": [...]}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the draws, one a row (draw, outcome and its label) as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 /// Runs the command.
@@ -73,9 +69,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if from_clock {
         eprintln!("seed {seed} (repeat these draws with --seed {seed})");
     }
-    if args.json {
+    if args.format.json {
         outln!("{}", crate::output::json(&answer.report)?.trim_end());
-    } else if args.csv {
+    } else if args.format.csv {
         outln!("{}", draws_csv(&answer.report)?.trim_end());
     } else {
         outln!("{}", answer.report.shown().join(" "));

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use fairdice::Control;
 use fairdice::analysis::seats::{Game, PlayerFigures, Scope, SeatFigures};
-use fairdice::analysis::{self, Method, seats::DEFAULT_SHARES};
+use fairdice::analysis::{Method, seats::DEFAULT_SHARES};
 use fairdice_api::UseCase;
 use fairdice_api::seats::{SeatsReport, SeatsRequest};
 use fairdice_charts::seats_chart;
@@ -51,34 +51,16 @@ pub struct Args {
     /// Rolls in the match (T).
     #[arg(long, short = 'T', value_name = "T")]
     pub samples: usize,
-    /// Compute exactly, or fail (exit 3) if a step needs more than --max-states pairs.
-    #[arg(long, conflicts_with = "runs")]
-    pub exact: bool,
-    /// Estimate by Monte Carlo with this many runs instead.
-    #[arg(long, value_name = "N")]
-    pub runs: Option<u64>,
-    /// Seed for Monte Carlo (same seed and runs, same estimate on any machine).
-    #[arg(long, default_value_t = analysis::DEFAULT_SEED)]
-    pub seed: u64,
-    /// (State, totals) pairs one step of the exact sweep may hold (default 2,000,000).
-    #[arg(long, value_name = "STATES")]
-    pub max_states: Option<usize>,
-    /// Refuse or stop work past this many steps.
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
-    pub max_steps: u64,
+    #[command(flatten)]
+    pub method: super::Method,
     /// The fractions of the fair share a starved player is asked about (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "X,..", default_values_t = DEFAULT_SHARES)]
     pub shares: Vec<f64>,
     /// Skip the droughts (a sweep per player).
     #[arg(long)]
     pub no_droughts: bool,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Print one row per player (and per scope, with turns) as CSV, columns named as in
-    /// the JSON document.
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
     /// Also draw each player's total over the match against their fair share: FILE.svg
     /// or FILE.png.
     #[arg(long, visible_alias = "chart", value_name = "FILE")]
@@ -92,17 +74,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         game,
         spec: args.randomizer.clone(),
         samples: args.samples,
-        exact: args.exact,
-        runs: args.runs,
-        seed: args.seed,
-        max_states: args.max_states,
+        exact: args.method.exact,
+        runs: args.method.runs,
+        seed: args.method.seed,
+        max_states: args.method.max_states,
         shares: args.shares.clone(),
         droughts: !args.no_droughts,
     };
     let bar = spinner("measuring seats");
     let shown = bar.clone();
     let control = Control::new()
-        .with_max_steps(args.max_steps)
+        .with_max_steps(args.method.max_steps)
         .with_progress(move |p| {
             shown.set_message(p.stage);
             if p.total > 0 {
@@ -116,9 +98,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         write_plot(path, &seats_chart(&report.analysis))?;
     }
-    let text = if args.json {
+    let text = if args.format.json {
         crate::output::json(&report)?
-    } else if args.csv {
+    } else if args.format.csv {
         csv(&report)?
     } else {
         render(&report)

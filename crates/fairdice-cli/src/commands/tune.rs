@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
-use fairdice::analysis;
 use fairdice::tune::Grid;
 use fairdice::tune::report::SamplesReport;
 use fairdice_api::UseCase;
@@ -16,7 +15,6 @@ use fairdice_api::tune::{TuneReport, TuneRequest};
 use fairdice_charts::CurvesFigure;
 
 use super::analyze::{describe, with_error};
-use crate::csv_table::{self, CsvTable};
 use crate::failure::UserError;
 use crate::output::{Table, progress, shown_on};
 use crate::plot;
@@ -98,23 +96,8 @@ pub struct Args {
     /// A custom grid for one system (repeatable); adds the system if not listed.
     #[arg(long, value_name = "GRID")]
     pub grid: Vec<String>,
-    /// Measure every candidate exactly, or fail (exit 3) past --max-states states.
-    #[arg(long, conflicts_with = "runs")]
-    pub exact: bool,
-    /// Measure every candidate by Monte Carlo with this many runs.
-    #[arg(long, value_name = "N")]
-    pub runs: Option<u64>,
-    /// Seed for Monte Carlo.
-    #[arg(long, default_value_t = analysis::DEFAULT_SEED)]
-    pub seed: u64,
-    /// Merged states one step of a candidate's exact sweep may hold (default 250,000;
-    /// past it the candidate is estimated by Monte Carlo, unless --exact).
-    #[arg(long, alias = "budget", value_name = "STATES")]
-    pub max_states: Option<usize>,
-    /// Refuse or stop work past this many steps (Monte Carlo runs and exact sweeps
-    /// are priced in steps).
-    #[arg(long, default_value_t = fairdice::control::DEFAULT_MAX_STEPS, value_name = "STEPS", value_parser = super::parse_steps)]
-    pub max_steps: u64,
+    #[command(flatten)]
+    pub method: super::Method,
     /// List every candidate, not only each system's best.
     #[arg(long)]
     pub all: bool,
@@ -122,12 +105,8 @@ pub struct Args {
     /// .csv writes the data).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Print JSON: `{"systems": [{"system", "params", "mean_entropy", "outcome_variance", ...}]}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the fairest candidate of each system, with its parameters as CSV (columns named as in the JSON document).
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: super::Format,
 }
 
 /// Runs the command.
@@ -150,17 +129,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|g| machine_grid(g))
             .collect::<Result<_, _>>()
             .map_err(|e| UserError::input(format!("--grid: {e}")))?,
-        exact: args.exact,
-        runs: args.runs,
-        seed: args.seed,
-        max_states: args.max_states,
+        exact: args.method.exact,
+        runs: args.method.runs,
+        seed: args.method.seed,
+        max_states: args.method.max_states,
         all: args.all,
     };
     let tuning = request.tuning().map_err(UserError::from_api)?;
     let total: usize = tuning.grids.iter().map(Grid::len).sum();
     let bar = progress(total as u64, "tuning");
     let report = request.run(&shown_on(
-        Control::new().with_max_steps(args.max_steps),
+        Control::new().with_max_steps(args.method.max_steps),
         &bar,
     ));
     bar.finish_and_clear();
@@ -168,12 +147,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         plot::write(path, &CurvesFigure::tuning(&report))?;
     }
-    let text = if args.json {
-        crate::output::json(&report)?
-    } else if args.csv {
-        CsvTable::of(&csv_table::document(&report)?["systems"], &[]).to_csv()?
-    } else {
-        render(&report)
+    let text = match args.format.document(&report, "systems")? {
+        Some(text) => text,
+        None => render(&report),
     };
     std::io::stdout()
         .lock()
