@@ -7,6 +7,7 @@ use fairdice::analysis::AnalysisReport;
 use fairdice::battle::report::BattleReport;
 use fairdice::contest::report::ContestReport;
 use fairdice::dice::report::DistributionReport;
+use fairdice::dice::report::{Measure, UnknownMeasure};
 use fairdice::tune::TuneReport;
 use fairdice_api::Error;
 use fairdice_api::goal::GoalReport;
@@ -15,9 +16,47 @@ use fairdice_charts::{
     Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, attempts_chart,
     distribution_chart, net_score_chart, seats_chart, survivors_chart, win_grid_chart,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::compute::View;
+/// How a page wants its charts drawn.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct View {
+    /// What distribution charts show, one chart each: `probability`, `at_least`,
+    /// `at_most` (a page that draws all three switches between them at once).
+    pub measures: Vec<String>,
+    /// The width to draw charts at, in pixels (the room the page has for them;
+    /// labels stay legible and every outcome keeps its bar).
+    pub width: u32,
+    /// Draw no charts (the npm package's plain calls).
+    pub charts: bool,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            measures: vec!["probability".to_string()],
+            width: WIDE as u32,
+            charts: true,
+        }
+    }
+}
+
+impl View {
+    /// The measures distribution charts show.
+    ///
+    /// # Errors
+    /// A `bad_request` naming the measures accepted.
+    pub fn measures(&self) -> Result<Vec<Measure>, Error> {
+        self.measures
+            .iter()
+            .map(|m| {
+                m.parse()
+                    .map_err(|e: UnknownMeasure| Error::bad_request(e.to_string()))
+            })
+            .collect()
+    }
+}
 
 /// The native app's chart width, in pixels.
 pub const WIDE: f64 = fairdice_charts::DEFAULT_WIDTH;

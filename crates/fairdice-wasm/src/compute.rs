@@ -3,7 +3,6 @@
 //! draws for those reports.
 
 use fairdice::Control;
-use fairdice::dice::report::{Measure, UnknownMeasure};
 use fairdice_api::analyze::{AnalyzeRequest, DroughtsRequest};
 use fairdice_api::audit::AuditRequest;
 use fairdice_api::contest::ContestRequest;
@@ -16,9 +15,8 @@ use fairdice_api::roll::RollRequest;
 use fairdice_api::seats::SeatsRequest;
 use fairdice_api::tune::TuneRequest;
 use fairdice_api::{Error, UseCase};
-use serde::Deserialize;
 
-use crate::charts::{self, Drawn};
+use crate::charts::{self, Drawn, View};
 use crate::extras;
 use crate::progress;
 
@@ -28,46 +26,6 @@ use crate::progress;
 ///
 /// [`run`]: crate::run
 pub const PAGE_DOCUMENT_BYTES: u64 = 32 << 20;
-
-/// How a page wants its charts drawn.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct View {
-    /// What distribution charts show, one chart each: `probability`, `at_least`,
-    /// `at_most` (a page that draws all three switches between them at once).
-    pub measures: Vec<String>,
-    /// The width to draw charts at, in pixels (the room the page has for them;
-    /// labels stay legible and every outcome keeps its bar).
-    pub width: u32,
-    /// Draw no charts (the npm package's plain calls).
-    pub charts: bool,
-}
-
-impl Default for View {
-    fn default() -> View {
-        View {
-            measures: vec!["probability".to_string()],
-            width: charts::WIDE as u32,
-            charts: true,
-        }
-    }
-}
-
-impl View {
-    /// The measures distribution charts show.
-    ///
-    /// # Errors
-    /// A `bad_request` naming the measures accepted.
-    pub fn measures(&self) -> Result<Vec<Measure>, Error> {
-        self.measures
-            .iter()
-            .map(|m| {
-                m.parse()
-                    .map_err(|e: UnknownMeasure| Error::bad_request(e.to_string()))
-            })
-            .collect()
-    }
-}
 
 /// `{"error": …}`: the use-case layer's error document.
 pub(crate) fn error_document(error: &Error) -> String {

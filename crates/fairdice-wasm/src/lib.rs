@@ -35,7 +35,8 @@ mod progress;
 
 use wasm_bindgen::prelude::*;
 
-pub use compute::{PAGE_DOCUMENT_BYTES, View, compute_json, run_json};
+pub use charts::View;
+pub use compute::{PAGE_DOCUMENT_BYTES, compute_json, run_json};
 
 /// Runs a use case on its JSON request and returns its JSON report, or
 /// `{"error": {"kind", "category", "message", "rendered", "span", "expression",

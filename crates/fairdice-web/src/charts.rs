@@ -29,8 +29,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::AppState;
-use crate::api::ApiError;
 use crate::compute::Stopped;
+use crate::error::ApiError;
 use crate::query;
 
 /// Distributions one chart compares.

@@ -19,6 +19,7 @@
 mod api;
 mod charts;
 mod compute;
+mod error;
 mod limits;
 mod query;
 mod server;

@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::api::ApiError;
+use crate::error::ApiError;
 
 /// How a parameter's text becomes a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,9 +119,34 @@ const RANDOMIZER_ANALYSIS: &[Param] = &[
     p("method", "method", Text),
 ];
 
+const GOAL: &[Param] = &[
+    p("spec", "spec", Text),
+    p("session", "session", Text),
+    p("history", "history", List),
+    p("until", "until", List),
+    p("times", "times", Whole),
+    p("every", "every", Flag),
+    p("budget", "budget", Whole),
+    p("limit", "limit", Whole),
+    p("exact", "exact", Flag),
+    p("runs", "runs", Whole),
+    p("seed", "seed", Whole),
+];
+
+/// The use cases whose request holds a document of its own (a game, a log), which
+/// a URL does not carry: `POST` them, with why.
+const POST_ONLY: &[(&str, &str)] = &[
+    (
+        "seats",
+        "its game is a JSON document ({\"players\", \"payoffs\"}, docs/seats.md)",
+    ),
+    ("audit", "its log is a document of recorded outcomes"),
+];
+
 /// The parameters of `use_case`, or `None` for a use case the API does not know.
 fn params(use_case: &str) -> Option<&'static [Param]> {
     Some(match use_case {
+        "goal" => GOAL,
         "dist" => DIST,
         "roll" => ROLL,
         "contest" => CONTEST,
@@ -148,6 +173,11 @@ pub(crate) fn request(
     pairs: &[(String, String)],
     extra: &[&str],
 ) -> Result<Value, ApiError> {
+    if let Some((_, why)) = POST_ONLY.iter().find(|(name, _)| *name == use_case) {
+        return Err(ApiError::bad_request(format!(
+            "GET /api/{use_case} cannot ask it: {why}; POST /api/{use_case} with the request's JSON"
+        )));
+    }
     let Some(params) = params(use_case) else {
         return Err(ApiError::not_found(use_case));
     };
@@ -199,7 +229,7 @@ pub(crate) fn request(
 /// The fields whose request shape differs from the flat URL: a randomizer's
 /// source, an analysis's method.
 fn shape(use_case: &str, fields: &mut Map<String, Value>) -> Result<(), ApiError> {
-    if matches!(use_case, "sample" | "next") {
+    if matches!(use_case, "sample" | "next" | "goal") {
         let source = match (fields.remove("spec"), fields.remove("session")) {
             (Some(spec), None) => json!({ "spec": spec }),
             (None, Some(session)) => json!({ "session": session }),
@@ -339,5 +369,31 @@ mod tests {
             assert_eq!(read(use_case, query).unwrap_err().status, 400, "{query}");
         }
         assert_eq!(read("dice", "expr=3d6").unwrap_err().status, 404);
+    }
+
+    #[test]
+    fn every_use_case_is_asked_by_url_or_says_why_it_must_be_posted() {
+        for &use_case in fairdice_api::USE_CASES {
+            let posted = POST_ONLY.iter().any(|(name, _)| *name == use_case);
+            assert!(
+                posted != params(use_case).is_some(),
+                "{use_case}: a URL table or a reason to POST, one of the two"
+            );
+        }
+        let seats = read("seats", "spec=tgm2").unwrap_err();
+        assert_eq!(seats.status, 400);
+        assert!(
+            seats.error.message.contains("POST /api/seats"),
+            "{}",
+            seats.error.message
+        );
+        assert_eq!(
+            read(
+                "goal",
+                "spec=pity(p=0.006, soft=74, rise=0.06, cap=90)&until=hit&budget=90"
+            )
+            .unwrap(),
+            json!({"source": {"spec": "pity(p=0.006, soft=74, rise=0.06, cap=90)"}, "until": ["hit"], "budget": 90})
+        );
     }
 }

@@ -542,26 +542,20 @@ impl Failure for Stop {
     }
 }
 
-/// Errors that only ever mean "the input is wrong": their messages say what is
-/// accepted, and no budget or Monte Carlo estimate helps.
+/// Implements [`Failure`] as [`FailureKind::Invalid`] for errors that only ever
+/// mean "the input is wrong": their messages say what is accepted, and no budget
+/// or Monte Carlo estimate helps. Each module invokes it for its own errors, so
+/// this ground floor imports nothing above it.
 macro_rules! invalid_input {
     ($($error:ty),* $(,)?) => {$(
-        impl Failure for $error {
-            fn kind(&self) -> FailureKind {
-                FailureKind::Invalid
+        impl $crate::control::Failure for $error {
+            fn kind(&self) -> $crate::control::FailureKind {
+                $crate::control::FailureKind::Invalid
             }
         }
     )*};
 }
-
-invalid_input!(
-    crate::randomizer::PrdError,
-    crate::randomizer::ObserveError,
-    crate::randomizer::RestoreError,
-    crate::battle::RulesError,
-    crate::tune::GridError,
-    crate::tune::MatchLengthError,
-);
+pub(crate) use invalid_input;
 
 #[cfg(test)]
 mod tests {

@@ -60,13 +60,19 @@ impl Drop for Served {
     }
 }
 
-fn dist_json(expression: &str) -> String {
+/// What `fairdice ARGS --json` prints.
+fn cli_json(args: &[&str]) -> String {
     let output = fairdice()
-        .args(["dist", expression, "--json"])
+        .args(args)
+        .arg("--json")
         .output()
-        .expect("dist runs");
-    assert!(output.status.success());
+        .expect("fairdice runs");
+    assert!(output.status.success(), "{args:?}");
     String::from_utf8(output.stdout).expect("utf-8")
+}
+
+fn dist_json(expression: &str) -> String {
+    cli_json(&["dist", expression])
 }
 
 #[test]
@@ -85,6 +91,19 @@ fn the_api_serves_exactly_what_dist_json_prints() {
     let (status, body) = served.get("/api/dist?expr=4d6kh3y");
     assert!(status.contains("400"), "{status}");
     assert!(body.contains(r#""kind":"parse""#));
+    // Attempts until a goal, by URL; a game's seats only by POST, and it says so.
+    let (status, body) = served.get(
+        "/api/goal?spec=pity(p%3D0.006,+soft%3D74,+rise%3D0.06,+cap%3D90)&until=hit&budget=90",
+    );
+    assert!(status.contains("200"), "{status}: {body}");
+    let spec = "pity(p=0.006, soft=74, rise=0.06, cap=90)";
+    assert_eq!(
+        body,
+        cli_json(&["goal", spec, "--until", "hit", "--budget", "90"])
+    );
+    let (status, body) = served.get("/api/seats?spec=tgm2&samples=10");
+    assert!(status.contains("400"), "{status}");
+    assert!(body.contains("POST /api/seats"), "{body}");
     // Requests addressed to another host name are refused (DNS rebinding).
     let mut stream = TcpStream::connect(&served.addr).expect("connect");
     write!(

@@ -7,8 +7,8 @@ use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 
 use super::canonical::{Canonical, Key};
-use super::exact::ExactError;
 use super::metrics::entropy_fraction;
+use super::sweep_options::ExactError;
 use crate::randomizer::StateSpace;
 
 /// One transition of the state graph.

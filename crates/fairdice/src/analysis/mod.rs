@@ -49,6 +49,7 @@ pub mod seats;
 mod canonical;
 mod graph;
 mod sweep_cost;
+mod sweep_options;
 
 use thiserror::Error;
 

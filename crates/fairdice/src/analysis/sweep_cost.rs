@@ -3,7 +3,7 @@
 //! done and projected over the steps to come — against the step budget. Every
 //! exact sweep (the curves, the droughts, the seats) uses these.
 
-use super::exact::{ExactError, ExactOptions};
+use super::sweep_options::{ExactError, ExactOptions};
 use crate::control::{Control, PREPARATION_STEPS};
 
 /// Fails with [`ExactError::OutOfMemory`] once `bytes` pass the control's memory

@@ -93,6 +93,8 @@ pub enum RulesError {
     },
 }
 
+crate::control::invalid_input!(RulesError);
+
 /// The most faces a battle's dice may have: one roll walks every face.
 pub const MAX_FACES: u64 = 100_000;
 /// The most dice a side may roll at once.

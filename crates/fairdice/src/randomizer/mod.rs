@@ -390,6 +390,8 @@ pub enum ObserveError {
     },
 }
 
+crate::control::invalid_input!(ObserveError);
+
 /// Why a state key could not be restored.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RestoreError {
@@ -412,6 +414,8 @@ pub enum RestoreError {
         reason: String,
     },
 }
+
+crate::control::invalid_input!(RestoreError);
 
 impl RestoreError {
     /// The same error, naming `spec` (for a randomizer built on another).

@@ -27,6 +27,8 @@ pub enum PrdError {
     ProbabilityOutOfRange(f64),
 }
 
+crate::control::invalid_input!(PrdError);
+
 /// The constant `C` for which a PRD with nominal chance `p` succeeds at the long-run
 /// rate `p` exactly: the N-th attempt since the last success succeeds with
 /// `min(1, C·N)`, so the expected number of attempts per success is `1/p`.

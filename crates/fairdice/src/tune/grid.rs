@@ -78,6 +78,8 @@ pub enum GridError {
     },
 }
 
+crate::control::invalid_input!(GridError);
+
 /// The most candidates one grid may have.
 pub const MAX_CANDIDATES: usize = 100_000;
 

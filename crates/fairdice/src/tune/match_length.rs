@@ -41,6 +41,8 @@ pub enum MatchLengthError {
     Duplicate(u64),
 }
 
+crate::control::invalid_input!(MatchLengthError);
+
 /// A distribution of match lengths (numbers of samples), with weights summing to 1.
 ///
 /// # Example

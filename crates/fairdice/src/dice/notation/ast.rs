@@ -10,6 +10,7 @@ mod modifier;
 use std::ops::Range;
 
 pub use self::labels::{Band, Labels};
+pub(crate) use self::modifier::clamp;
 pub use self::modifier::{
     Comparison, Condition, DieModifier, ExplodeKind, ExplodeLimit, Keep, KeepKind, PoolModifier,
 };

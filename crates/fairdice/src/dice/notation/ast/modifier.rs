@@ -302,3 +302,12 @@ impl PoolModifier {
         )
     }
 }
+
+/// `x` clamped by the clamps in `modifiers`, in order.
+pub(crate) fn clamp(modifiers: &[DieModifier], x: Outcome) -> Outcome {
+    modifiers.iter().fold(x, |x, m| match m {
+        DieModifier::Minimum { value, .. } => x.max(*value),
+        DieModifier::Maximum { value, .. } => x.min(*value),
+        _ => x,
+    })
+}

@@ -142,7 +142,7 @@ impl<'m> Settle<'m> {
                 _ => {
                     for (v, w) in now {
                         *next
-                            .entry(super::dice::clamp(std::slice::from_ref(modifier), v))
+                            .entry(super::clamp(std::slice::from_ref(modifier), v))
                             .or_default() += w;
                     }
                 }

@@ -11,7 +11,7 @@
 use super::chains::{Chain, Settle};
 use super::pools::Shapes;
 use super::unique::Unique;
-use super::{Exact, any_matches, explode_test, pool_value, selected};
+use super::{Count, Exact, any_matches, explode_test, pool_value, selected};
 use crate::dice::die::{Die, DieError, MAX_DICE, Outcome};
 use crate::dice::evaluator::kept_sum;
 use crate::dice::mixture::Mixture;
@@ -38,15 +38,6 @@ enum PerDie<'m> {
         /// The clamps and rerolls written after the explosion.
         after: &'m [DieModifier],
     },
-}
-
-/// `x` clamped by the clamps in `modifiers`, in order.
-pub(crate) fn clamp(modifiers: &[DieModifier], x: Outcome) -> Outcome {
-    modifiers.iter().fold(x, |x, m| match m {
-        DieModifier::Minimum { value, .. } => x.max(*value),
-        DieModifier::Maximum { value, .. } => x.min(*value),
-        _ => x,
-    })
 }
 
 impl<'a> Exact<'a> {
@@ -355,12 +346,6 @@ impl<'a> Exact<'a> {
         }
         Ok(PerDie::Single(die))
     }
-}
-
-/// A term's count once read.
-pub(super) enum Count {
-    Fixed(u64),
-    Rolled(Die),
 }
 
 /// The bare die of faces that are written out.

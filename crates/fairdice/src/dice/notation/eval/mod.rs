@@ -19,8 +19,8 @@ mod chains;
 mod dice;
 mod unique;
 
-pub(crate) use self::dice::clamp;
 pub(crate) use self::unique::{UNIQUE_PAIR_STEPS, Unique, unique_deal};
+pub(crate) use super::ast::clamp;
 pub(crate) mod pools;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -42,6 +42,12 @@ use crate::dice::die::{Die, DieError, Outcome};
 use crate::dice::evaluator::Pattern;
 use crate::dice::mixture::Mixture;
 use crate::dice::pool::Pool;
+
+/// A term's count once read.
+pub(crate) enum Count {
+    Fixed(u64),
+    Rolled(Die),
+}
 
 /// Memory an exact evaluation plans at least for each outcome of its widest
 /// distribution: the outcome and its count, twice (a step builds a distribution

@@ -26,8 +26,7 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive};
 use rustc_hash::FxHashMap as HashMap;
 
-use super::dice::Count as DiceCount;
-use super::{Exact, pool_value};
+use super::{Count as DiceCount, Exact, pool_value};
 use crate::dice::count::{Count, CountType};
 use crate::dice::deck::{Deal, Deck};
 use crate::dice::die::{Die, DieError, Outcome};
