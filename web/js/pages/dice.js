@@ -6,6 +6,7 @@
 import { code, el } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, percent, shortCount } from "../format.js";
+import { FORMS } from "../notation.js";
 import { examplesSection, startPage, stoppedNode } from "../page.js";
 import { problemNode } from "../problem.js";
 import { InputError, param, requestJson, u64, whole } from "../request.js";
@@ -337,6 +338,19 @@ function comparison(computed, mode) {
   });
 }
 
+/**
+ * The notation at a glance: the engine's list of forms (web/js/notation.js, generated
+ * from it), each form's examples as code, notation in its meaning between backticks.
+ */
+function notationHelp() {
+  const prose = (text) => text.split("`").map((part, i) => (i % 2 ? code(part) : part));
+  const rows = FORMS.map(({ examples, meaning }) =>
+    el("tr", {}, el("td", {}, examples.map((e, i) => [i ? " " : null, code(e)])), el("td", {}, prose(meaning))),
+  );
+  return el("table", { class: "notation" }, el("tbody", {}, rows));
+}
+
+document.getElementById("notation-help").append(notationHelp());
 startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.expressions.length === 0, jobs, render, examples });
 
 document.getElementById("exact-instead").addEventListener("click", () => {

@@ -21,7 +21,7 @@ use crate::output::{Table, bar, progress, shown_on, write_plot};
 
 /// Flags of `fairdice dist`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = NOTATION_HELP)]
+#[command(after_help = fairdice::dice::notation::help::text())]
 pub struct Args {
     /// The dice expression, e.g. `4d6kh3`, `d20+5 >= 15`, `10d10cs>=8`; several
     /// are shown side by side (`fairdice dist 3d6 4d6kh3`).
@@ -62,36 +62,6 @@ pub struct Args {
     )]
     pub plot_measure: Measure,
 }
-
-/// The notation summary shown under `--help`.
-pub const NOTATION_HELP: &str = "\
-Dice notation (the whole language: docs/notation.md):
-  3d6, d20, d%, dF, d{1,1,2,3}, d{1..4,6}   dice; (d4)d6 a rolled count, 3d(d6) rolled sides
-  + - * / %, unary -, ( )                    arithmetic between independent rolls (/ floors)
-  < <= > >= == !=, and, or, not              comparisons and logic give 1 (true) or 0 (false)
-  [r = d20] r == 20 ? 4d6+3 : 2d6            a name is one roll used again; c ? a : b
-  max(a, b) min(a, b) abs(a)                 functions
-  4d6kh3 4d6k3 2d20kl 4d6dl1 5d6dh2          keep/drop highest/lowest (N defaults to 1)
-  {d8!, d6!}kh1   6#(4d6kh3)kh1              groups and repetitions are pools
-  d6!  d10!>=9  5d10x                        explode: each extra roll is a new die
-  d6!!  d6!p  6d10xo  6d10x5=10              compound, penetrate, once, at most 5 per term
-  2d6r1  d20rr<3  2d6ro1  4d10min2  4d10max8 reroll until no match, once; clamp each roll
-  d6!r1  4d6!ro1kh3                          after an explosion: each die it made rerolled, not exploding
-  4d6u  5d10uo  8d6u=6  4d6ukh3             unique: a repeat rolled again until new, once, if it is 6
-  10d10cs>=8  10d10cs>=8df=1  10d20cf<3      count successes (minus failures), failures
-  3d6even  3d6odd                            count even or odd dice
-  largest_set(5d6) sets(10d10, 2)            matching sets; longest_straight(5d6), count(12d6, 5, 6)
-  height(10d10)                              the face of the largest set (the tallest among equals)
-  [h = 5d6] largest_set(h) + count(h, 1)     a named pool: several things of one roll
-  floor(d20 / 3) ceil(…) round(…)            a division rounded down, up, to the nearest
-  floor(sqrt(d100)) ceil(sqrt(…))            a square root rounded (round(sqrt(…)) too)
-  deal(deck{1..13:4}, 5)                     cards without replacement (value:copies); the same functions
-  [a, b = deal(deck{1:13, 0:39}, 5, 5)]      several hands of one shuffle, one name each
-  [(rank, suit) = deal(deck{(1..13, 1..4)}, 5)]   cards of a rank and a suit, a name each value
-  [crit(x) = x == 20 ? 2 : x >= 15] crit(d20) + crit(d20)   a function: each call rolls afresh
-  [p = 12d6] (count(p, 5, 6), count(p, 1))  a tuple: several results of one roll, jointly
-  2d6+1 as {..6: miss, 7..9: weak hit, 10..: strong hit}   labels on ranges of outcomes
-Several expressions are shown side by side: fairdice dist 3d6 4d6kh3";
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {

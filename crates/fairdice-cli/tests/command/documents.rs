@@ -230,3 +230,32 @@ fn shown_output_is_matched_line_by_line_in_order() {
     assert_eq!(commands.len(), 1);
     assert_eq!(commands[0].output, vec!["mean 10.5".to_string()]);
 }
+
+/// The Dice page's notation help (`web/js/notation.js`) as the engine's list of
+/// forms writes it.
+fn notation_module() -> String {
+    let forms = serde_json::to_string_pretty(fairdice::dice::notation::help::FORMS)
+        .expect("the forms serialize");
+    format!(
+        "// The notation at a glance, as the Dice page's help shows it. Generated from the\n\
+         // engine's list of forms (crates/fairdice/src/dice/notation/help.rs), which the\n\
+         // command line's --help shows too; a test checks it. Do not edit: after changing\n\
+         // the list, run FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- notation\n\
+         export const FORMS = {forms};\n"
+    )
+}
+
+#[test]
+fn the_sites_notation_help_is_the_engines_list_of_forms() {
+    let path = root().join("web/js/notation.js");
+    let expected = notation_module();
+    if std::env::var_os("FAIRDICE_WRITE_GENERATED").is_some() {
+        std::fs::write(&path, &expected).expect("web/js/notation.js is writable");
+    }
+    let found = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        found == expected,
+        "web/js/notation.js is not the engine's list of forms; run \
+         FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- notation"
+    );
+}

@@ -19,6 +19,7 @@ pub mod dialect;
 pub mod error;
 pub mod eval;
 pub mod failure;
+pub mod help;
 pub mod options;
 pub mod parser;
 pub mod readings;
