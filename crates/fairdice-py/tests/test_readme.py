@@ -36,3 +36,13 @@ def test_the_installed_package_says_its_license_and_where_it_lives():
     urls = dict(url.split(", ", 1) for url in meta.get_all("Project-URL") or [])
     assert set(urls) == {"Homepage", "Repository", "Documentation", "Issues"}
     assert all(url.startswith("https://github.com/fairdice/fairdice") for url in urls.values())
+
+
+def test_importing_the_package_prints_nothing():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-W", "default", "-c", "import fairdice"], capture_output=True, text=True, check=True
+    )
+    assert (done.stdout, done.stderr) == ("", "")
