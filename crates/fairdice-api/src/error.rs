@@ -51,7 +51,9 @@ pub struct Suggestion {
 }
 
 impl Error {
-    fn new(kind: FailureKind, code: &'static str, message: String) -> Error {
+    /// An error of `kind` with its own `code`, rendered as its message (a
+    /// front-end's own stops: the server's `timed_out`, `busy`).
+    pub fn new(kind: FailureKind, code: &'static str, message: String) -> Error {
         Error {
             kind,
             code,

@@ -14,7 +14,7 @@ mod session_file;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Fair, measurable randomness for games: exact dice distributions, contests, Risk
 /// odds, and fair randomizers.
@@ -152,8 +152,31 @@ enum Command {
     Contest(commands::contest::Args),
 }
 
+/// The commands whose `--help` ends with the notation at a glance.
+const NOTATION_HELP: [&str; 2] = ["dist", "roll"];
+
+/// The arguments read as `Cli::parse_from` reads them. The notation at a glance
+/// (the longest text of the definition, written out from the engine's list of
+/// forms) is added only when help is asked for, not at every start.
+fn parse(args: Vec<OsString>) -> Cli {
+    let mut command = Cli::command();
+    let asks_help = args
+        .iter()
+        .skip(1)
+        .any(|a| matches!(a.to_str(), Some("-h" | "--help" | "help")));
+    if asks_help {
+        let notation = fairdice::dice::notation::help::text();
+        for name in NOTATION_HELP {
+            command = command.mut_subcommand(name, |c| c.after_help(notation.clone()));
+        }
+    }
+    let mut matches = command.get_matches_from(args);
+    Cli::from_arg_matches_mut(&mut matches)
+        .unwrap_or_else(|error| error.format(&mut Cli::command()).exit())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(expressions_last(std::env::args_os().collect()));
+    let cli = parse(expressions_last(std::env::args_os().collect()));
     let result = match cli.command {
         Command::Dist(args) => commands::dist::run(args),
         Command::Roll(args) => commands::roll::run(args),

@@ -18,7 +18,7 @@ use fairdice_api::{Document, USE_CASES};
 
 use crate::AppState;
 use crate::compute::Stopped;
-pub(crate) use crate::error::{ApiError, json};
+use crate::error::{ApiError, json};
 use crate::query;
 
 /// `GET /api/{use_case}?…`.

@@ -60,20 +60,9 @@ impl ApiError {
             Stopped::OutOfMemory(_) => (503, FailureKind::TooLarge, "out_of_memory", None),
             Stopped::Failed => (500, FailureKind::Internal, "failed", None),
         };
-        let message = stopped.to_string();
-        ApiError {
-            status,
-            error: fairdice_api::Error {
-                kind,
-                code,
-                rendered: message.clone(),
-                message,
-                span: None,
-                expression: None,
-                hint: hint.map(String::from),
-                suggestion: None,
-            },
-        }
+        let mut error = fairdice_api::Error::new(kind, code, stopped.to_string());
+        error.hint = hint.map(String::from);
+        ApiError { status, error }
     }
 }
 

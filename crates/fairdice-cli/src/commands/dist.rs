@@ -21,7 +21,6 @@ use crate::output::{Table, bar, progress, shown_on, write_plot};
 
 /// Flags of `fairdice dist`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = fairdice::dice::notation::help::text())]
 pub struct Args {
     /// The dice expression, e.g. `4d6kh3`, `d20+5 >= 15`, `10d10cs>=8`; several
     /// are shown side by side (`fairdice dist 3d6 4d6kh3`).

@@ -11,7 +11,6 @@ use crate::failure::UserError;
 
 /// Flags of `fairdice roll`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = fairdice::dice::notation::help::text())]
 pub struct Args {
     /// The dice expression, e.g. `4d6kh3`, `d20+5`, `3d6!`.
     pub expression: String,

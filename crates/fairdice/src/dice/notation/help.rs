@@ -154,12 +154,11 @@ pub fn text() -> String {
         out.push_str("  ");
         out.push_str(&form.examples.join("   "));
         out.push('\n');
+        // The meaning's words, a line at a time, each line as long as fits.
         let mut line = String::new();
         for word in form.meaning.split(' ') {
             if !line.is_empty() && INDENT.len() + line.len() + 1 + word.len() > TEXT_WIDTH {
-                out.push_str(INDENT);
-                out.push_str(&line);
-                out.push('\n');
+                out.push_str(&format!("{INDENT}{line}\n"));
                 line.clear();
             }
             if !line.is_empty() {
@@ -167,9 +166,7 @@ pub fn text() -> String {
             }
             line.push_str(word);
         }
-        out.push_str(INDENT);
-        out.push_str(&line);
-        out.push('\n');
+        out.push_str(&format!("{INDENT}{line}\n"));
     }
     out.push_str("Several expressions are shown side by side: fairdice dist 3d6 4d6kh3");
     out
