@@ -64,6 +64,9 @@ export interface OutcomeRow {
   outcome: number | number[];
   count: DecimalCount;
   probability: number;
+  /** P(X ≤ outcome) and P(X ≥ outcome). */
+  at_most: number;
+  at_least: number;
   /** The outcome's label, for an expression with labels (`as {…}`); outcomes then number the labels from 0. */
   label?: string;
 }
@@ -109,6 +112,8 @@ interface DistributionCommon {
   sd: number;
   min: number;
   max: number;
+  /** The smallest outcome with P(X ≤ x) ≥ 1/2. */
+  median: number;
 }
 
 export interface ExactDistribution extends DistributionCommon {
@@ -195,6 +200,9 @@ export interface ContestReport {
   win_bias_standard_error?: number;
   tie_percent_standard_error?: number;
   closeness_standard_error?: number;
+  /** The dice each side rolls. */
+  a_dice: number;
+  b_dice: number;
 }
 
 export interface RiskOptions {
@@ -234,8 +242,12 @@ export interface BattleReport {
     attacker_dice: number;
     defender_dice: number;
     total: DecimalCount;
-    outcomes: { attacker_loses: number; defender_loses: number; count: DecimalCount }[];
+    outcomes: { attacker_loses: number; defender_loses: number; count: DecimalCount; probability: number }[];
   }[];
+  /** The setup in words, as every front-end shows it. */
+  setup: string;
+  /** Why the battle was solved in floating point (absent when exact). */
+  float_reason?: string;
 }
 
 // ---- randomizers ----
@@ -403,6 +415,8 @@ export type AnalysisReport = Method & {
   steps: { step: number; entropy: number; outcome_variance: number; repeat: number; [error: string]: number }[];
   droughts?: Method & {
     outcomes: { outcome: number; longest_gap: number; gap_exceeds: number[]; [error: string]: unknown }[];
+    /** The gaps k whose P(longest gap > k) a table shows. */
+    shown_gaps: number[];
   };
   /** PRD and pity: the attempts until a success, from the start. */
   attempts?: {
@@ -574,7 +588,7 @@ export interface Chart {
 }
 
 export interface Computed {
-  results: ({ report: unknown; extras?: unknown } | { error: ErrorDocument })[];
+  results: ({ report: unknown } | { error: ErrorDocument })[];
   charts: Chart[];
 }
 

@@ -203,7 +203,7 @@ export function examplesSection(items) {
 }
 
 /**
- * The result of a page's one request — `{ report, extras }` or `{ error }` — and
+ * The result of a page's one request — `{ report }` or `{ error }` — and
  * the charts drawn with it; `null` while there is none, or when the job was
  * stopped (its notice is then shown in `results`).
  */

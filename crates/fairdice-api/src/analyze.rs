@@ -5,6 +5,7 @@
 //! (droughts alone: a [`DroughtsReport`], which a page shows after the cheaper
 //! curves).
 
+use crate::charts::{Drawn, View};
 use fairdice::analysis::monte_carlo;
 use fairdice::analysis::{
     self, AnalysisError, AnalysisOptions, DEFAULT_STATE_BUDGET, HARD_STATE_CAP, MethodChoice,
@@ -225,6 +226,10 @@ pub(crate) fn priced_fallback(
 impl UseCase for AnalyzeRequest {
     const NAME: &'static str = "analyze";
     type Report = AnalysisReport;
+
+    fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
+        crate::charts::analysis(reports, view)
+    }
 
     fn run(&self, control: &Control) -> Result<AnalysisReport, Error> {
         let (randomizer, method) = self.prepare(control)?;

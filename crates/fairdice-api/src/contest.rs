@@ -7,6 +7,7 @@
 //! large for the budget is refused with its estimate and a [`Suggestion`]: the same
 //! contest estimated from a number of rolls sized to finish in seconds.
 
+use crate::charts::{Drawn, View};
 use fairdice::contest::written::{PoolTextError, parse_pool};
 use fairdice::contest::{Contest, ContestError, Pairing, Side, TieRule};
 use fairdice::control::step_count;
@@ -207,6 +208,19 @@ impl ContestRequest {
 impl UseCase for ContestRequest {
     const NAME: &'static str = "contest";
     type Report = ContestReport;
+
+    /// An exact contest estimated at up to [`QUICK_STEPS`](crate::dist::QUICK_STEPS),
+    /// or pools that do not parse.
+    fn is_quick(&self) -> bool {
+        self.runs.is_none()
+            && self.contest(&Control::new()).map_or(true, |contest| {
+                contest.estimate().steps <= crate::dist::QUICK_STEPS
+            })
+    }
+
+    fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
+        crate::charts::contest(reports, view)
+    }
 
     fn run(&self, control: &Control) -> Result<ContestReport, Error> {
         if !crate::dist::is_fairdice(&self.dialect) {

@@ -3,6 +3,7 @@
 //! from the start, after a history, or from a saved session: the mean, the
 //! percentiles, the chance within a budget and the table of attempts, exact.
 
+use crate::charts::{Drawn, View};
 use fairdice::analysis::chain::Chain;
 use fairdice::analysis::goal::{
     Goal, attempts_on, exact_figures, expected_draws, simulate_attempts,
@@ -241,6 +242,10 @@ impl GoalRequest {
 impl UseCase for GoalRequest {
     const NAME: &'static str = "goal";
     type Report = GoalReport;
+
+    fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
+        crate::charts::goal(reports, view)
+    }
 
     fn run(&self, control: &Control) -> Result<GoalReport, Error> {
         if self.limit > MAX_LIMIT {

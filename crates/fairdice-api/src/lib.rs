@@ -28,6 +28,11 @@
 //! - Budget, cancellation and progress are the [`Control`]'s, passed to `run`, not
 //!   fields of the request: the same request runs under the command line's budget
 //!   and under the web app's time limit.
+//! - The use cases are listed once, in the one `use_cases!` list of this file: it
+//!   writes [`USE_CASES`] and [`visit`], through which [`run_json`], the WebAssembly
+//!   module and the Python extension reach every use case by its name. What a
+//!   front-end does with any use case (read, run, check, chart) is a method of
+//!   [`UseCase`], so a new use case is its module and one line in that list.
 //! - One [`Error`] for every use case: a [`FailureKind`](fairdice::FailureKind) that
 //!   front-ends turn into exit statuses and HTTP statuses, a stable `code`, the
 //!   message with its caret rendering, and where it helps a request that does finish
@@ -39,6 +44,7 @@
 
 pub mod analyze;
 pub mod audit;
+pub mod charts;
 pub mod contest;
 pub mod dist;
 pub mod error;
@@ -63,11 +69,11 @@ pub const DEFAULT_SEED: u64 = 1;
 
 /// One thing a user can ask: a request that validates itself and runs under a
 /// [`Control`] to a report.
-pub trait UseCase: Serialize + DeserializeOwned {
+pub trait UseCase: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// Its name in [`run_json`], the web API's path and the command line.
     const NAME: &'static str;
     /// What it answers.
-    type Report: Serialize;
+    type Report: Serialize + Send + Sync + 'static;
 
     /// Validates the request and computes its report.
     ///
@@ -76,24 +82,94 @@ pub trait UseCase: Serialize + DeserializeOwned {
     /// for the control's budget (with a request that finishes), or that the control
     /// cancelled it.
     fn run(&self, control: &Control) -> Result<Self::Report, Error>;
+
+    /// The request read from its JSON document.
+    ///
+    /// # Errors
+    /// [`Error`] with code `bad_request`, saying what is wrong with the document.
+    fn from_json(text: &str) -> Result<Self, Error> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::bad_request(format!("not a {} request: {e}", Self::NAME)))
+    }
+
+    /// True when the request is estimated to finish within about a millisecond
+    /// (or fails at once), so a front-end may run it on the calling thread rather
+    /// than hand it to a worker it can cancel. Use cases that price themselves only
+    /// inside [`run`](UseCase::run) say false.
+    fn is_quick(&self) -> bool {
+        false
+    }
+
+    /// Refuses a report whose document would pass `max_bytes`, before it is
+    /// written, with a message that says what shows it instead (the writer refuses
+    /// past the limit anyway, in general words).
+    ///
+    /// # Errors
+    /// [`Error`] with code `too_big`.
+    fn check_document(report: &Self::Report, max_bytes: u64) -> Result<(), Error> {
+        let _ = (report, max_bytes);
+        Ok(())
+    }
+
+    /// The charts of one or several reports (several are drawn on one axis where
+    /// that compares them), drawn as `view` asks; none for a use case without a
+    /// picture.
+    ///
+    /// # Errors
+    /// A `bad_request` for a view the charts cannot honour.
+    fn charts(reports: &[Self::Report], view: &charts::View) -> Result<Vec<charts::Drawn>, Error> {
+        let _ = (reports, view);
+        Ok(Vec::new())
+    }
 }
 
-/// The names of every use case [`run_json`] answers.
-pub const USE_CASES: &[&str] = &[
-    dist::DistRequest::NAME,
-    roll::RollRequest::NAME,
-    contest::ContestRequest::NAME,
-    risk::RiskRequest::NAME,
-    analyze::AnalyzeRequest::NAME,
-    analyze::DroughtsRequest::NAME,
-    tune::TuneRequest::NAME,
-    randomizer::SampleRequest::NAME,
-    randomizer::NextRequest::NAME,
-    randomizer::StateRequest::NAME,
-    prd::PrdRequest::NAME,
-    goal::GoalRequest::NAME,
-    audit::AuditRequest::NAME,
-    seats::SeatsRequest::NAME,
+/// Something done with whichever use case a name picks: [`visit`] calls
+/// [`Visitor::visit`] with that use case's request type.
+pub trait Visitor {
+    /// What the visit gives.
+    type Output;
+    /// Does it with use case `U`.
+    fn visit<U: UseCase>(self) -> Self::Output;
+}
+
+/// Lists the use cases once: `module::Request` for each, in the order front-ends
+/// show them. Writes [`USE_CASES`] and [`visit`].
+macro_rules! use_cases {
+    ($($module:ident :: $request:ident),+ $(,)?) => {
+        /// The names of every use case [`run_json`] answers.
+        pub const USE_CASES: &[&str] = &[$($module::$request::NAME),+];
+
+        /// Calls `visitor` with the use case named `name`.
+        ///
+        /// # Errors
+        /// [`Error`] with code `bad_request` naming the use cases, for an unknown name.
+        pub fn visit<V: Visitor>(name: &str, visitor: V) -> Result<V::Output, Error> {
+            match name {
+                $($module::$request::NAME => Ok(visitor.visit::<$module::$request>()),)+
+                other => Err(Error::bad_request(format!(
+                    "unknown use case `{other}`; accepted: {}",
+                    USE_CASES.join(", ")
+                ))),
+            }
+        }
+    };
+}
+
+use_cases![
+    dist::DistRequest,
+    roll::RollRequest,
+    contest::ContestRequest,
+    risk::RiskRequest,
+    analyze::AnalyzeRequest,
+    analyze::DroughtsRequest,
+    tune::TuneRequest,
+    randomizer::SampleRequest,
+    randomizer::NextRequest,
+    randomizer::StateRequest,
+    prd::PrdRequest,
+    goal::GoalRequest,
+    audit::AuditRequest,
+    seats::SeatsRequest,
 ];
 
 /// Runs the use case `name` on a JSON request and returns its JSON report: the
@@ -138,42 +214,27 @@ pub fn run_json_within(
     control: &Control,
     document: &Document,
 ) -> Result<String, Error> {
-    fn run<U: UseCase>(
-        request: &str,
-        control: &Control,
-        document: &Document,
-    ) -> Result<String, Error> {
-        let request: U = serde_json::from_str(request)
-            .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)))?;
-        let report = request.run(control)?;
-        write_document(&report, document)
+    struct Json<'a> {
+        request: &'a str,
+        control: &'a Control,
+        document: &'a Document,
     }
-    match name {
-        dist::DistRequest::NAME => run::<dist::DistRequest>(request, control, document),
-        roll::RollRequest::NAME => run::<roll::RollRequest>(request, control, document),
-        contest::ContestRequest::NAME => run::<contest::ContestRequest>(request, control, document),
-        risk::RiskRequest::NAME => run::<risk::RiskRequest>(request, control, document),
-        analyze::AnalyzeRequest::NAME => run::<analyze::AnalyzeRequest>(request, control, document),
-        analyze::DroughtsRequest::NAME => {
-            run::<analyze::DroughtsRequest>(request, control, document)
+    impl Visitor for Json<'_> {
+        type Output = Result<String, Error>;
+        fn visit<U: UseCase>(self) -> Result<String, Error> {
+            let report = U::from_json(self.request)?.run(self.control)?;
+            U::check_document(&report, self.document.max_bytes)?;
+            write_document(&report, self.document)
         }
-        tune::TuneRequest::NAME => run::<tune::TuneRequest>(request, control, document),
-        randomizer::SampleRequest::NAME => {
-            run::<randomizer::SampleRequest>(request, control, document)
-        }
-        randomizer::NextRequest::NAME => run::<randomizer::NextRequest>(request, control, document),
-        randomizer::StateRequest::NAME => {
-            run::<randomizer::StateRequest>(request, control, document)
-        }
-        prd::PrdRequest::NAME => run::<prd::PrdRequest>(request, control, document),
-        goal::GoalRequest::NAME => run::<goal::GoalRequest>(request, control, document),
-        audit::AuditRequest::NAME => run::<audit::AuditRequest>(request, control, document),
-        seats::SeatsRequest::NAME => run::<seats::SeatsRequest>(request, control, document),
-        other => Err(Error::bad_request(format!(
-            "unknown use case `{other}`; accepted: {}",
-            USE_CASES.join(", ")
-        ))),
     }
+    visit(
+        name,
+        Json {
+            request,
+            control,
+            document,
+        },
+    )?
 }
 
 /// `report` as a JSON document, refused as too large past `document.max_bytes`

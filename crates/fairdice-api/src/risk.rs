@@ -1,9 +1,12 @@
 //! `risk`: a whole Risk battle solved — exactly while its states and fractions stay
 //! small, in floating point beyond — with, on request, the one-roll tables, the
 //! grid of P(attacker wins) and a seeded Monte Carlo cross-check, as a
-//! [`BattleReport`].
+//! [`RiskReport`].
 
-use fairdice::battle::report::{Precision, SimulationReport, per_roll};
+use crate::charts::{Drawn, View};
+use fairdice::battle::report::{
+    EXACT_DENOMINATOR_BITS, EXACT_STATES, Precision, SimulationReport, per_roll,
+};
 use fairdice::battle::{Rule, Rules, most_dice, simulate, win_table};
 use fairdice::control::{METER_SLACK, step_count};
 use fairdice::{Control, FailureKind};
@@ -12,6 +15,42 @@ use serde::{Deserialize, Serialize};
 pub use fairdice::battle::report::BattleReport;
 
 use crate::{DEFAULT_SEED, Error, UseCase};
+
+/// A battle's report as every front-end shows it: the engine's
+/// [`BattleReport`], its setup in words, and why it was solved in floating point
+/// when it was.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RiskReport {
+    /// The battle solved, with the tables asked for.
+    #[serde(flatten)]
+    pub battle: BattleReport,
+    /// The setup in words: `5 attacking v 5 defending, official rule, d6, …`.
+    pub setup: String,
+    /// Why the battle was solved in floating point (absent when exact).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub float_reason: Option<String>,
+}
+
+impl RiskReport {
+    /// `battle` with its words.
+    pub fn new(battle: BattleReport) -> RiskReport {
+        let float_reason = battle.p_attacker_wins_exact.is_none().then(|| {
+            let exact = Precision::for_battle(battle.attacker, battle.defender, &battle.rules());
+            if exact == Precision::Exact {
+                "solved in floating point, as asked".to_string()
+            } else {
+                format!(
+                    "solved in floating point: an exact answer needs more than {EXACT_STATES} states or fractions of more than {EXACT_DENOMINATOR_BITS} bits"
+                )
+            }
+        });
+        RiskReport {
+            setup: battle.setup(),
+            float_reason,
+            battle,
+        }
+    }
+}
 
 /// The most one-roll tables a request lists (attacker dice × defender dice).
 pub const MAX_PER_ROLL_TABLES: u32 = 100;
@@ -226,9 +265,13 @@ impl RiskRequest {
 
 impl UseCase for RiskRequest {
     const NAME: &'static str = "risk";
-    type Report = BattleReport;
+    type Report = RiskReport;
 
-    fn run(&self, control: &Control) -> Result<BattleReport, Error> {
+    fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
+        crate::charts::battle(reports, view)
+    }
+
+    fn run(&self, control: &Control) -> Result<RiskReport, Error> {
         self.check(control)?;
         let rules = self.rules();
         let battle = |e: fairdice::battle::BattleError| {
@@ -275,7 +318,7 @@ impl UseCase for RiskRequest {
             .map_err(battle)?;
             report.simulation = Some(SimulationReport::new(&fought, self.seed));
         }
-        Ok(report)
+        Ok(RiskReport::new(report))
     }
 }
 
@@ -291,16 +334,17 @@ mod tests {
             ..RiskRequest::new(3, 2)
         };
         let report = request.run(&Control::new()).unwrap();
-        assert_eq!(report.method, Precision::Exact);
+        assert_eq!(report.battle.method, Precision::Exact);
         assert_eq!(
             report
+                .battle
                 .p_attacker_wins_exact
                 .as_ref()
                 .map(ToString::to_string),
             Some("6610505/10077696".to_string())
         );
-        assert_eq!(report.table.as_ref().map(Vec::len), Some(3));
-        assert_eq!(report.per_roll.as_ref().map(Vec::len), Some(6));
+        assert_eq!(report.battle.table.as_ref().map(Vec::len), Some(3));
+        assert_eq!(report.battle.per_roll.as_ref().map(Vec::len), Some(6));
     }
 
     #[test]
@@ -364,8 +408,8 @@ mod tests {
         };
         let a = request.run(&Control::new()).unwrap();
         let b = request.run(&Control::new()).unwrap();
-        assert_eq!(a.simulation, b.simulation);
-        assert_eq!(a.simulation.expect("simulated").runs, 2_000);
+        assert_eq!(a.battle.simulation, b.battle.simulation);
+        assert_eq!(a.battle.simulation.expect("simulated").runs, 2_000);
     }
 
     #[test]

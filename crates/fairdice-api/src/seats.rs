@@ -4,6 +4,7 @@
 //! exactly by sweeping (randomizer state, totals), or by seeded Monte Carlo when
 //! the sweep is too large or when asked, as a [`SeatsReport`].
 
+use crate::charts::{Drawn, View};
 use fairdice::analysis::seats::{self, DEFAULT_SHARES, Game, SeatAnalysis, SeatError, SeatOptions};
 use fairdice::analysis::{self, DEFAULT_STATE_BUDGET, MethodChoice};
 use fairdice::control::step_count;
@@ -195,6 +196,10 @@ impl SeatsRequest {
 impl UseCase for SeatsRequest {
     const NAME: &'static str = "seats";
     type Report = SeatsReport;
+
+    fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
+        crate::charts::seats(reports, view)
+    }
 
     fn run(&self, control: &Control) -> Result<SeatsReport, Error> {
         let (randomizer, method) = self.prepare(control)?;

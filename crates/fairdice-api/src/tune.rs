@@ -2,6 +2,7 @@
 //! entropy above a threshold ("Making Randomness Fair"'s search), over a fixed or
 //! uncertain match length, as a [`TuneReport`].
 
+use crate::charts::{Drawn, View};
 use fairdice::analysis::seats::Game;
 use fairdice::analysis::{self, MethodChoice};
 use fairdice::tune::{self, Fairness, Grid, MatchLength, Outcomes, TuneError, Tuning};
@@ -276,6 +277,10 @@ fn grid_name(text: &str) -> String {
 impl UseCase for TuneRequest {
     const NAME: &'static str = "tune";
     type Report = TuneReport;
+
+    fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
+        crate::charts::tuning(reports, view)
+    }
 
     fn run(&self, control: &Control) -> Result<TuneReport, Error> {
         let tuning = self.tuning()?;

@@ -2,30 +2,24 @@
 //! use case by name on its JSON request, its report as the JSON document every
 //! front-end shares (the Python package wraps it in a typed report class).
 //!
-//! A use case whose report has a chart (a contest's net score, a battle's
-//! survivors, an analysis's curves, the players' totals over a match) is run typed here, so the chart can be drawn
-//! from the report when a notebook shows it; every other one goes through
-//! [`fairdice_api::run_json`], so a use case added to the API is reachable from
-//! Python by its name at once.
+//! Every use case is reached by its name through [`fairdice_api::visit`], run
+//! typed so its charts ([`UseCase::charts`]) can be drawn from the report when a
+//! notebook shows it: a use case added to the API is reachable from Python, with
+//! its charts, at once.
 
 use std::sync::Arc;
 
-use fairdice::dice::notation::estimate;
 use fairdice::dice::report::{DistributionReport, Method};
 use fairdice::dice::transform::DEFAULT_EXPLODE_DEPTH;
 use fairdice::{Control, Die};
-use fairdice_api::analyze::AnalyzeRequest;
-use fairdice_api::contest::ContestRequest;
+use fairdice_api::charts::{Drawn, View};
 use fairdice_api::dist::DistRequest;
-use fairdice_api::risk::RiskRequest;
-use fairdice_api::seats::SeatsRequest;
-use fairdice_api::tune::TuneRequest;
-use fairdice_api::{DEFAULT_SEED, Document, Error, UseCase};
+use fairdice_api::{DEFAULT_SEED, Document, Error, UseCase, Visitor};
 use pyo3::prelude::*;
 
-use crate::charts;
 use crate::compute;
 use crate::die::{EstimateInfo, PyDie};
+use crate::error::raise;
 
 /// The exact distribution of a dice expression, or its Monte Carlo estimate.
 #[pyfunction]
@@ -53,7 +47,7 @@ pub fn dist(
         dialect,
     };
     let control = compute::control(max_steps);
-    let quick = is_quick(&request);
+    let quick = request.is_quick();
     let job = move |control: &Control| {
         let report = request.run(control)?;
         if report.values.is_some() {
@@ -85,39 +79,6 @@ pub fn dist(
     Ok(die_of(die, &report))
 }
 
-/// Estimated steps up to which an exact distribution is computed on the calling
-/// thread: about a millisecond at most (`100d6` is 12,531 steps and 0.5 ms, its
-/// counts being 260-bit integers; `20d20kh5` 213,380 steps and 0.3 ms), where
-/// handing it to a worker would add two thread wake-ups, tens of microseconds on a
-/// virtual machine, and Ctrl-C has nothing to interrupt.
-const QUICK_STEPS: f64 = 300_000.0;
-
-/// Never quick: a use case that prices itself as a whole only inside its run.
-fn never<U>(_: &U) -> bool {
-    false
-}
-
-/// True for an exact contest estimated to take microseconds (or whose pools do not
-/// parse: it fails at once either way).
-fn is_quick_contest(request: &ContestRequest) -> bool {
-    request.runs.is_none()
-        && request
-            .contest(&Control::new())
-            .map_or(true, |contest| contest.estimate().steps <= QUICK_STEPS)
-}
-
-/// True for an exact request estimated to take microseconds, or one that fails to
-/// parse (it fails at once, the same way on either thread).
-fn is_quick(request: &DistRequest) -> bool {
-    if request.runs.is_some() {
-        return false;
-    }
-    match request.parse() {
-        Ok(expr) => estimate(&expr, &request.options()).steps <= QUICK_STEPS,
-        Err(_) => true,
-    }
-}
-
 pub fn die_of(die: Die, report: &DistributionReport) -> PyDie {
     let mut die = PyDie::named(die, Some(report.expression.clone()));
     if report.is_labelled() {
@@ -144,14 +105,14 @@ pub fn die_of(die: Die, report: &DistributionReport) -> PyDie {
     die
 }
 
-/// Draws a report's chart, when it has one.
-type ChartFn = Box<dyn Fn() -> Option<String> + Send + Sync>;
+/// Draws a report's charts.
+type ChartsFn = Box<dyn Fn() -> Result<Vec<Drawn>, Error> + Send + Sync>;
 
-/// A use case's report: its JSON document, and its chart on request.
+/// A use case's report: its JSON document, and its charts on request.
 #[pyclass(module = "fairdice._native", name = "Report", frozen)]
 pub struct NativeReport {
     json: String,
-    chart: ChartFn,
+    charts: ChartsFn,
 }
 
 #[pymethods]
@@ -162,9 +123,17 @@ impl NativeReport {
         &self.json
     }
 
-    /// The report's chart as an SVG document, or `None` if it has none.
-    fn chart_svg(&self) -> Option<String> {
-        (self.chart)()
+    /// The report's charts, `(name, SVG document)` each, as the web app draws
+    /// them; none for a use case without a picture.
+    fn charts(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, String)>> {
+        let drawn = (self.charts)().map_err(|e| raise(py, &e))?;
+        Ok(drawn.into_iter().map(|d| (d.name, d.svg)).collect())
+    }
+
+    /// The report's first chart as an SVG document, or `None` if it has none.
+    fn chart_svg(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let drawn = (self.charts)().map_err(|e| raise(py, &e))?;
+        Ok(drawn.into_iter().next().map(|d| d.svg))
     }
 }
 
@@ -184,59 +153,45 @@ pub fn run(
     request: String,
     max_steps: Option<u64>,
 ) -> PyResult<NativeReport> {
-    let control = compute::control(max_steps);
-    match name.as_str() {
-        DistRequest::NAME => typed(py, &control, request, is_quick, charts::dist),
-        ContestRequest::NAME => typed(py, &control, request, is_quick_contest, charts::contest),
-        RiskRequest::NAME => typed::<RiskRequest>(py, &control, request, never, charts::risk),
-        AnalyzeRequest::NAME => {
-            typed::<AnalyzeRequest>(py, &control, request, never, charts::analyze)
-        }
-        TuneRequest::NAME => typed::<TuneRequest>(py, &control, request, never, charts::tune),
-        SeatsRequest::NAME => typed::<SeatsRequest>(py, &control, request, never, charts::seats),
-        _ => {
-            let json = compute::run(py, &control, move |control| {
-                fairdice_api::run_json(&name, &request, control)
-            })?;
-            Ok(NativeReport {
-                json,
-                chart: Box::new(|| None),
-            })
-        }
-    }
+    let typed = Typed {
+        py,
+        control: compute::control(max_steps),
+        request,
+    };
+    fairdice_api::visit(&name, typed).map_err(|e| raise(py, &e))?
 }
 
-/// Runs use case `U` on its JSON request, keeping the typed report for its chart:
-/// on the calling thread when `quick` says it takes microseconds, else on a
-/// worker.
-fn typed<U>(
-    py: Python<'_>,
-    control: &Control,
+/// One JSON request of whichever use case [`run`] names, run typed so its charts
+/// can be drawn from the report: on the calling thread when the request is quick
+/// ([`UseCase::is_quick`]), else on a worker.
+struct Typed<'py> {
+    py: Python<'py>,
+    control: Control,
     request: String,
-    quick: fn(&U) -> bool,
-    chart: fn(&U::Report) -> Option<String>,
-) -> PyResult<NativeReport>
-where
-    U: UseCase + Send + 'static,
-    U::Report: Send + Sync + 'static,
-{
-    let request: Result<U, Error> = serde_json::from_str(&request)
-        .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)));
-    let here = request.as_ref().map_or(true, quick);
-    let job = move |control: &Control| {
-        let report = request?.run(control)?;
-        // The API's one writer: compact, and refused past its size limit.
-        let json = fairdice_api::write_document(&report, &Document::default())?;
-        Ok((json, report))
-    };
-    let (json, report) = if here {
-        compute::run_here(py, control, job)?
-    } else {
-        compute::run(py, control, job)?
-    };
-    let report = Arc::new(report);
-    Ok(NativeReport {
-        json,
-        chart: Box::new(move || chart(&report)),
-    })
+}
+
+impl Visitor for Typed<'_> {
+    type Output = PyResult<NativeReport>;
+
+    fn visit<U: UseCase>(self) -> PyResult<NativeReport> {
+        let request = U::from_json(&self.request);
+        let here = request.as_ref().map_or(true, U::is_quick);
+        let job = move |control: &Control| {
+            let report = request?.run(control)?;
+            // The API's one writer: compact, and refused past its size limit.
+            U::check_document(&report, Document::default().max_bytes)?;
+            let json = fairdice_api::write_document(&report, &Document::default())?;
+            Ok((json, report))
+        };
+        let (json, report) = if here {
+            compute::run_here(self.py, &self.control, job)?
+        } else {
+            compute::run(self.py, &self.control, job)?
+        };
+        let report = Arc::new(report);
+        Ok(NativeReport {
+            json,
+            charts: Box::new(move || U::charts(std::slice::from_ref(&*report), &View::default())),
+        })
+    }
 }

@@ -131,7 +131,12 @@ def test_reports_draw_their_charts():
     ):
         svg = report.chart_svg()
         assert svg.startswith("<svg") and svg in report._repr_html_()
-    assert fairdice.prd(0.25).chart_svg() is None
+    # Every chart the web app draws, by name: the battle's heat map too.
+    battle = fairdice.risk(5, 5, table=4).charts()
+    assert list(battle) == ["survivors", "heat_map"]
+    assert battle["heat_map"] in fairdice.risk(5, 5, table=4)._repr_html_()
+    assert list(fairdice.goal("dice(base=d6)", [6]).charts()) == ["attempts"]
+    assert fairdice.prd(0.25).chart_svg() is None and fairdice.prd(0.25).charts() == {}
 
 
 def test_a_report_shows_itself_in_a_notebook():

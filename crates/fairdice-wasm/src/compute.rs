@@ -3,21 +3,10 @@
 //! draws for those reports.
 
 use fairdice::Control;
-use fairdice_api::analyze::{AnalyzeRequest, DroughtsRequest};
-use fairdice_api::audit::AuditRequest;
-use fairdice_api::contest::ContestRequest;
-use fairdice_api::dist::{DistRequest, MAX_DOCUMENT_BYTES, check_document};
-use fairdice_api::goal::GoalRequest;
-use fairdice_api::prd::PrdRequest;
-use fairdice_api::randomizer::{NextRequest, SampleRequest, StateRequest};
-use fairdice_api::risk::RiskRequest;
-use fairdice_api::roll::RollRequest;
-use fairdice_api::seats::SeatsRequest;
-use fairdice_api::tune::TuneRequest;
-use fairdice_api::{Error, UseCase};
+use fairdice_api::charts::{Drawn, View};
+use fairdice_api::dist::MAX_DOCUMENT_BYTES;
+use fairdice_api::{Error, UseCase, Visitor};
 
-use crate::charts::{self, Drawn, View};
-use crate::extras;
 use crate::progress;
 
 /// The largest document of exact counts a page receives: 32 MiB, as the local web
@@ -47,20 +36,16 @@ fn control() -> Control {
 struct Answered<R> {
     /// The report document, or why there is none.
     document: Result<String, Error>,
-    /// The report, for the charts and the extras.
+    /// The report, for the charts.
     report: Option<R>,
 }
 
-/// Reads `text` as a request of `U` (with the message [`fairdice_api::run_json`]
-/// gives) and runs it; `check` may refuse the report before it is written.
-fn answer<U: UseCase>(
-    text: &str,
-    check: impl Fn(&U::Report) -> Result<(), Error>,
-) -> Answered<U::Report> {
-    let report = serde_json::from_str::<U>(text)
-        .map_err(|e| Error::bad_request(format!("not a {} request: {e}", U::NAME)))
+/// Reads `text` as a request of `U` and runs it; a report whose document would
+/// pass `max_document` is refused before it is written.
+fn answer<U: UseCase>(text: &str, max_document: u64) -> Answered<U::Report> {
+    let report = U::from_json(text)
         .and_then(|request| request.run(&control()))
-        .and_then(|report| check(&report).map(|()| report));
+        .and_then(|report| U::check_document(&report, max_document).map(|()| report));
     match report {
         Ok(report) => Answered {
             document: serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string())),
@@ -73,79 +58,10 @@ fn answer<U: UseCase>(
     }
 }
 
-/// What one use case's reports may need: a check of the report before it is
-/// written, its charts, and the numbers a page shows that the document leaves
-/// out (see [`extras`]).
-struct Case<R> {
-    check: fn(&R, u64) -> Result<(), Error>,
-    draw: fn(&[R], &View) -> Result<Vec<Drawn>, Error>,
-    extras: fn(&R) -> Option<serde_json::Value>,
-}
-
-/// Something done with the requests of whichever use case a name picks.
-trait Handler {
-    /// Does it with use case `U`.
-    fn handle<U: UseCase>(self, case: Case<U::Report>) -> String;
-}
-
-/// Calls `handler` with the use case named `use_case`, or answers with the error
+/// Runs `visitor` on the use case named `use_case`, or answers with the error
 /// document [`fairdice_api::run_json`] gives an unknown name.
-fn dispatch(use_case: &str, handler: impl Handler) -> String {
-    fn plain<R>() -> Case<R> {
-        Case {
-            check: |_, _| Ok(()),
-            draw: |_, _| Ok(Vec::new()),
-            extras: |_| None,
-        }
-    }
-    match use_case {
-        DistRequest::NAME => handler.handle::<DistRequest>(Case {
-            check: check_document,
-            draw: charts::distribution,
-            extras: extras::distribution,
-        }),
-        RollRequest::NAME => handler.handle::<RollRequest>(plain()),
-        ContestRequest::NAME => handler.handle::<ContestRequest>(Case {
-            draw: charts::contest,
-            extras: extras::contest,
-            ..plain()
-        }),
-        RiskRequest::NAME => handler.handle::<RiskRequest>(Case {
-            draw: charts::battle,
-            extras: extras::battle,
-            ..plain()
-        }),
-        AnalyzeRequest::NAME => handler.handle::<AnalyzeRequest>(Case {
-            draw: charts::analysis,
-            extras: extras::analysis,
-            ..plain()
-        }),
-        DroughtsRequest::NAME => handler.handle::<DroughtsRequest>(Case {
-            extras: extras::droughts,
-            ..plain()
-        }),
-        TuneRequest::NAME => handler.handle::<TuneRequest>(Case {
-            draw: charts::tuning,
-            ..plain()
-        }),
-        SampleRequest::NAME => handler.handle::<SampleRequest>(plain()),
-        NextRequest::NAME => handler.handle::<NextRequest>(plain()),
-        StateRequest::NAME => handler.handle::<StateRequest>(plain()),
-        PrdRequest::NAME => handler.handle::<PrdRequest>(plain()),
-        GoalRequest::NAME => handler.handle::<GoalRequest>(Case {
-            draw: charts::goal,
-            ..plain()
-        }),
-        AuditRequest::NAME => handler.handle::<AuditRequest>(plain()),
-        SeatsRequest::NAME => handler.handle::<SeatsRequest>(Case {
-            draw: charts::seats,
-            ..plain()
-        }),
-        other => error_document(&Error::bad_request(format!(
-            "unknown use case `{other}`; accepted: {}",
-            fairdice_api::USE_CASES.join(", ")
-        ))),
-    }
+fn dispatch(use_case: &str, visitor: impl Visitor<Output = String>) -> String {
+    fairdice_api::visit(use_case, visitor).unwrap_or_else(|error| error_document(&error))
 }
 
 /// Every request of a page, with its charts.
@@ -155,19 +71,19 @@ struct Many<'a> {
     max_document: u64,
 }
 
-impl Handler for Many<'_> {
-    fn handle<U: UseCase>(self, case: Case<U::Report>) -> String {
+impl Visitor for Many<'_> {
+    type Output = String;
+    fn visit<U: UseCase>(self) -> String {
         let mut documents = Vec::with_capacity(self.requests.len());
         let mut reports = Vec::new();
         for (index, text) in self.requests.iter().enumerate() {
             progress::set_index(index);
-            let answered = answer::<U>(text, |r| (case.check)(r, self.max_document));
-            let extras = answered.report.as_ref().and_then(case.extras);
-            documents.push(answered.document.map(|d| (d, extras)));
+            let answered = answer::<U>(text, self.max_document);
+            documents.push(answered.document);
             reports.extend(answered.report);
         }
         let drawn = if self.view.charts && !reports.is_empty() {
-            (case.draw)(&reports, self.view)
+            U::charts(&reports, self.view)
         } else {
             Ok(Vec::new())
         };
@@ -183,9 +99,10 @@ struct One<'a> {
     request: &'a str,
 }
 
-impl Handler for One<'_> {
-    fn handle<U: UseCase>(self, case: Case<U::Report>) -> String {
-        let answered = answer::<U>(self.request, |r| (case.check)(r, MAX_DOCUMENT_BYTES));
+impl Visitor for One<'_> {
+    type Output = String;
+    fn visit<U: UseCase>(self) -> String {
+        let answered = answer::<U>(self.request, MAX_DOCUMENT_BYTES);
         answered
             .document
             .unwrap_or_else(|error| error_document(&error))
@@ -193,23 +110,16 @@ impl Handler for One<'_> {
 }
 
 /// `{"results": [...], "charts": [...]}`, the reports written in as they are.
-fn written(
-    documents: &[Result<(String, Option<serde_json::Value>), Error>],
-    charts: &[Drawn],
-) -> String {
+fn written(documents: &[Result<String, Error>], charts: &[Drawn]) -> String {
     let mut out = String::from(r#"{"results":["#);
     for (i, document) in documents.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         match document {
-            Ok((report, extras)) => {
+            Ok(report) => {
                 out.push_str(r#"{"report":"#);
                 out.push_str(report);
-                if let Some(extras) = extras {
-                    out.push_str(r#","extras":"#);
-                    out.push_str(&extras.to_string());
-                }
                 out.push('}');
             }
             Err(error) => out.push_str(&error_document(error)),
@@ -245,6 +155,8 @@ pub fn run_json(use_case: &str, request: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fairdice_api::charts;
+    use fairdice_api::dist::DistRequest;
     use serde_json::Value;
 
     fn parsed(text: &str) -> Value {
@@ -319,14 +231,13 @@ mod tests {
         assert_eq!(results[0]["report"]["total"], "1296");
         assert_eq!(results[1]["error"]["kind"], "parse");
         assert_eq!(results[2]["report"]["total"], "216");
-        // What the document leaves out, as the native page shows it.
-        assert_eq!(results[0]["extras"]["median"], 12);
-        let last = &results[0]["extras"]["cumulative"][15];
+        // Everything the page shows is in the document.
+        assert_eq!(results[0]["report"]["median"], 12);
+        let last = &results[0]["report"]["outcomes"][15];
         assert_eq!(
-            (last[0].as_f64(), last[1].as_f64()),
+            (last["at_most"].as_f64(), last["at_least"].as_f64()),
             (Some(1.0), Some(21.0 / 1296.0))
         );
-        assert!(results[1].get("extras").is_none());
         let charts = answer["charts"].as_array().expect("charts");
         assert_eq!(charts.len(), 2);
         assert_eq!(charts[0]["name"], "at_least");

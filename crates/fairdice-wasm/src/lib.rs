@@ -1,6 +1,6 @@
 //! # fairdice-wasm
 //!
-//! The use cases of [`fairdice_api`] and the charts of [`fairdice_charts`] for
+//! The use cases of [`fairdice_api`] and the charts it draws of their reports, for
 //! JavaScript, compiled to WebAssembly with wasm-bindgen: the browser app's Web
 //! Worker and the npm package call these exports.
 //!
@@ -27,16 +27,14 @@
 // once per failed request and written out as its document.
 #![allow(clippy::result_large_err)]
 
-mod charts;
 mod compute;
-mod extras;
 mod panic;
 mod progress;
 
 use wasm_bindgen::prelude::*;
 
-pub use charts::View;
 pub use compute::{PAGE_DOCUMENT_BYTES, compute_json, run_json};
+pub use fairdice_api::charts::View;
 
 /// Runs a use case on its JSON request and returns its JSON report, or
 /// `{"error": {"kind", "category", "message", "rendered", "span", "expression",

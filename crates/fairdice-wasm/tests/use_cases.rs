@@ -1,5 +1,5 @@
 //! Every use case through the wasm crate's entry points, natively: the reports are
-//! the use-case layer's own documents, each page gets its charts and its extras,
+//! the use-case layer's own documents, each page gets its charts and everything it shows in those documents,
 //! and errors are the use-case layer's error documents.
 
 use fairdice::Control;
@@ -55,8 +55,8 @@ fn a_contest_page_gets_its_net_score_chart_and_both_sides_dice() {
         r#"{"width": 400}"#,
     );
     assert_eq!(names(&answer), ["net_score"]);
-    assert_eq!(answer["results"][0]["extras"]["a_dice"], 5);
-    assert_eq!(answer["results"][0]["extras"]["b_dice"], 5);
+    assert_eq!(answer["results"][0]["report"]["a_dice"], 5);
+    assert_eq!(answer["results"][0]["report"]["b_dice"], 5);
     assert!(
         answer["charts"][0]["svg"]
             .as_str()
@@ -71,14 +71,14 @@ fn a_risk_page_gets_survivors_a_heat_map_and_the_one_roll_probabilities() {
         r#"{"attacker": 5, "defender": 5, "rule": "official", "per_roll": true, "table": 6}"#;
     let answer = page("risk", request, "{}");
     assert_eq!(names(&answer), ["survivors", "heat_map"]);
-    let extras = &answer["results"][0]["extras"];
+    let report = &answer["results"][0]["report"];
     assert!(
-        extras["setup"]
+        report["setup"]
             .as_str()
             .expect("setup")
             .starts_with("5 attacking v 5 defending, official rule")
     );
-    assert!(extras["float_reason"].is_null());
+    assert!(report.get("float_reason").is_none());
     // 3 dice against 2: 2890, 2611 and 2275 of 7776.
     let per_roll = answer["results"][0]["report"]["per_roll"]
         .as_array()
@@ -87,7 +87,9 @@ fn a_risk_page_gets_survivors_a_heat_map_and_the_one_roll_probabilities() {
         .iter()
         .position(|t| t["attacker_dice"] == 3 && t["defender_dice"] == 2)
         .expect("3 v 2");
-    let p = extras["per_roll"][three_two][0].as_f64().expect("p");
+    let p = per_roll[three_two]["outcomes"][0]["probability"]
+        .as_f64()
+        .expect("p");
     assert!((p - 2890.0 / 7776.0).abs() < 1e-15, "{p}");
     let heat = answer["charts"][1]["svg"].as_str().expect("svg");
     assert!(heat.matches("<rect").count() >= 36);
@@ -98,11 +100,11 @@ fn a_risk_page_gets_survivors_a_heat_map_and_the_one_roll_probabilities() {
         "{}",
     );
     assert_eq!(
-        float["results"][0]["extras"]["float_reason"],
+        float["results"][0]["report"]["float_reason"],
         "solved in floating point, as asked"
     );
     let large = page("risk", r#"{"attacker": 1000, "defender": 1000}"#, "{}");
-    let reason = large["results"][0]["extras"]["float_reason"]
+    let reason = large["results"][0]["report"]["float_reason"]
         .as_str()
         .expect("reason");
     assert!(reason.contains("more than 90000 states"), "{reason}");
@@ -116,14 +118,14 @@ fn analyses_get_their_curves_and_the_drought_gaps_worth_a_column() {
         r#"{"width": 320}"#,
     );
     assert_eq!(names(&answer), ["curves"]);
-    let gaps = &answer["results"][0]["extras"]["shown_gaps"];
+    let gaps = &answer["results"][0]["report"]["droughts"]["shown_gaps"];
     assert!(gaps.as_array().is_some_and(|g| !g.is_empty()), "{gaps}");
     let alone = page(
         "droughts",
         r#"{"spec": "deck(values=6)", "samples": 25}"#,
         "{}",
     );
-    assert_eq!(alone["results"][0]["extras"]["shown_gaps"], *gaps);
+    assert_eq!(alone["results"][0]["report"]["shown_gaps"], *gaps);
     let svg = answer["charts"][0]["svg"].as_str().expect("svg");
     // Two panels in a stack, each drawn at the page's width.
     assert!(svg.matches(r#"<svg"#).count() == 3 && svg.matches(r#"width="320""#).count() >= 3);

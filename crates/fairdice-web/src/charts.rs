@@ -124,7 +124,7 @@ fn draw(
         }
         "risk-survivors" => {
             let request: RiskRequest = typed("risk", pairs, &[])?;
-            Box::new(survivors_chart(&run(&request, control)?))
+            Box::new(survivors_chart(&run(&request, control)?.battle))
         }
         "risk-grid" => {
             let grid = match pairs.iter().find(|(k, _)| k == "grid") {

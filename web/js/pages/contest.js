@@ -100,7 +100,7 @@ function render(state, outcomes, results, { go }) {
       code(report.a),
       " vs ",
       code(report.b),
-      `: ${report.pairing} pairing, ${TIES[report.ties]}; ${dice(result.extras.a_dice)} against ${dice(result.extras.b_dice)}, ${report.pairs} ${report.pairs === 1 ? "pair" : "pairs"} per roll`,
+      `: ${report.pairing} pairing, ${TIES[report.ties]}; ${dice(report.a_dice)} against ${dice(report.b_dice)}, ${report.pairs} ${report.pairs === 1 ? "pair" : "pairs"} per roll`,
     ),
   );
   const estimated = report.method === "monte_carlo";

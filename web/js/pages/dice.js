@@ -203,7 +203,7 @@ function cases(report) {
 
 /** One row per expression: mean, spread, range, median, and how it was computed. */
 function summary(computed, state) {
-  const rows = computed.map(({ report: r, extras }) => {
+  const rows = computed.map(({ report: r }) => {
     const computed =
       r.method === "exact"
         ? {
@@ -235,7 +235,7 @@ function summary(computed, state) {
         { text: r.mean_exact ?? "(estimated)", class: "exact" },
         fixed(r.sd, 4),
         String(r.min),
-        String(extras.median),
+        String(r.median),
         String(r.max),
         computed,
       ],
@@ -252,19 +252,11 @@ function summary(computed, state) {
   });
 }
 
-/** The rows of a report with their cumulative chances, as the wasm module gives them. */
-function rowsOf(result) {
-  return result.report.outcomes.map((row, i) => {
-    const [atMost, atLeast] = result.extras.cumulative[i];
-    return { ...row, at_most: atMost, at_least: atLeast };
-  });
-}
-
 /** Every number of one distribution, the shown measure's column highlighted. */
 function single(result, mode) {
   const report = result.report;
   const selected = (m) => (m === mode ? "selected" : undefined);
-  const rows = rowsOf(result);
+  const rows = result.report.outcomes;
   return dataTable({
     id: "distribution",
     caption: ["Distribution of ", code(report.expression)],
@@ -311,7 +303,7 @@ function shownIn(tables, x) {
 /** The shown measure for each expression, over the union of their outcomes. */
 function comparison(computed, mode) {
   const reports = computed.map((r) => r.report);
-  const tables = computed.map((r) => new Map(rowsOf(r).map((row) => [keyOf(row.outcome), row])));
+  const tables = computed.map((r) => new Map(r.report.outcomes.map((row) => [keyOf(row.outcome), row])));
   const unique = new Map(reports.flatMap((r) => r.outcomes.map((row) => [keyOf(row.outcome), row.outcome])));
   const outcomes = [...unique.values()].sort(compareOutcomes);
   const value = (table, report, x) => {

@@ -425,7 +425,7 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
   );
   if (state.droughts) {
     const skip = `?${toParams({ ...state, droughts: false })}`;
-    if (droughts?.report) results.append(droughtsTable(droughts.report, droughts.extras.shown_gaps));
+    if (droughts?.report) results.append(droughtsTable(droughts.report));
     else if (droughtsOutcome?.stopped || droughts?.error) {
       const stopped = droughtsOutcome?.stopped;
       const why = !stopped
@@ -449,7 +449,8 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
 }
 
 /** Each outcome's expected longest gap and P(gap > k) at the gaps worth showing. */
-function droughtsTable(droughts, gaps) {
+function droughtsTable(droughts) {
+  const gaps = droughts.shown_gaps;
   const same = droughts.outcomes.every(
     (o, i, all) => i === 0 || (o.longest_gap === all[0].longest_gap && JSON.stringify(o.gap_exceeds) === JSON.stringify(all[0].gap_exceeds)),
   );

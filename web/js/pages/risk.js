@@ -112,12 +112,12 @@ function render(state, outcomes, results) {
   if (!only) return;
   const { result, charts } = only;
   if (result.error) return results.append(problemNode(result.error, "Could not fight this battle"));
-  const { report, extras } = result;
+  const { report } = result;
   const p = report.p_attacker_wins;
-  results.append(el("p", { class: "setup" }, extras.setup));
+  results.append(el("p", { class: "setup" }, report.setup));
   const exact = report.p_attacker_wins_exact
     ? ["exactly ", fractionNode(report.p_attacker_wins_exact, "p-attacker-exact")]
-    : [extras.float_reason];
+    : [report.float_reason];
   const metric = (name, id, value, ...rest) => el("div", {}, el("dt", {}, name), el("dd", { id }, value), rest);
   const lost = report.expected_losses;
   results.append(
@@ -162,7 +162,7 @@ function render(state, outcomes, results) {
     );
   }
   results.append(survivorsTable(report));
-  if (report.per_roll) results.append(perRollTable(report, extras.per_roll));
+  if (report.per_roll) results.append(perRollTable(report));
 }
 
 /** The armies each side ends with, side by side; rows below 0.01% summarized. */
@@ -189,16 +189,16 @@ function survivorsTable(report) {
 }
 
 /** Every one-roll table up to the dice caps, as `fairdice risk --per-roll` prints. */
-function perRollTable(report, probabilities) {
-  const rows = report.per_roll.flatMap((roll, i) =>
-    roll.outcomes.map((o, j) => [
+function perRollTable(report) {
+  const rows = report.per_roll.flatMap((roll) =>
+    roll.outcomes.map((o) => [
       { text: String(roll.attacker_dice), header: false },
       String(roll.defender_dice),
       String(o.attacker_loses),
       String(o.defender_loses),
       o.count,
       roll.total,
-      { text: percent(probabilities[i][j]), csv: probabilities[i][j] },
+      { text: percent(o.probability), csv: o.probability },
     ]),
   );
   return dataTable({

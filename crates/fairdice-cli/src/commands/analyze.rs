@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fairdice::Control;
+use fairdice::analysis::Method;
 use fairdice::analysis::report::SuccessAttempts;
-use fairdice::analysis::{Method, shown_gaps};
 use fairdice_api::UseCase;
 use fairdice_api::analyze::{AnalysisReport, AnalyzeRequest};
 use fairdice_charts::CurvesFigure;
@@ -170,12 +170,7 @@ fn render(report: &AnalysisReport, every: Option<usize>) -> String {
     );
     if let Some(droughts) = &report.droughts {
         out.push('\n');
-        let longest = droughts
-            .outcomes
-            .iter()
-            .map(|o| o.longest_gap)
-            .fold(0.0, f64::max);
-        let ks = shown_gaps(longest, n, t);
+        let ks = &droughts.shown_gaps;
         let mut headers = vec!["outcome".to_string(), "longest gap".to_string()];
         headers.extend(ks.iter().map(|k| format!("P(gap > {k})")));
         let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();

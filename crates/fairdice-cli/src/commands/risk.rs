@@ -112,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let rules = request.rules();
     let control = Control::new().with_max_steps(args.max_steps);
-    let mut report = match args.runs {
+    let mut risk = match args.runs {
         None => request.run(&control),
         Some(runs) => {
             let bar = progress(runs, "fighting");
@@ -122,23 +122,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     .map_err(UserError::from_api)?;
-    if let (Some(path), Some(grid)) = (&args.plot, &report.table) {
+    if let (Some(path), Some(grid)) = (&args.plot, &risk.battle.table) {
         write_plot(path, &win_grid_chart(grid, &rules))?;
     }
     if args.table.is_none() {
-        report.table = None;
+        risk.battle.table = None;
     }
     let mut out = std::io::stdout().lock();
     if args.format.json {
-        write!(out, "{}", crate::output::json(&report)?).context("could not write the output")?;
+        write!(out, "{}", crate::output::json(&risk)?).context("could not write the output")?;
         return Ok(());
     }
+    let report = &risk.battle;
     if args.format.csv {
-        write!(out, "{}", battle_csv(&report)?).context("could not write the output")?;
+        write!(out, "{}", battle_csv(report)?).context("could not write the output")?;
         return Ok(());
     }
     let mut text = if battle.is_some() {
-        report_text(&report)
+        report_text(report)
     } else {
         String::new()
     };

@@ -81,14 +81,20 @@ class Report:
         return json.dumps(self.document)
 
     def chart_svg(self) -> str | None:
-        """The report's chart as an SVG document, or ``None`` when it has none."""
+        """The report's first chart as an SVG document, or ``None`` when it has none."""
         return None if self._native is None else self._native.chart_svg()
+
+    def charts(self) -> dict[str, str]:
+        """Every chart of the report, by name (``survivors``, ``heat_map``, …), as
+        SVG documents: the charts the web app draws for it."""
+        return {} if self._native is None else dict(self._native.charts())
 
     def _heading(self) -> str:
         return self.title
 
     def _repr_html_(self) -> str:
-        return _html.report_html(self._heading(), self.document, self.chart_svg())
+        charts = "".join(self.charts().values())
+        return _html.report_html(self._heading(), self.document, charts or None)
 
     def __repr__(self) -> str:
         fields = ", ".join(

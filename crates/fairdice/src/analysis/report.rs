@@ -151,6 +151,10 @@ pub struct DroughtsReport {
     pub method: Method,
     /// One entry per outcome, in outcome order.
     pub outcomes: Vec<OutcomeDroughtsReport>,
+    /// The gaps `k` whose P(longest gap > k) a table of these droughts shows:
+    /// spaced by whole sets of outcomes to span the longest expected gap
+    /// ([`shown_gaps`](super::shown_gaps)).
+    pub shown_gaps: Vec<usize>,
 }
 
 /// One outcome's droughts.
@@ -181,8 +185,19 @@ impl DroughtsReport {
     /// outcomes).
     pub fn new(randomizer: &impl Randomizer, droughts: &Droughts) -> DroughtsReport {
         let labelled = has_labels(randomizer);
+        let longest = droughts
+            .outcomes
+            .iter()
+            .map(|o| o.longest_gap)
+            .fold(0.0, f64::max);
+        // `exceeds` has one entry per gap 0..=T.
+        let samples = droughts
+            .outcomes
+            .first()
+            .map_or(0, |o| o.exceeds.len().saturating_sub(1));
         DroughtsReport {
             method: droughts.method,
+            shown_gaps: super::shown_gaps(longest, droughts.outcomes.len(), samples),
             outcomes: droughts
                 .outcomes
                 .iter()

@@ -191,7 +191,6 @@ pub struct RollResult {
     #[cfg_attr(feature = "serde", serde(serialize_with = "as_decimal"))]
     pub count: BigUint,
     /// `count / total`.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pub probability: f64,
 }
 

@@ -86,10 +86,8 @@ pub struct ContestReport {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub method: ContestMethod,
     /// Dice rolled by A.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pub a_dice: u32,
     /// Dice rolled by B.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pub b_dice: u32,
 }
 
@@ -289,7 +287,9 @@ mod tests {
                 "mean_square_exact",
                 "net",
                 "total",
-                "method"
+                "method",
+                "a_dice",
+                "b_dice"
             ]
         );
         assert_eq!(value["method"], "exact");

@@ -58,7 +58,6 @@ pub struct DistributionReport {
     /// The largest outcome.
     pub max: Outcome,
     /// The smallest outcome with `P(X ≤ x) ≥ 1/2`.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pub median: Outcome,
     /// Whether the numbers are exact or estimated.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -177,10 +176,8 @@ pub struct OutcomeRow {
     /// `P(X = outcome)`.
     pub probability: f64,
     /// `P(X ≤ outcome)`.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pub at_most: f64,
     /// `P(X ≥ outcome)`.
-    #[cfg_attr(feature = "serde", serde(skip))]
     pub at_least: f64,
     /// The outcome's label, for an expression with labels (`as {…}`): its
     /// outcomes number the labels from 0.
@@ -803,7 +800,8 @@ mod tests {
         assert_eq!(value["method"], "exact");
         assert_eq!(value["outcomes"][0]["count"], "1");
         assert_eq!(value["outcomes"][0]["probability"], 0.25);
-        assert!(value["outcomes"][0].get("at_most").is_none());
-        assert!(value.get("median").is_none());
+        assert_eq!(value["outcomes"][0]["at_most"], 0.25);
+        assert_eq!(value["outcomes"][0]["at_least"], 1.0);
+        assert_eq!(value["median"], 2);
     }
 }

@@ -1,25 +1,25 @@
-//! The charts of each use case's reports, as the native app draws them (the
-//! command line's `--plot`, `fairdice serve`'s pages), drawn at the width a page
-//! has for them: a narrow screen gets a narrower chart with the same outcomes and
-//! legible labels, not a wide one shrunk.
+//! The charts of each use case's reports ([`UseCase::charts`](crate::UseCase::charts)),
+//! drawn by the chart crate at the width a front-end has for them: a narrow screen
+//! gets a narrower chart with the same outcomes and legible labels, not a wide one
+//! shrunk. The web pages, the npm package and Python draw them from here.
 
+use crate::Error;
+use crate::goal::GoalReport;
+use crate::risk::RiskReport;
+use crate::seats::SeatsReport;
 use fairdice::analysis::AnalysisReport;
-use fairdice::battle::report::BattleReport;
 use fairdice::contest::report::ContestReport;
 use fairdice::dice::report::DistributionReport;
 use fairdice::dice::report::{Measure, UnknownMeasure};
 use fairdice::tune::TuneReport;
-use fairdice_api::Error;
-use fairdice_api::goal::GoalReport;
-use fairdice_api::seats::SeatsReport;
 use fairdice_charts::{
     Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, attempts_chart,
     distribution_chart, net_score_chart, seats_chart, survivors_chart, win_grid_chart,
 };
 use serde::{Deserialize, Serialize};
 
-/// How a page wants its charts drawn.
-#[derive(Debug, Clone, Deserialize)]
+/// How a front-end wants its charts drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct View {
     /// What distribution charts show, one chart each: `probability`, `at_least`,
@@ -63,7 +63,7 @@ pub const WIDE: f64 = fairdice_charts::DEFAULT_WIDTH;
 /// The narrowest chart drawn, in pixels.
 pub const NARROWEST: u32 = 280;
 
-/// A chart drawn for a page: its name and its SVG document.
+/// A chart drawn for a front-end: its name and its SVG document.
 #[derive(Debug, Clone, Serialize)]
 pub struct Drawn {
     /// What it shows, e.g. `at_least` or `heat_map`.
@@ -127,10 +127,10 @@ pub fn contest(reports: &[ContestReport], view: &View) -> Result<Vec<Drawn>, Err
 ///
 /// # Errors
 /// None; the signature is every use case's.
-pub fn battle(reports: &[BattleReport], view: &View) -> Result<Vec<Drawn>, Error> {
+pub fn battle(reports: &[RiskReport], view: &View) -> Result<Vec<Drawn>, Error> {
     let (width, height) = size(view);
     let mut drawn = Vec::new();
-    if let Some(report) = reports.first() {
+    if let Some(report) = reports.first().map(|r| &r.battle) {
         drawn.push(Drawn {
             name: "survivors",
             svg: survivors_chart(report).size(width, height).to_svg(),
