@@ -194,6 +194,12 @@ impl RiskRequest {
         if self.float {
             command.push_str(" --float");
         }
+        if self.per_roll {
+            command.push_str(" --per-roll");
+        }
+        if let Some(n) = self.table {
+            command.push_str(&format!(" --table {n}"));
+        }
         if let Some(runs) = self.runs {
             command.push_str(&format!(" --runs {runs}"));
             if self.seed != DEFAULT_SEED {

@@ -113,6 +113,10 @@ impl SeatsRequest {
             self.seed,
             self.max_states,
         ));
+        if self.shares != default_shares() {
+            let shares: Vec<String> = self.shares.iter().map(f64::to_string).collect();
+            command.push_str(&format!(" --shares {}", shares.join(",")));
+        }
         if !self.droughts {
             command.push_str(" --no-droughts");
         }

@@ -261,6 +261,9 @@ impl TuneRequest {
             self.seed,
             self.max_states,
         ));
+        if self.all {
+            command.push_str(" --all");
+        }
         command
     }
 }

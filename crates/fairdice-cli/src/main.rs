@@ -10,6 +10,8 @@ mod failure;
 mod output;
 mod plot;
 mod session_file;
+#[cfg(test)]
+mod suggestions;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

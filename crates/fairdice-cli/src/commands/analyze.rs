@@ -52,9 +52,9 @@ pub struct Args {
     pub format: super::Format,
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let request = AnalyzeRequest {
+/// The request the arguments ask for.
+pub fn request(args: &Args) -> AnalyzeRequest {
+    AnalyzeRequest {
         spec: args.spec.clone(),
         samples: args.samples,
         exact: args.method.exact,
@@ -62,7 +62,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.method.seed,
         max_states: args.method.max_states,
         droughts: !args.no_droughts,
-    };
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let request = request(&args);
     // A forced Monte Carlo run counts runs; otherwise the work (steps, drought
     // sweeps, perhaps a fallback) is not known in advance.
     let bar = match args.method.runs {

@@ -91,9 +91,9 @@ Measures (Isaksen et al., 2016):
   tie %     = 100·P(net score = 0)
   closeness = 1 / sqrt(E[net²])               higher means closer games";
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let request = ContestRequest {
+/// The request the arguments ask for.
+pub fn request(args: &Args) -> ContestRequest {
+    ContestRequest {
         a: args.a.clone(),
         b: args.b.clone(),
         pairing: match args.pairing {
@@ -109,7 +109,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         runs: args.runs,
         seed: args.seed,
         dialect: args.dialect,
-    };
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let request = request(&args);
     let control = Control::new().with_max_steps(args.max_steps);
     let report = match args.runs {
         None => request.run(&control),

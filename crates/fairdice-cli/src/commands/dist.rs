@@ -62,18 +62,25 @@ pub struct Args {
     pub plot_measure: Measure,
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let control = Control::new().with_max_steps(args.max_steps);
-    let mut reports = Vec::with_capacity(args.expressions.len());
-    for expression in &args.expressions {
-        let request = DistRequest {
+/// The request of each expression.
+pub fn requests(args: &Args) -> Vec<DistRequest> {
+    args.expressions
+        .iter()
+        .map(|expression| DistRequest {
             expression: expression.clone(),
             runs: args.runs,
             seed: args.seed,
             explode_depth: args.explode_depth,
             dialect: args.dialect,
-        };
+        })
+        .collect()
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let control = Control::new().with_max_steps(args.max_steps);
+    let mut reports = Vec::with_capacity(args.expressions.len());
+    for request in requests(&args) {
         let report = match args.runs {
             None => request.run(&control),
             Some(runs) => {

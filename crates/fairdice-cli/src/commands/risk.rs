@@ -82,8 +82,11 @@ const DEFAULT_PLOT_GRID: u32 = 20;
 /// Longest exact fraction printed in the report (JSON always has it whole).
 const MAX_FRACTION_CHARS: usize = 60;
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// The request the arguments ask for.
+///
+/// # Errors
+/// A [`UserError`] for an unknown rule.
+pub fn request(args: &Args) -> anyhow::Result<RiskRequest> {
     let rule: Rule = args
         .rule
         .parse()
@@ -92,12 +95,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let grid = args.table.or(args.plot.as_ref().map(|_| DEFAULT_PLOT_GRID));
     // Without armies only the tables asked for are shown; the request still
     // names a battle, the grid's corner (or one army each).
-    let battle = args.attacker.zip(args.defender);
-    let (attacker, defender) = battle.unwrap_or_else(|| {
+    let (attacker, defender) = args.attacker.zip(args.defender).unwrap_or_else(|| {
         let corner = grid.unwrap_or(1).max(1);
         (corner, corner)
     });
-    let request = RiskRequest {
+    Ok(RiskRequest {
         per_roll: args.per_roll,
         table: grid,
         float: args.float,
@@ -109,7 +111,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             attacker_dice: args.attacker_dice,
             defender_dice: args.defender_dice,
         })
-    };
+    })
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let request = request(&args)?;
+    let battle = args.attacker.zip(args.defender);
     let rules = request.rules();
     let control = Control::new().with_max_steps(args.max_steps);
     let mut risk = match args.runs {

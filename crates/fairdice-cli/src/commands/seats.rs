@@ -67,11 +67,13 @@ pub struct Args {
     pub plot: Option<PathBuf>,
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let game = read_game(&args.game)?;
-    let request = SeatsRequest {
-        game,
+/// The request the arguments ask for, the game read from its file.
+///
+/// # Errors
+/// A game file that cannot be read or is not a game.
+pub fn request(args: &Args) -> anyhow::Result<SeatsRequest> {
+    Ok(SeatsRequest {
+        game: read_game(&args.game)?,
         spec: args.randomizer.clone(),
         samples: args.samples,
         exact: args.method.exact,
@@ -80,7 +82,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_states: args.method.max_states,
         shares: args.shares.clone(),
         droughts: !args.no_droughts,
-    };
+    })
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let request = request(&args)?;
     let bar = spinner("measuring seats");
     let shown = bar.clone();
     let control = Control::new()

@@ -109,9 +109,12 @@ pub struct Args {
     pub format: super::Format,
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let request = TuneRequest {
+/// The request the arguments ask for, a game read from its file.
+///
+/// # Errors
+/// A game file that cannot be read, or a grid that is not a machine grid.
+pub fn request(args: &Args) -> anyhow::Result<TuneRequest> {
+    Ok(TuneRequest {
         values: args.values,
         base: args.base.clone(),
         samples: args.samples.clone(),
@@ -134,7 +137,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.method.seed,
         max_states: args.method.max_states,
         all: args.all,
-    };
+    })
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let request = request(&args)?;
     let tuning = request.tuning().map_err(UserError::from_api)?;
     let total: usize = tuning.grids.iter().map(Grid::len).sum();
     let bar = progress(total as u64, "tuning");
