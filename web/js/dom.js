@@ -41,6 +41,11 @@ export function code(text) {
   return el("code", {}, text);
 }
 
+/** Text with the notation between backticks shown as code (the engine's help texts write it so). */
+export function prose(text) {
+  return text.split("`").map((part, i) => (i % 2 ? code(part) : part));
+}
+
 /**
  * An SVG document written by the charts crate (which escapes every text it
  * draws), parsed as XML — never as HTML — and adopted into this page.

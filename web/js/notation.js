@@ -1,7 +1,7 @@
 // The notation at a glance, as the Dice page's help shows it. Generated from the
 // engine's list of forms (crates/fairdice/src/dice/notation/help.rs), which the
 // command line's --help shows too; a test checks it. Do not edit: after changing
-// the list, run FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- notation
+// the list, run FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- generated
 export const FORMS = [
   {
     "examples": [

@@ -3,7 +3,7 @@
 // it, mean and spread, and every outcome's numbers. Inputs live in the URL:
 // `dice.html?expr=4d6kh3&expr=3d6&mode=at_least[&runs=N&seed=S][&dialect=roll20]`.
 
-import { code, el } from "../dom.js";
+import { code, el, prose } from "../dom.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, percent, shortCount } from "../format.js";
 import { FORMS } from "../notation.js";
@@ -335,7 +335,6 @@ function comparison(computed, mode) {
  * from it), each form's examples as code, notation in its meaning between backticks.
  */
 function notationHelp() {
-  const prose = (text) => text.split("`").map((part, i) => (i % 2 ? code(part) : part));
   const rows = FORMS.map(({ examples, meaning }) =>
     el("tr", {}, el("td", {}, examples.map((e, i) => [i ? " " : null, code(e)])), el("td", {}, prose(meaning))),
   );

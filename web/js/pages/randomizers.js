@@ -4,7 +4,8 @@
 // history. Inputs live in the URL: `randomizers.html?spec=tgm2&samples=25
 // [&method=auto|exact|monte_carlo&runs=N&seed=S&droughts=off&sample=1&history=…]`.
 
-import { button, code, download, el } from "../dom.js";
+import { button, code, download, el, prose } from "../dom.js";
+import { FAMILIES } from "../families.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, withError } from "../format.js";
 import { examplesSection, startPage, stoppedNode } from "../page.js";
@@ -491,4 +492,8 @@ function stepsTable(report) {
   );
 }
 
+/** Every family's spec and what it is, from the engine's registry (web/js/families.js). */
+document
+  .getElementById("families")
+  .append(...FAMILIES.map((f) => el("tr", {}, el("td", {}, code(f.usage)), el("td", {}, prose(f.summary)))));
 startPage({ form, fromParams, toParams, fill, isEmpty: (s) => s.spec === "", jobs, render, examples });

@@ -6,6 +6,7 @@
 // (`game` names one of the example games the Seats page offers).
 
 import { code, el } from "../dom.js";
+import { FAMILIES } from "../families.js";
 import { figure, prettyJson } from "../figure.js";
 import { fixed, withError } from "../format.js";
 import { EXAMPLE_GAMES, gameName } from "../games.js";
@@ -34,6 +35,21 @@ const EXAMPLES = [
 ];
 
 const form = document.getElementById("tune-form");
+
+/**
+ * A box for every system the tuner can search, from the engine's registry
+ * (web/js/families.js): its name, and what it is with the parameters it tunes.
+ */
+document.getElementById("systems").append(
+  ...FAMILIES.filter((f) => f.tunable).map((f) =>
+    el(
+      "label",
+      { title: `${f.summary.replaceAll("`", "")}${f.tuned.length ? `; tunes ${f.tuned.join(", ")}` : ""}` },
+      el("input", { type: "checkbox", name: "systems", id: `system-${f.name}`, value: f.name }),
+      ` ${f.name}`,
+    ),
+  ),
+);
 const gameSelect = form.querySelector("#game");
 for (const [name, text] of EXAMPLE_GAMES) gameSelect.append(el("option", { value: name }, gameName(text) ?? name));
 

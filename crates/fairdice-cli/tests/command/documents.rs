@@ -240,22 +240,67 @@ fn notation_module() -> String {
         "// The notation at a glance, as the Dice page's help shows it. Generated from the\n\
          // engine's list of forms (crates/fairdice/src/dice/notation/help.rs), which the\n\
          // command line's --help shows too; a test checks it. Do not edit: after changing\n\
-         // the list, run FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- notation\n\
+         // the list, run FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- generated\n\
          export const FORMS = {forms};\n"
     )
 }
 
-#[test]
-fn the_sites_notation_help_is_the_engines_list_of_forms() {
-    let path = root().join("web/js/notation.js");
-    let expected = notation_module();
+/// The randomizer families as the site's forms and help list them
+/// (`web/js/families.js`), from the engine's registry.
+fn families_module() -> String {
+    let families: Vec<serde_json::Value> = fairdice::randomizer::family::all()
+        .iter()
+        .map(|family| {
+            serde_json::json!({
+                "name": family.name,
+                "summary": family.summary,
+                "usage": family.usage,
+                "example": family.example,
+                "tunable": family.is_tunable(),
+                "tuned": family.tuned().map(|p| p.key).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let families = serde_json::to_string_pretty(&families).expect("the families serialize");
+    format!(
+        "// The randomizer families, as the Randomizers page's help and the Tuner page's\n\
+         // systems list them. Generated from the engine's registry\n\
+         // (crates/fairdice/src/randomizer/family.rs), which spec parsing, --help and the\n\
+         // tuner read too; a test checks it. Do not edit: after changing a family, run\n\
+         // FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- generated\n\
+         export const FAMILIES = {families};\n"
+    )
+}
+
+/// Asserts that the generated file `path` (from the repository's root) holds
+/// `expected`, writing it first when `FAIRDICE_WRITE_GENERATED` is set.
+fn generated(path: &str, expected: &str, what: &str) {
+    let file = root().join(path);
     if std::env::var_os("FAIRDICE_WRITE_GENERATED").is_some() {
-        std::fs::write(&path, &expected).expect("web/js/notation.js is writable");
+        std::fs::write(&file, expected).unwrap_or_else(|e| panic!("{path}: {e}"));
     }
-    let found = std::fs::read_to_string(&path).unwrap_or_default();
+    let found = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(
         found == expected,
-        "web/js/notation.js is not the engine's list of forms; run \
-         FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- notation"
+        "{path} is not {what}; run \
+         FAIRDICE_WRITE_GENERATED=1 cargo test -p fairdice-cli --test command -- generated"
+    );
+}
+
+#[test]
+fn generated_notation_help_is_the_engines_list_of_forms() {
+    generated(
+        "web/js/notation.js",
+        &notation_module(),
+        "the engine's list of forms",
+    );
+}
+
+#[test]
+fn generated_family_lists_are_the_engines_registry() {
+    generated(
+        "web/js/families.js",
+        &families_module(),
+        "the engine's registry of families",
     );
 }
