@@ -50,6 +50,7 @@ pub mod dist;
 pub mod error;
 pub mod explain;
 pub mod goal;
+pub mod page;
 pub mod prd;
 pub mod randomizer;
 pub mod risk;

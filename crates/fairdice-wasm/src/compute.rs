@@ -1,25 +1,14 @@
-//! [`compute_json`]: requests of one use case run through the use-case layer, each
-//! answered with its report or its error document, and the charts the native app
-//! draws for those reports.
+//! The wasm module's two calls over the use-case layer: one request
+//! ([`run_json`]) and a page's requests with their charts ([`compute_json`], which
+//! is [`fairdice_api::page`]'s, as `fairdice serve` answers it too), each request
+//! under a control that reports progress to the listening callback.
 
 use fairdice::Control;
-use fairdice_api::charts::{Drawn, View};
-use fairdice_api::dist::MAX_DOCUMENT_BYTES;
-use fairdice_api::{Error, UseCase, Visitor};
+use fairdice_api::page;
+
+pub use fairdice_api::page::PAGE_DOCUMENT_BYTES;
 
 use crate::progress;
-
-/// The largest document of exact counts a page receives: 32 MiB, as the local web
-/// app's API serves (a browser holds the text and every row it parses from it;
-/// the command line writes up to [`MAX_DOCUMENT_BYTES`], and so does [`run`]).
-///
-/// [`run`]: crate::run
-pub const PAGE_DOCUMENT_BYTES: u64 = 32 << 20;
-
-/// `{"error": …}`: the use-case layer's error document.
-pub(crate) fn error_document(error: &Error) -> String {
-    serde_json::json!({ "error": error }).to_string()
-}
 
 /// The control every request runs under: the command line's budget, with progress
 /// sent to the listening callback.
@@ -32,130 +21,28 @@ fn control() -> Control {
     }
 }
 
-/// One request of a use case: read, run and written as its report document.
-struct Answered<R> {
-    /// The report document, or why there is none.
-    document: Result<String, Error>,
-    /// The report, for the charts.
-    report: Option<R>,
-}
-
-/// Reads `text` as a request of `U` and runs it; a report whose document would
-/// pass `max_document` is refused before it is written.
-fn answer<U: UseCase>(text: &str, max_document: u64) -> Answered<U::Report> {
-    let report = U::from_json(text)
-        .and_then(|request| request.run(&control()))
-        .and_then(|report| U::check_document(&report, max_document).map(|()| report));
-    match report {
-        Ok(report) => Answered {
-            document: serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string())),
-            report: Some(report),
-        },
-        Err(error) => Answered {
-            document: Err(error),
-            report: None,
-        },
-    }
-}
-
-/// Runs `visitor` on the use case named `use_case`, or answers with the error
-/// document [`fairdice_api::run_json`] gives an unknown name.
-fn dispatch(use_case: &str, visitor: impl Visitor<Output = String>) -> String {
-    fairdice_api::visit(use_case, visitor).unwrap_or_else(|error| error_document(&error))
-}
-
-/// Every request of a page, with its charts.
-struct Many<'a> {
-    requests: &'a [String],
-    view: &'a View,
-    max_document: u64,
-}
-
-impl Visitor for Many<'_> {
-    type Output = String;
-    fn visit<U: UseCase>(self) -> String {
-        let mut documents = Vec::with_capacity(self.requests.len());
-        let mut reports = Vec::new();
-        for (index, text) in self.requests.iter().enumerate() {
-            progress::set_index(index);
-            let answered = answer::<U>(text, self.max_document);
-            documents.push(answered.document);
-            reports.extend(answered.report);
-        }
-        let drawn = if self.view.charts && !reports.is_empty() {
-            U::charts(&reports, self.view)
-        } else {
-            Ok(Vec::new())
-        };
-        match drawn {
-            Ok(drawn) => written(&documents, &drawn),
-            Err(error) => error_document(&error),
-        }
-    }
-}
-
-/// One request, answered with its report document alone.
-struct One<'a> {
-    request: &'a str,
-}
-
-impl Visitor for One<'_> {
-    type Output = String;
-    fn visit<U: UseCase>(self) -> String {
-        let answered = answer::<U>(self.request, MAX_DOCUMENT_BYTES);
-        answered
-            .document
-            .unwrap_or_else(|error| error_document(&error))
-    }
-}
-
-/// `{"results": [...], "charts": [...]}`, the reports written in as they are.
-fn written(documents: &[Result<String, Error>], charts: &[Drawn]) -> String {
-    let mut out = String::from(r#"{"results":["#);
-    for (i, document) in documents.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        match document {
-            Ok(report) => {
-                out.push_str(r#"{"report":"#);
-                out.push_str(report);
-                out.push('}');
-            }
-            Err(error) => out.push_str(&error_document(error)),
-        }
-    }
-    out.push_str(r#"],"charts":"#);
-    out.push_str(&serde_json::to_string(charts).unwrap_or_else(|_| "[]".to_string()));
-    out.push('}');
-    out
-}
-
 /// Runs `requests` of `use_case` (JSON documents) with the charts `view` (JSON)
 /// asks for, each report document at most [`PAGE_DOCUMENT_BYTES`].
 pub fn compute_json(use_case: &str, requests: &[String], view: &str) -> String {
-    let view = match serde_json::from_str::<View>(if view.is_empty() { "{}" } else { view }) {
-        Ok(view) => view,
-        Err(e) => return error_document(&Error::bad_request(format!("not a view: {e}"))),
-    };
-    let many = Many {
-        requests,
-        view: &view,
-        max_document: PAGE_DOCUMENT_BYTES,
-    };
-    dispatch(use_case, many)
+    page::compute_json(use_case, requests, view, PAGE_DOCUMENT_BYTES, |index| {
+        progress::set_index(index);
+        control()
+    })
 }
 
 /// One request answered with its report document or its error document, each
-/// report document at most [`MAX_DOCUMENT_BYTES`] as on the command line.
+/// report document at most [`MAX_DOCUMENT_BYTES`](fairdice_api::dist::MAX_DOCUMENT_BYTES)
+/// as on the command line.
 pub fn run_json(use_case: &str, request: &str) -> String {
-    dispatch(use_case, One { request })
+    fairdice_api::run_json(use_case, request, &control())
+        .unwrap_or_else(|error| page::error_document(&error))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fairdice_api::charts;
+    use fairdice_api::UseCase;
+    use fairdice_api::charts::{self, View};
     use fairdice_api::dist::DistRequest;
     use serde_json::Value;
 
@@ -252,14 +139,10 @@ mod tests {
 
     #[test]
     fn documents_past_the_limit_are_refused_before_they_are_written() {
-        let view = View::default();
         let requests = [r#"{"expression": "3000d2"}"#.to_string()];
-        let many = Many {
-            requests: &requests,
-            view: &view,
-            max_document: 10_000,
-        };
-        let answer = parsed(&dispatch("dist", many));
+        let answer = parsed(&page::compute_json("dist", &requests, "", 10_000, |_| {
+            Control::new()
+        }));
         assert_eq!(answer["results"][0]["error"]["kind"], "too_big");
         assert_eq!(answer["charts"], serde_json::json!([]));
     }

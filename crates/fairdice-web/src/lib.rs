@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
-use axum::routing::get;
+use axum::routing::{get, post};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -85,6 +85,7 @@ pub(crate) fn app(config: Config) -> (Router, Computer) {
     let mut app = Router::new()
         .route("/api/health", get(|| async { "ok\n" }))
         .route("/api/{use_case}", get(api::get).post(api::post))
+        .route("/api/page/{use_case}", post(api::page))
         .route("/chart/{file}", get(charts::chart))
         .fallback(get(site::serve))
         .with_state(state)

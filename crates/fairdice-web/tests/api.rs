@@ -184,6 +184,50 @@ async fn documents_past_the_limit_are_refused_before_they_are_written() {
 }
 
 #[tokio::test]
+async fn a_page_gets_what_the_browsers_module_answers() {
+    let app = app();
+    let body = json!({
+        "requests": [{"expression": "4d6kh3"}, {"expression": "2d6+"}, {"expression": "3d6"}],
+        "view": {"measures": ["at_least"], "width": 360},
+    });
+    let reply = post(&app, "page/dist", &body.to_string()).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    // The function the wasm module's `compute` calls, with the server's limit.
+    let requests: Vec<String> = body["requests"]
+        .as_array()
+        .expect("requests")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let local = fairdice_api::page::compute_json(
+        "dist",
+        &requests,
+        &body["view"].to_string(),
+        32 << 20,
+        |_| Control::new(),
+    );
+    assert_eq!(reply.text(), local);
+    let answer: serde_json::Value = serde_json::from_str(&local).expect("JSON");
+    assert_eq!(answer["results"][1]["error"]["kind"], "parse");
+    let report = &answer["results"][0]["report"];
+    // (Compared as values read the same way: serde_json reads floats to within an ulp.)
+    let printed: serde_json::Value =
+        serde_json::from_str(&printed("dist", &json!({"expression": "4d6kh3"}))).expect("JSON");
+    assert_eq!(*report, printed);
+    assert_eq!(answer["charts"][0]["name"], "at_least");
+
+    let unknown = post(&app, "page/dice", &body.to_string()).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    let malformed = post(&app, "page/dist", r#"{"request": []}"#).await;
+    assert_eq!(malformed.status, StatusCode::BAD_REQUEST);
+    assert!(
+        malformed.text().contains("not a page's request"),
+        "{}",
+        malformed.text()
+    );
+}
+
+#[tokio::test]
 async fn charts_are_drawn_from_the_reports() {
     let app = app();
     for uri in [
