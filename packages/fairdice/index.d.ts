@@ -160,7 +160,15 @@ export interface RollReport {
     label?: string;
     /** For a tuple, each of its values (`value` is then the first). */
     values?: number[];
-    terms: { term: string; value: number; dice: { value: number; rolls: number[]; counted: boolean }[] }[];
+    terms: {
+      term: string;
+      /** A dice term, a group (`{d8!, d6!}kh1`) or a repetition (`6#(4d6kh3)`). */
+      kind: "dice" | "group" | "repeat";
+      value: number;
+      dice: { value: number; rolls: number[]; counted: boolean; /** Added by an explosion (each extra roll is a die). */ extra: boolean }[];
+    }[];
+    /** Every binding rolled (`[r = d20] …`), in the order rolled. */
+    names: { name: string; binding: string; value: number }[];
   }[];
 }
 
@@ -273,8 +281,8 @@ export interface SampleOptions {
 
 export interface SampleReport {
   spec: string;
-  /** The seed of a fresh randomizer; absent when a saved session continued. */
-  seed?: number;
+  /** The seed of a fresh randomizer; null when a saved session continued. */
+  seed: number | null;
   /** Outcomes drawn, in order. */
   samples: number[];
   /** Their names, for randomizers with named outcomes (Tetris pieces). */
@@ -408,13 +416,21 @@ export type Method =
 export type AnalysisReport = Method & {
   spec: string;
   samples: number;
+  /** How many outcomes the randomizer has. */
+  outcomes: number;
   mean_entropy: number;
   outcome_variance: number;
+  /** The counts' deviation from what the base gives, as a chi-square scaled so plain dice read 1. */
+  base_deviation: number;
+  base_deviation_error?: number;
+  /** Per outcome: its chance in the base and its scaled squared deviation. */
+  base_deviation_per_outcome: { outcome: number | string; probability: number; deviation: number; error?: number }[];
   repeat_rate: number;
   errors?: { mean_entropy: number; outcome_variance: number; repeat_rate: number };
   steps: { step: number; entropy: number; outcome_variance: number; repeat: number; [error: string]: number }[];
   droughts?: Method & {
-    outcomes: { outcome: number; longest_gap: number; gap_exceeds: number[]; [error: string]: unknown }[];
+    /** Each outcome by value, or by its name for a randomizer that names them (`"fail"`). */
+    outcomes: { outcome: number | string; longest_gap: number; gap_exceeds: number[]; [error: string]: unknown }[];
     /** The gaps k whose P(longest gap > k) a table shows. */
     shown_gaps: number[];
   };
