@@ -111,14 +111,9 @@ pub fn distribution(reports: &[DistributionReport], view: &View) -> Result<Vec<D
 /// None; the signature is every use case's.
 pub fn contest(reports: &[ContestReport], view: &View) -> Result<Vec<Drawn>, Error> {
     let (width, height) = size(view);
-    Ok(reports
-        .iter()
-        .take(1)
-        .map(|report| Drawn {
-            name: "net_score",
-            svg: net_score_chart(report).size(width, height).to_svg(),
-        })
-        .collect())
+    Ok(first(reports, "net_score", |report| {
+        net_score_chart(report).size(width, height).to_svg()
+    }))
 }
 
 /// The Risk page's charts: the armies left when the battle ends, and the heat map
@@ -153,14 +148,9 @@ pub fn battle(reports: &[RiskReport], view: &View) -> Result<Vec<Drawn>, Error> 
 /// # Errors
 /// None; the signature is every use case's.
 pub fn analysis(reports: &[AnalysisReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    Ok(reports
-        .iter()
-        .take(1)
-        .map(|report| Drawn {
-            name: "curves",
-            svg: curves(&CurvesFigure::analysis(report), view).to_svg(),
-        })
-        .collect())
+    Ok(first(reports, "curves", |report| {
+        curves(&CurvesFigure::analysis(report), view).to_svg()
+    }))
 }
 
 /// The Seats page's chart: each player's total over the match.
@@ -169,14 +159,9 @@ pub fn analysis(reports: &[AnalysisReport], view: &View) -> Result<Vec<Drawn>, E
 /// None; the signature is every use case's.
 pub fn seats(reports: &[SeatsReport], view: &View) -> Result<Vec<Drawn>, Error> {
     let (width, height) = size(view);
-    Ok(reports
-        .iter()
-        .take(1)
-        .map(|report| Drawn {
-            name: "totals",
-            svg: seats_chart(&report.analysis).size(width, height).to_svg(),
-        })
-        .collect())
+    Ok(first(reports, "totals", |report| {
+        seats_chart(&report.analysis).size(width, height).to_svg()
+    }))
 }
 
 /// The Randomizers page's goal chart: the chance within each number of
@@ -186,16 +171,11 @@ pub fn seats(reports: &[SeatsReport], view: &View) -> Result<Vec<Drawn>, Error> 
 /// None; the signature is every use case's.
 pub fn goal(reports: &[GoalReport], view: &View) -> Result<Vec<Drawn>, Error> {
     let (width, height) = size(view);
-    Ok(reports
-        .iter()
-        .take(1)
-        .map(|report| Drawn {
-            name: "attempts",
-            svg: attempts_chart(&report.goal, &report.cumulative())
-                .size(width, height)
-                .to_svg(),
-        })
-        .collect())
+    Ok(first(reports, "attempts", |report| {
+        attempts_chart(&report.goal, &report.cumulative())
+            .size(width, height)
+            .to_svg()
+    }))
 }
 
 /// The Tuner page's chart: the curves of each system's winner.
@@ -203,14 +183,21 @@ pub fn goal(reports: &[GoalReport], view: &View) -> Result<Vec<Drawn>, Error> {
 /// # Errors
 /// None; the signature is every use case's.
 pub fn tuning(reports: &[TuneReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    Ok(reports
-        .iter()
-        .take(1)
+    Ok(first(reports, "curves", |report| {
+        curves(&CurvesFigure::tuning(report), view).to_svg()
+    }))
+}
+
+/// The one chart, `name`, of a page that shows one report: drawn from the first.
+fn first<R>(reports: &[R], name: &'static str, draw: impl FnOnce(&R) -> String) -> Vec<Drawn> {
+    reports
+        .first()
         .map(|report| Drawn {
-            name: "curves",
-            svg: curves(&CurvesFigure::tuning(report), view).to_svg(),
+            name,
+            svg: draw(report),
         })
-        .collect())
+        .into_iter()
+        .collect()
 }
 
 /// The figure's panels stacked as [`CurvesFigure::to_chart`] stacks them, each

@@ -112,6 +112,17 @@ pub trait UseCase: Serialize + DeserializeOwned + Send + Sync + 'static {
         Ok(())
     }
 
+    /// The report as its JSON document, as `document` says: refused by
+    /// [`check_document`](UseCase::check_document) before it is written, then by
+    /// the writer past `document.max_bytes`.
+    ///
+    /// # Errors
+    /// [`Error`] with code `too_big`.
+    fn write(report: &Self::Report, document: &Document) -> Result<String, Error> {
+        Self::check_document(report, document.max_bytes)?;
+        write_document(report, document)
+    }
+
     /// The charts of one or several reports (several are drawn on one axis where
     /// that compares them), drawn as `view` asks; none for a use case without a
     /// picture.
@@ -224,8 +235,7 @@ pub fn run_json_within(
         type Output = Result<String, Error>;
         fn visit<U: UseCase>(self) -> Result<String, Error> {
             let report = U::from_json(self.request)?.run(self.control)?;
-            U::check_document(&report, self.document.max_bytes)?;
-            write_document(&report, self.document)
+            U::write(&report, self.document)
         }
     }
     visit(

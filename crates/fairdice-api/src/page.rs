@@ -8,7 +8,7 @@
 use fairdice::Control;
 
 use crate::charts::{Drawn, View};
-use crate::{Document, Error, UseCase, Visitor, write_document};
+use crate::{Document, Error, UseCase, Visitor};
 
 /// The largest report document a page receives: 32 MiB, as the local web app's
 /// API serves (a browser holds the text and every row it parses from it; the
@@ -63,12 +63,10 @@ impl<C: Fn(usize) -> Control> Visitor for Page<'_, C> {
         let mut documents = Vec::with_capacity(self.requests.len());
         let mut reports = Vec::new();
         for (index, text) in self.requests.iter().enumerate() {
-            let report = U::from_json(text)
+            let answered = U::from_json(text)
                 .and_then(|request| request.run(&(self.control)(index)))
-                .and_then(|report| {
-                    U::check_document(&report, self.document.max_bytes).map(|()| report)
-                });
-            match report.and_then(|report| Ok((write_document(&report, &self.document)?, report))) {
+                .and_then(|report| Ok((U::write(&report, &self.document)?, report)));
+            match answered {
                 Ok((document, report)) => {
                     documents.push(Ok(document));
                     reports.push(report);

@@ -179,8 +179,7 @@ impl Visitor for Typed<'_> {
         let job = move |control: &Control| {
             let report = request?.run(control)?;
             // The API's one writer: compact, and refused past its size limit.
-            U::check_document(&report, Document::default().max_bytes)?;
-            let json = fairdice_api::write_document(&report, &Document::default())?;
+            let json = U::write(&report, &Document::default())?;
             Ok((json, report))
         };
         let (json, report) = if here {
