@@ -46,7 +46,7 @@ fi
 if [ -z "${FAIRDICE_BUILT:-}" ] || [ ! -x target/release/fairdice ]; then
   cargo build --release --quiet --bin fairdice
 fi
-./scripts/build-site.sh target/site
+FAIRDICE_BIN="$root/target/release/fairdice" ./scripts/build-site.sh target/site
 ./scripts/build-npm.sh >/dev/null
 
 log="$(mktemp)"
@@ -73,14 +73,15 @@ export FAIRDICE_BIN="$root/target/release/fairdice" FAIRDICE_PACKAGE="$root/pack
 FAIRDICE_SITE_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/docs/screenshots" \
   node --test --test-concurrency=1 --test-reporter=spec "${@:-.}"
 
-# The same pages served by `fairdice serve --site` (its headers, its paths, its
-# errors): the server's own tests, the Dice page's (the module and its worker) and
-# the Seats page's (the example games fetched as JSON), which between them fetch
-# every kind of file the pages load; screenshots thrown away. Every page ran
-# against the same files above.
+# The same pages served by `fairdice serve` as a plain `cargo install` builds it:
+# the pages compiled in, no WebAssembly module, so every page sends its requests
+# to the server (`POST /api/page/NAME`). The server's own tests (its headers, its
+# paths, its errors), the Dice page's (cancel, hostile input) and the Seats page's
+# (the example games fetched as JSON), which between them fetch every kind of
+# file the pages load; screenshots thrown away.
 if [ $# -eq 0 ]; then
   serve_log="$(mktemp)"
-  "$root/target/release/fairdice" serve --site "$root/target/site" --port 0 >"$serve_log" 2>&1 &
+  "$root/target/release/fairdice" serve --port 0 >"$serve_log" 2>&1 &
   serve=$!
   trap 'cleanup; kill "$serve" 2>/dev/null || true; wait "$serve" 2>/dev/null || true; rm -f "$serve_log"' EXIT
   url=""
@@ -93,7 +94,7 @@ if [ $# -eq 0 ]; then
   [ -n "$url" ] || { echo "test-web: fairdice serve printed no address" >&2; exit 1; }
   echo "test-web: testing the same pages served by fairdice serve at $url"
   shots="$(mktemp -d)"
-  FAIRDICE_SERVE=1 FAIRDICE_SITE_URL="$url" SCREENSHOT_DIR="$shots" node --test --test-concurrency=1 --test-reporter=spec \
+  FAIRDICE_SERVE=1 FAIRDICE_ON_SERVER=1 FAIRDICE_SITE_URL="$url" SCREENSHOT_DIR="$shots" node --test --test-concurrency=1 --test-reporter=spec \
     dice.test.mjs seats.test.mjs serve.test.mjs
   rm -rf "$shots"
 fi

@@ -260,7 +260,7 @@ test("hostile input is refused with the command line's message; the next request
   await page.close();
 });
 
-test("a crash of the worker is reported, and a fresh worker answers the next request", async () => {
+test("a crash of the worker is reported, and a fresh worker answers the next request", { skip: process.env.FAIRDICE_ON_SERVER && "no worker: the server computes" }, async () => {
   const page = await browser.page();
   // The worker as served, made to trap on one expression as a panic would.
   await page.route("**/js/worker.js", async (route) => {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { cliJson, downloadedJson, launch, settled, SITE_URL } from "./support.mjs";
 
 const SERVE = Boolean(process.env.FAIRDICE_SERVE);
+const ON_SERVER = Boolean(process.env.FAIRDICE_ON_SERVER);
 let browser;
 before(async () => {
   browser = await launch();
@@ -44,6 +45,18 @@ test("old links of the server-rendered pages open the same pages", { skip: !SERV
   const request = { game, spec: "dice(base=2d6)", samples: 20 };
   const posted = await (await fetch(`${SITE_URL}/api/seats`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) })).json();
   assert.deepEqual(posted, await downloadedJson(page));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("served with no WebAssembly module, the pages compute on the server and say so", { skip: !ON_SERVER }, async () => {
+  const page = await browser.page("contest.html?a=3d6&b=2d6&ties=b-wins");
+  await settled(page);
+  assert.match(await page.textContent("footer.site"), /computed exactly by the fairdice server/);
+  const shown = await downloadedJson(page);
+  assert.deepEqual(shown, cliJson("contest", "3d6", "2d6", "--ties", "b-wins"));
+  // The module is not there, and the page asked for it only once.
+  assert.equal((await fetch(`${SITE_URL}/wasm/fairdice_wasm_bg.wasm`)).status, 404);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -1,22 +1,31 @@
-// The page's side of the worker: compiles the WebAssembly module once, runs jobs
-// in a Web Worker one at a time, reports their progress, cancels by terminating
-// the worker (a fresh one starts at once from the compiled module), and restarts
-// after a worker that crashed.
+// Where a page's jobs run, one at a time. In the browser: the WebAssembly module
+// compiled once and run in a Web Worker, with progress; a cancel terminates the
+// worker (a fresh one starts at once from the compiled module), and a worker that
+// crashed is replaced. Where the site has no module (`fairdice serve` built
+// without one), on the server that served the page: the same answer from
+// `POST /api/page/NAME`, and a cancel aborts the request, which stops its
+// computation there.
 
 const WASM_URL = new URL("../wasm/fairdice_wasm_bg.wasm", import.meta.url);
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const PAGE_URL = new URL("../api/page/", import.meta.url);
 
-/** Why a job has no answer: cancelled, or the worker crashed (with its message). */
+/**
+ * Why a job has no answer: `cancelled`, `crashed` (the worker, or no answer from
+ * the server, with its message) or `server` (the server stopped it: `error` is
+ * its error document).
+ */
 export class Stopped extends Error {
-  constructor(reason, message) {
+  constructor(reason, message, error = null) {
     super(message ?? reason);
     this.reason = reason;
+    this.error = error;
   }
 }
 
-/** The compiled module, fetched and compiled once per page. */
-async function compileModule() {
-  const response = await fetch(WASM_URL);
+/** The compiled module, fetched and compiled once per page; null when the site has none. */
+async function compileModule(response) {
+  if (response.status === 404) return null;
   if (!response.ok) throw new Error(`could not load ${WASM_URL}: HTTP ${response.status}`);
   // Streaming compilation needs the application/wasm type, which not every static
   // host sends; compiling the bytes works everywhere.
@@ -28,11 +37,15 @@ async function compileModule() {
 
 export class Engine {
   constructor() {
-    this.module = compileModule();
     this.worker = null;
     this.job = null;
     this.nextId = 1;
-    this.start();
+    const served = fetch(WASM_URL);
+    this.module = served.then(compileModule);
+    /** Whether jobs run on the server: true when the site serves no module. */
+    this.onServer = served.then((response) => response.status === 404, () => false);
+    // The worker starts while the module compiles; not at all without a module.
+    served.then((response) => response.status !== 404 && this.start(), () => this.start());
   }
 
   /** Starts a fresh worker with the compiled module. */
@@ -89,7 +102,8 @@ export class Engine {
    */
   async compute(useCase, requests, view, onProgress) {
     if (this.job) this.cancel();
-    await this.module;
+    const module = await this.module;
+    if (module === null) return this.computeOnServer(useCase, requests, view);
     await this.ready;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
@@ -104,6 +118,33 @@ export class Engine {
     });
   }
 
+  /** `compute` on the server that served the page (no progress is reported). */
+  async computeOnServer(useCase, requests, view) {
+    const abort = new AbortController();
+    const job = { id: this.nextId++, abort };
+    this.job = job;
+    const texts = requests.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
+    try {
+      const response = await fetch(new URL(encodeURIComponent(useCase), PAGE_URL), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"requests":[${texts.join(",")}],"view":${JSON.stringify(view ?? {})}}`,
+        signal: abort.signal,
+      });
+      const text = await response.text();
+      if (response.ok) return JSON.parse(text);
+      // The server stopped the page as a whole: its time limit, its memory, busy.
+      const error = JSON.parse(text).error;
+      throw new Stopped("server", error?.message ?? `HTTP ${response.status}`, error);
+    } catch (error) {
+      if (abort.signal.aborted) throw new Stopped("cancelled", "cancelled");
+      if (error instanceof Stopped) throw error;
+      throw new Stopped("crashed", `the server did not answer: ${error?.message ?? error}`);
+    } finally {
+      if (this.job === job) this.job = null;
+    }
+  }
+
   /** Whether a job runs. */
   get busy() {
     return this.job !== null;
@@ -113,6 +154,10 @@ export class Engine {
   cancel() {
     const job = this.job;
     this.job = null;
+    if (job?.abort) {
+      job.abort.abort();
+      return;
+    }
     this.worker?.terminate();
     this.start();
     job?.reject(new Stopped("cancelled", "cancelled"));

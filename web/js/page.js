@@ -6,7 +6,7 @@
 import { button, clear, el } from "./dom.js";
 import { Engine, Stopped } from "./engine.js";
 import { seconds } from "./format.js";
-import { pageProblem } from "./problem.js";
+import { pageProblem, problemNode } from "./problem.js";
 import { InputError } from "./request.js";
 
 /** The width charts are drawn at: the room the results have, at most 760 px. */
@@ -32,6 +32,10 @@ export function chartWidth(results) {
  */
 export function startPage(page) {
   const engine = new Engine();
+  engine.onServer.then((onServer) => {
+    const footer = document.querySelector("footer.site p");
+    if (onServer && footer) footer.textContent = "fairdice · every number is computed exactly by the fairdice server this page came from.";
+  });
   const results = document.getElementById("results");
   const busy = busyIndicator(() => engine.cancel());
   page.form.querySelector(".actions").append(busy.node);
@@ -218,11 +222,12 @@ export function onlyResult(outcomes, results) {
   return { result: answer.error ? answer : answer.results[0], charts: answer.charts ?? [] };
 }
 
-/** The outcome of a stopped job as a problem: cancelled, or a crash of fairdice. */
+/** The outcome of a stopped job as a problem: cancelled, stopped by the server, or a crash of fairdice. */
 export function stoppedNode(stopped) {
   if (stopped.reason === "cancelled") {
     return pageProblem("cancelled", "Cancelled: the computation was stopped. Change the inputs or run it again.", "Cancelled");
   }
+  if (stopped.reason === "server" && stopped.error) return problemNode(stopped.error, "Stopped by the server");
   return pageProblem(
     "internal",
     `fairdice failed while computing this: ${stopped.message}`,

@@ -18,6 +18,7 @@
 
 mod api;
 mod charts;
+mod chrome;
 mod compute;
 mod error;
 mod limits;
@@ -36,6 +37,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use limits::Limits;
 pub use server::{ServeError, Server, open_browser, serve};
+pub use site::write_site;
 
 use compute::Computer;
 use site::Site;
@@ -48,8 +50,8 @@ pub struct Config {
     /// When set, only requests whose `Host` is one of these names are answered
     /// (the server sets this to the local names when bound to a loopback address).
     pub allowed_hosts: Option<Vec<String>>,
-    /// The folder of the built site (`target/site`); without it, the site compiled
-    /// into the binary (feature `site`), or none.
+    /// A folder of the site's files to serve (`target/site`, from
+    /// `scripts/build-site.sh`); without it, the pages compiled into the binary.
     pub site: Option<PathBuf>,
 }
 

@@ -1,25 +1,37 @@
-//! The web app's pages: the static site `scripts/build-site.sh` builds (HTML, CSS,
-//! JavaScript and the engine in WebAssembly, computing in the browser), served as
-//! any static host would serve it.
+//! The web app's pages: HTML, CSS, JavaScript and the Seats page's example games,
+//! served as any static host would serve them.
 //!
-//! The site comes from one of two places: compiled into the binary (feature
-//! `site`, from `target/site` when the crate is built), or a folder given at run
-//! time (`fairdice serve --site DIR`). Without either, the API and the charts are
-//! served and the home page says how to build the pages.
+//! The files come from one of two places:
+//! - **compiled in** (the default): `web/` with the chrome every page shares put in
+//!   ([`crate::chrome`]), `docs/games/*.json` with `games/index.json` listing them,
+//!   and, when the binary is built with the feature `embed-wasm`, the WebAssembly
+//!   module of `target/wasm` (from `scripts/build-wasm.sh`). Without the module the
+//!   pages find no `wasm/` and send their requests to `POST /api/page/NAME`, so a
+//!   plain `cargo install` serves every page on a machine with no wasm toolchain;
+//! - **a folder** given at run time (`fairdice serve --site DIR`), such as the
+//!   static site `scripts/build-site.sh` builds.
+//!
+//! [`write_site`] writes the compiled-in files to a folder, which is how
+//! `scripts/build-site.sh` builds the static site: one implementation of the chrome.
 //!
 //! Page paths without `.html` (`/dice?expr=3d6`, the links the server-rendered
 //! pages used to give) serve the same page, so old links keep working.
 
-use std::path::PathBuf;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, Uri, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
+use rust_embed::RustEmbed;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
 use crate::AppState;
+use crate::chrome::Chrome;
 
 /// The pages of the app, reachable with or without `.html`.
 pub const PAGES: [&str; 6] = ["dice", "contest", "risk", "randomizers", "seats", "tune"];
@@ -28,31 +40,133 @@ pub const PAGES: [&str; 6] = ["dice", "contest", "risk", "randomizers", "seats",
 #[derive(Debug, Clone)]
 pub(crate) enum Site {
     /// Compiled into the binary.
-    #[cfg(feature = "site")]
-    Embedded,
+    Builtin,
     /// A folder on disk.
     Folder(PathBuf),
-    /// Not built: only the API and the charts are served.
-    Missing,
 }
 
 impl Site {
-    /// The folder when given, else the compiled-in site when there is one.
+    /// The folder when given, else the compiled-in site.
     pub fn new(folder: Option<PathBuf>) -> Site {
-        match folder {
-            Some(folder) => Site::Folder(folder),
-            #[cfg(feature = "site")]
-            None => Site::Embedded,
-            #[cfg(not(feature = "site"))]
-            None => Site::Missing,
+        folder.map_or(Site::Builtin, Site::Folder)
+    }
+}
+
+/// The pages, styles and scripts (the partial is read, never served).
+#[derive(RustEmbed)]
+#[folder = "$CARGO_MANIFEST_DIR/../../web"]
+struct Web;
+
+/// The Seats page's example games.
+#[derive(RustEmbed)]
+#[folder = "$CARGO_MANIFEST_DIR/../../docs/games"]
+struct Games;
+
+/// The WebAssembly module and its JavaScript glue.
+#[cfg(feature = "embed-wasm")]
+#[derive(RustEmbed)]
+#[folder = "$CARGO_MANIFEST_DIR/../../target/wasm"]
+struct Wasm;
+
+/// The files of `target/wasm` the pages load.
+#[cfg(feature = "embed-wasm")]
+const WASM_FILES: [&str; 2] = ["fairdice_wasm.js", "fairdice_wasm_bg.wasm"];
+
+/// One file of the compiled-in site.
+#[derive(Debug)]
+struct File {
+    content: Cow<'static, [u8]>,
+    mime: String,
+}
+
+impl File {
+    fn embedded(file: rust_embed::EmbeddedFile) -> File {
+        File {
+            mime: file.metadata.mimetype().to_string(),
+            content: file.data,
         }
     }
 }
 
-#[cfg(feature = "site")]
-#[derive(rust_embed::RustEmbed)]
-#[folder = "$CARGO_MANIFEST_DIR/../../target/site"]
-struct Embedded;
+/// Where the chrome is written.
+const PARTIALS: &str = "partials/";
+
+/// Every file of the compiled-in site by its path, built once; an error says
+/// why the pages could not be dressed (a test keeps that from shipping).
+fn builtin() -> Result<&'static BTreeMap<String, File>, &'static str> {
+    static FILES: OnceLock<Result<BTreeMap<String, File>, String>> = OnceLock::new();
+    FILES
+        .get_or_init(|| {
+            let mut files = BTreeMap::new();
+            let mut pages = Vec::new();
+            for path in Web::iter() {
+                if path.starts_with(PARTIALS) {
+                    continue;
+                }
+                let file = Web::get(&path).ok_or(format!("web/{path} went missing"))?;
+                if path.ends_with(".html") {
+                    let text = String::from_utf8(file.data.into_owned())
+                        .map_err(|_| format!("web/{path} is not UTF-8"))?;
+                    pages.push((path.to_string(), text));
+                } else {
+                    files.insert(path.to_string(), File::embedded(file));
+                }
+            }
+            let partial =
+                Web::get("partials/chrome.html").ok_or("web/partials/chrome.html is missing")?;
+            let chrome = Chrome::parse(&String::from_utf8_lossy(&partial.data));
+            let dressed = chrome.dress_all(
+                pages
+                    .iter()
+                    .map(|(name, text)| (name.as_str(), text.as_str())),
+            )?;
+            for (name, text) in dressed {
+                let file = File {
+                    content: Cow::Owned(text.into_bytes()),
+                    mime: "text/html".to_string(),
+                };
+                files.insert(name, file);
+            }
+            let mut games = Vec::new();
+            for path in Games::iter().filter(|path| path.ends_with(".json")) {
+                let file = Games::get(&path).ok_or(format!("docs/games/{path} went missing"))?;
+                games.push(path.trim_end_matches(".json").to_string());
+                files.insert(format!("games/{path}"), File::embedded(file));
+            }
+            games.sort();
+            let index = serde_json::to_string(&games).map_err(|e| e.to_string())? + "\n";
+            let index = File {
+                content: Cow::Owned(index.into_bytes()),
+                mime: "application/json".to_string(),
+            };
+            files.insert("games/index.json".to_string(), index);
+            #[cfg(feature = "embed-wasm")]
+            for path in WASM_FILES {
+                let file = Wasm::get(path).ok_or(format!(
+                    "target/wasm/{path} is missing: build it with ./scripts/build-wasm.sh"
+                ))?;
+                files.insert(format!("wasm/{path}"), File::embedded(file));
+            }
+            Ok(files)
+        })
+        .as_ref()
+        .map_err(String::as_str)
+}
+
+/// Writes the compiled-in site into `folder` (created when missing): every page
+/// with its chrome, the styles and scripts, the example games and, when
+/// compiled in, the WebAssembly module. Returns how many files it wrote.
+pub fn write_site(folder: &Path) -> std::io::Result<usize> {
+    let files = builtin().map_err(std::io::Error::other)?;
+    for (path, file) in files {
+        let target = folder.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(target, &file.content)?;
+    }
+    Ok(files.len())
+}
 
 /// The longest request path that can name a file of the site; longer ones are
 /// not found (a 5,000-byte name made the file system's error a bare 500).
@@ -90,17 +204,16 @@ pub(crate) async fn serve(State(state): State<AppState>, request: Request) -> Re
         "public, max-age=3600"
     };
     let mut response = match &*state.site {
-        #[cfg(feature = "site")]
-        Site::Embedded => match Embedded::get(&file) {
-            Some(content) => (
-                [(
-                    header::CONTENT_TYPE,
-                    content.metadata.mimetype().to_string(),
-                )],
-                content.data.into_owned(),
-            )
-                .into_response(),
-            None => not_found(),
+        Site::Builtin => match builtin() {
+            Ok(files) => match files.get(&file) {
+                Some(found) => (
+                    [(header::CONTENT_TYPE, found.mime.clone())],
+                    found.content.clone(),
+                )
+                    .into_response(),
+                None => not_found(),
+            },
+            Err(why) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{why}\n")).into_response(),
         },
         Site::Folder(folder) => {
             let Ok(uri) = format!("/{file}").parse::<Uri>() else {
@@ -128,15 +241,6 @@ pub(crate) async fn serve(State(state): State<AppState>, request: Request) -> Re
                 Err(never) => match never {},
             }
         }
-        Site::Missing
-            if file == "index.html"
-                || file
-                    .strip_suffix(".html")
-                    .is_some_and(|p| PAGES.contains(&p)) =>
-        {
-            return (StatusCode::SERVICE_UNAVAILABLE, Html(NOT_BUILT)).into_response();
-        }
-        Site::Missing => not_found(),
     };
     if response.status().is_success() {
         response
@@ -162,22 +266,9 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "not found\n").into_response()
 }
 
-/// The home page of a server without the site's pages.
-const NOT_BUILT: &str = r#"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>fairdice</title></head>
-<body>
-<h1>fairdice</h1>
-<p>The pages of the web app are not in this build. Build them from the repository with
-<code>./scripts/build-site.sh</code>, then run <code>fairdice serve --site target/site</code>
-(or build the command with <code>--features site</code> to compile them in).</p>
-<p>The JSON API is here: <a href="/api/dist?expr=4d6kh3">/api/dist?expr=4d6kh3</a>,
-and the charts: <a href="/chart/dist.svg?expr=4d6kh3">/chart/dist.svg?expr=4d6kh3</a>.</p>
-</body></html>
-"#;
-
 #[cfg(test)]
 mod tests {
-    use super::file_of;
+    use super::{PAGES, builtin, file_of};
 
     #[test]
     fn paths_name_files_of_the_site_only() {
@@ -187,5 +278,29 @@ mod tests {
         assert_eq!(file_of("/../etc/passwd"), None);
         assert_eq!(file_of("/js/../../x"), None);
         assert_eq!(file_of("/a\\b"), None);
+    }
+
+    #[test]
+    fn the_compiled_in_site_has_every_page_dressed_and_the_games_listed() {
+        let files = builtin().expect("the pages dress");
+        for page in PAGES {
+            let html =
+                String::from_utf8_lossy(&files[&format!("{page}.html")].content).into_owned();
+            assert!(!html.contains("<!-- chrome:"), "{page}");
+            assert!(
+                html.contains(&format!("<a href=\"{page}.html\" aria-current=\"page\"")),
+                "{page}"
+            );
+            assert!(html.contains("css/style.css"), "{page}");
+        }
+        assert!(files.contains_key("index.html"));
+        assert!(files.contains_key("js/engine.js"));
+        assert!(!files.keys().any(|path| path.starts_with("partials")));
+        let games: Vec<String> =
+            serde_json::from_slice(&files["games/index.json"].content).expect("a list");
+        assert!(games.contains(&"sevens-1v1".to_string()), "{games:?}");
+        for game in &games {
+            assert!(files.contains_key(&format!("games/{game}.json")), "{game}");
+        }
     }
 }

@@ -330,7 +330,7 @@ async fn sizes_and_hosts_are_checked_before_any_handler() {
 }
 
 #[tokio::test]
-async fn the_site_is_served_from_its_folder_and_old_page_links_still_open() {
+async fn the_site_is_served_from_its_folder_or_compiled_in_and_old_page_links_still_open() {
     let folder = tempfile::tempdir().expect("a folder");
     std::fs::create_dir(folder.path().join("js")).expect("js");
     for (name, text) in [
@@ -385,10 +385,27 @@ async fn the_site_is_served_from_its_folder_and_old_page_links_still_open() {
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{missing}");
         assert_eq!(reply.text(), "not found\n", "{missing}");
     }
-    // Without a site the home page says how to build it; the API still answers.
-    let bare = app_with(common::test_limits());
-    let home = get(&bare, "/").await;
-    assert_eq!(home.status, StatusCode::SERVICE_UNAVAILABLE);
-    assert!(home.text().contains("scripts/build-site.sh"));
-    assert_eq!(get(&bare, "/api/dist?expr=d6").await.status, StatusCode::OK);
+    // Without a folder, the pages compiled in: dressed with the chrome, the
+    // example games listed, no WebAssembly module (the pages then ask the server).
+    let builtin = app_with(common::test_limits());
+    let dice = get(&builtin, "/dice?expr=4d6kh3").await;
+    assert_eq!(dice.status, StatusCode::OK);
+    assert!(dice.content_type.starts_with("text/html"));
+    assert!(
+        dice.text()
+            .contains(r#"<a href="dice.html" aria-current="page""#)
+    );
+    let games = get(&builtin, "/games/index.json").await;
+    assert!(games.text().contains("sevens-1v1"), "{}", games.text());
+    for missing in ["/partials/chrome.html", "/wasm/fairdice_wasm_bg.wasm"] {
+        assert_eq!(
+            get(&builtin, missing).await.status,
+            StatusCode::NOT_FOUND,
+            "{missing}"
+        );
+    }
+    assert_eq!(
+        get(&builtin, "/api/dist?expr=d6").await.status,
+        StatusCode::OK
+    );
 }

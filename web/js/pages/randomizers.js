@@ -433,7 +433,9 @@ function analysisBlocks(report, charts, droughts, droughtsOutcome, state, result
         ? droughts.error.message
         : stopped.reason === "cancelled"
           ? "Cancelled while computing them."
-          : `fairdice failed while computing them: ${stopped.message}.`;
+          : stopped.reason === "server"
+            ? `The server stopped computing them: ${stopped.message}`
+            : `fairdice failed while computing them: ${stopped.message}.`;
       results.append(
         el(
           "div",

@@ -11,7 +11,9 @@ use anyhow::Context;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Open the printed address in a browser. Every page keeps its inputs in the \
-URL, so a result can be shared as a link. For scripts, /api/NAME serves every command's \
+URL, so a result can be shared as a link. The pages compute on this server, or in the \
+browser when the command is built with the WebAssembly module (--features embed-wasm). \
+For scripts, /api/NAME serves every command's \
 --json document (GET with the flags as parameters, /api/dist?expr=3d6, or POST with the \
 request's JSON) and /chart/NAME.svg|png its chart."
 )]
@@ -35,8 +37,13 @@ pub struct Args {
     pub max_memory: u64,
     /// Serve the pages of this built site (`./scripts/build-site.sh` writes
     /// `target/site`) instead of those compiled in.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "write_site")]
     pub site: Option<PathBuf>,
+    /// Write the pages this command serves into DIR, for any static file host,
+    /// and exit (`./scripts/build-site.sh` adds the WebAssembly module they
+    /// compute with when no server answers them).
+    #[arg(long, value_name = "DIR")]
+    pub write_site: Option<PathBuf>,
 }
 
 /// A positive number of seconds, at most a day.
@@ -51,6 +58,12 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(folder) = &args.write_site {
+        let files = fairdice_web::write_site(folder)
+            .with_context(|| format!("could not write the site into {}", folder.display()))?;
+        println!("wrote {files} files of the site into {}", folder.display());
+        return Ok(());
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Room for the recursive parser and evaluator on the blocking threads.
