@@ -5,14 +5,16 @@
 # and the fairdice WebAssembly module (scripts/build-wasm.sh) they compute with.
 # Every page computes in the browser, so the folder can be published on any
 # static file host as it is. The command is $FAIRDICE_BIN when set, else the
-# release build of this repository (built when missing).
+# build of this repository with the cargo profile $FAIRDICE_PROFILE (default
+# `release`; built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 site="${1:-target/site}"
-fairdice="${FAIRDICE_BIN:-target/release/fairdice}"
+profile="${FAIRDICE_PROFILE:-release}"
+fairdice="${FAIRDICE_BIN:-target/$profile/fairdice}"
 if [ ! -x "$fairdice" ]; then
-  cargo build --release --quiet --bin fairdice
+  cargo build --profile "$profile" --quiet --bin fairdice
 fi
 ./scripts/build-wasm.sh
 rm -rf "$site"

@@ -3,12 +3,14 @@
 # wasm-bindgen module, its JS glue and its TypeScript declarations). Installs what
 # it needs from source: the wasm32-unknown-unknown target with rustup, and
 # wasm-bindgen-cli from crates.io at exactly the wasm-bindgen version in Cargo.lock
-# (the CLI and the crate must match); never a prebuilt download.
+# (the CLI and the crate must match); never a prebuilt download. Built with the
+# cargo profile $FAIRDICE_PROFILE (default `release`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=target/wasm
 target=wasm32-unknown-unknown
+profile="${FAIRDICE_PROFILE:-release}"
 
 if ! rustup target list --installed | grep -qx "$target"; then
   echo "build-wasm: adding the $target target (rustup)"
@@ -25,7 +27,7 @@ if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$version" ]; th
     || cargo install wasm-bindgen-cli --version "=$version" --quiet
 fi
 
-cargo build --release --quiet -p fairdice-wasm --target "$target"
+cargo build --profile "$profile" --quiet -p fairdice-wasm --target "$target"
 wasm-bindgen --target web --out-dir "$out" --out-name fairdice_wasm \
-  "target/$target/release/fairdice_wasm.wasm"
+  "target/$target/$profile/fairdice_wasm.wasm"
 echo "build-wasm: $out/fairdice_wasm_bg.wasm ($(du -k "$out/fairdice_wasm_bg.wasm" | cut -f1) KiB)"

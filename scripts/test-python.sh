@@ -56,17 +56,18 @@ fi
 # Rust build so the library is compiled there once.
 phase "building the wheel"
 rm -rf "$out/wheels"
-"$out/venv-3.11/bin/maturin" build --release --quiet \
+profile="${FAIRDICE_PROFILE:-release}"
+"$out/venv-3.11/bin/maturin" build --profile "$profile" --quiet \
     --manifest-path crates/fairdice-py/Cargo.toml --out "$out/wheels"
 wheel=$(ls "$out"/wheels/fairdice-*.whl)
 
 # The seed, error and report tests compare with the command line. scripts/test.sh
-# passes the binary its `cargo test --release` has just built (a `cargo build` here
-# would build it again: the test build's features differ by its dev-dependencies).
+# passes the binary its `cargo test` has just built (a `cargo build` here would
+# build it again: the test build's features differ by its dev-dependencies).
 if [[ -z ${FAIRDICE_CLI:-} ]]; then
     phase "building the fairdice command"
-    cargo build --release --quiet -p fairdice-cli
-    export FAIRDICE_CLI=$root/target/release/fairdice
+    cargo build --profile "$profile" --quiet -p fairdice-cli
+    export FAIRDICE_CLI=$root/target/$profile/fairdice
 fi
 
 status=0

@@ -2,8 +2,8 @@
 # Tests of the static web app and the npm package, from a clean clone: installs
 # what is missing (the wasm32 target and wasm-bindgen-cli from crates.io, Debian's
 # chromium and node when absent, the npm packages of tests/web with `npm ci`; never
-# a browser download), builds the release `fairdice` (shared with `cargo test
-# --release`), the site and the package, serves target/site with a plain static
+# a browser download), builds `fairdice` (shared with scripts/test.sh's `cargo
+# test`), the site and the package, serves target/site with a plain static
 # file server, and runs tests/web with node's test runner: the package in Node,
 # in a Vite bundle and under TypeScript, and every page in headless Chromium
 # (screenshots in docs/screenshots/).
@@ -42,11 +42,14 @@ fi
 
 # The command line: scripts/test.sh's Rust phase built it (FAIRDICE_BUILT=1), with
 # the features its tests unify; building it again alone would compile the library
-# once more with other features (two to three minutes).
-if [ -z "${FAIRDICE_BUILT:-}" ] || [ ! -x target/release/fairdice ]; then
-  cargo build --release --quiet --bin fairdice
+# once more with other features (two to three minutes). Every build here uses the
+# cargo profile $FAIRDICE_PROFILE (default `release`; scripts/test.sh: `testing`).
+profile="${FAIRDICE_PROFILE:-release}"
+fairdice="$root/target/$profile/fairdice"
+if [ -z "${FAIRDICE_BUILT:-}" ] || [ ! -x "$fairdice" ]; then
+  cargo build --profile "$profile" --quiet --bin fairdice
 fi
-FAIRDICE_BIN="$root/target/release/fairdice" ./scripts/build-site.sh target/site
+FAIRDICE_BIN="$fairdice" ./scripts/build-site.sh target/site
 ./scripts/build-npm.sh >/dev/null
 
 log="$(mktemp)"
@@ -69,7 +72,7 @@ done
 echo "test-web: testing the static build at http://127.0.0.1:$port/"
 
 cd tests/web
-export FAIRDICE_BIN="$root/target/release/fairdice" FAIRDICE_PACKAGE="$root/packages/fairdice" CHROMIUM="$chromium"
+export FAIRDICE_BIN="$fairdice" FAIRDICE_PACKAGE="$root/packages/fairdice" CHROMIUM="$chromium"
 FAIRDICE_SITE_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/docs/screenshots" \
   node --test --test-concurrency=1 --test-reporter=spec "${@:-.}"
 
@@ -81,7 +84,7 @@ FAIRDICE_SITE_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/docs/screenshot
 # file the pages load; screenshots thrown away.
 if [ $# -eq 0 ]; then
   serve_log="$(mktemp)"
-  "$root/target/release/fairdice" serve --port 0 >"$serve_log" 2>&1 &
+  "$fairdice" serve --port 0 >"$serve_log" 2>&1 &
   serve=$!
   trap 'cleanup; kill "$serve" 2>/dev/null || true; wait "$serve" 2>/dev/null || true; rm -f "$serve_log"' EXIT
   url=""

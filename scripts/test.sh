@@ -5,10 +5,13 @@
 # the site built to WebAssembly, every page in headless Chromium, from a plain
 # static server and from `fairdice serve`; it installs Chromium and node when
 # missing, saying so); then the Python package (scripts/test-python.sh). Every step
-# shares the one release build of the first. Each phase says when it starts, and
-# the last line says whether everything passed, with each phase's time.
+# builds with the cargo profile `testing` and reuses the command the first built.
+# Each phase says when it starts, and the last line says whether everything
+# passed, with each phase's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every step builds with the cargo profile `testing` (Cargo.toml): one build for all.
+export FAIRDICE_PROFILE=testing
 
 started=$SECONDS
 phase=""
@@ -33,11 +36,11 @@ finish() {
 trap finish EXIT
 
 begin "Rust: build and run the tests of every crate"
-cargo test --workspace --exclude fairdice-bench --release
+cargo test --workspace --exclude fairdice-bench --profile testing
 done_phase
 begin "web app and npm package"
 FAIRDICE_BUILT=1 ./scripts/test-web.sh
 done_phase
 begin "Python package"
-FAIRDICE_CLI="$PWD/target/release/fairdice" ./scripts/test-python.sh
+FAIRDICE_CLI="$PWD/target/testing/fairdice" ./scripts/test-python.sh
 done_phase
