@@ -63,6 +63,102 @@ function withSeed(options = {}) {
   return copy;
 }
 
+/** The most outcomes one `take` draws. */
+const MAX_TAKE = 1 << 24;
+
+/** The FairdiceError a thrown error document (JSON text) of the module stands for. */
+function thrown(error) {
+  if (typeof error !== "string") return error;
+  try {
+    return new FairdiceError(JSON.parse(error).error);
+  } catch {
+    return new Error(error);
+  }
+}
+
+/**
+ * A randomizer kept inside the WebAssembly module, for a game loop: `next()`
+ * draws one outcome without any JSON. Its draws are those of `fairdice sample
+ * SPEC --seed S`, and `save()` writes the session text `fairdice sample --save`
+ * writes, which `randomizer({ session })` continues. `free()` releases its
+ * memory at once; an unreachable randomizer is released by the garbage
+ * collector too.
+ */
+export class Randomizer {
+  #inner;
+  #values;
+  #labels;
+
+  constructor(inner, seed) {
+    this.#inner = inner;
+    this.#values = Array.from(inner.values());
+    this.#labels = inner.labelled() ? inner.labels() : null;
+    /** The generator's seed (a bigint); null when a saved session was continued. */
+    this.seed = seed;
+  }
+
+  #live() {
+    if (this.#inner === null) {
+      throw new FairdiceError({ kind: "bad_request", category: "invalid", message: "this randomizer was freed", rendered: "this randomizer was freed" });
+    }
+    return this.#inner;
+  }
+
+  /** The next outcome: its value, or its name for a family that names its outcomes (Tetris pieces). */
+  next() {
+    const i = this.#live().next_index();
+    return this.#labels === null ? this.#values[i] : this.#labels[i];
+  }
+
+  /** The next outcome as `{ value, label }` (a value's label is its digits). */
+  nextOutcome() {
+    return this.#outcome(this.#live().next_index());
+  }
+
+  /** The next `n` outcomes, as `next()` gives them. */
+  take(n) {
+    if (!Number.isInteger(n) || n < 0 || n > MAX_TAKE) throw new RangeError(`take(n) draws 0 to ${MAX_TAKE} outcomes, not ${n}`);
+    const shown = this.#labels ?? this.#values;
+    return Array.from(this.#live().take_indices(n), (i) => shown[i]);
+  }
+
+  /** The session as text, to continue later with `randomizer({ session })` or `fairdice sample --load`. */
+  save() {
+    return this.#live().save();
+  }
+
+  /** The randomizer's spec, in its canonical form. */
+  get spec() {
+    return this.#live().spec();
+  }
+
+  /** How many outcomes this session has drawn, saves included. */
+  get draws() {
+    return this.#live().draws();
+  }
+
+  /** Every outcome it can give, as `{ value, label }`. */
+  get outcomes() {
+    return this.#values.map((_, i) => this.#outcome(i));
+  }
+
+  /** The chance of each outcome next: the `fairdice next --json` document. */
+  nextDistribution() {
+    return JSON.parse(this.#live().next_distribution());
+  }
+
+  /** Releases the randomizer's memory now; it cannot be used after. */
+  free() {
+    this.#inner?.free();
+    this.#inner = null;
+  }
+
+  #outcome(i) {
+    const value = this.#values[i];
+    return { value, label: this.#labels === null ? String(value) : this.#labels[i] };
+  }
+}
+
 /** The functions of the package over `wasm`, the module's exports. */
 export function bind(wasm) {
   const runJson = (useCase, json) => wasm.run(useCase, json);
@@ -92,6 +188,15 @@ export function bind(wasm) {
       const [result] = answer.results;
       if (result.error) throw new FairdiceError(result.error);
       return { report: result.report, charts: answer.charts };
+    },
+    randomizer(source, options = {}) {
+      const opened = sourceOf(source);
+      const seed = "session" in opened ? null : seedOf(options.seed ?? freshSeed());
+      try {
+        return new Randomizer(wasm.Randomizer.open(JSON.stringify(opened), seed ?? 0n), seed);
+      } catch (error) {
+        throw thrown(error);
+      }
     },
     useCases: () => JSON.parse(wasm.use_cases()),
     version: () => wasm.version(),

@@ -291,6 +291,45 @@ export interface SampleReport {
   session?: string;
 }
 
+export interface RandomizerOptions {
+  /** The generator's seed: the same seed draws what `fairdice sample SPEC --seed S` draws; a fresh one is picked when left out. */
+  seed?: Seed;
+}
+
+/** One outcome of a randomizer: its value and its name (a value's name is its digits). */
+export interface RandomizerOutcome {
+  value: number;
+  label: string;
+}
+
+/**
+ * A randomizer kept inside the WebAssembly module, for game loops: `next()` draws
+ * without JSON. Release it with `free()` (the garbage collector releases an
+ * unreachable one too).
+ */
+export declare class Randomizer {
+  private constructor();
+  /** The generator's seed; null when a saved session was continued. */
+  readonly seed: bigint | null;
+  /** The next outcome: its value, or its name for a family that names its outcomes. */
+  next(): number | string;
+  /** The next outcome with both its value and its name. */
+  nextOutcome(): RandomizerOutcome;
+  /** The next `n` outcomes, as `next()` gives them. */
+  take(n: number): (number | string)[];
+  /** The session text `fairdice sample --save` writes; `randomizer({ session })` continues it. */
+  save(): string;
+  readonly spec: string;
+  /** Outcomes drawn in this session, saves included. */
+  readonly draws: number;
+  /** Every outcome it can give. */
+  readonly outcomes: RandomizerOutcome[];
+  /** The chance of each outcome next. */
+  nextDistribution(): NextReport;
+  /** Releases its memory now; any later call throws a FairdiceError. */
+  free(): void;
+}
+
 export interface NextOutcome {
   outcome: number;
   probability: number;
@@ -635,6 +674,8 @@ export interface Fairdice {
   runJson(useCase: string, requestJson: string): string;
   /** Several requests of one use case, with the charts of their reports. */
   compute(useCase: string, requests: (Record<string, unknown> | string)[], view?: View): Computed;
+  /** A randomizer to draw from one outcome at a time (a spec, a machine, or `{ session }` to continue a saved one). */
+  randomizer(source: Source, options?: RandomizerOptions): Randomizer;
   useCases(): string[];
   version(): string;
 }

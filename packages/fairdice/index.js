@@ -14,4 +14,4 @@ export function load(module) {
   return loaded;
 }
 
-export { FairdiceError } from "./api.js";
+export { FairdiceError, Randomizer } from "./api.js";

@@ -13,4 +13,4 @@ export async function load() {
   return fairdice;
 }
 
-export { FairdiceError } from "./api.js";
+export { FairdiceError, Randomizer } from "./api.js";

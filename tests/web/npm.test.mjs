@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { cli, cliJson, cliRendering, differences } from "./support.mjs";
+import { FAMILIES } from "../../web/js/families.js";
 
 const PACKAGE = process.env.FAIRDICE_PACKAGE;
 /** The dice benchmark cases (benches/cases/dice.tsv). */
@@ -17,8 +18,9 @@ const BENCHMARK_CASES = ["3d6", "10d10", "100d6", "4d6kh3", "10d10kh3", "20d20kh
 
 let fairdice;
 let FairdiceError;
+let Randomizer;
 before(async () => {
-  ({ FairdiceError } = await import(pathToFileURL(join(PACKAGE, "node.js"))));
+  ({ FairdiceError, Randomizer } = await import(pathToFileURL(join(PACKAGE, "node.js"))));
   fairdice = await (await import(pathToFileURL(join(PACKAGE, "node.js")))).load();
 });
 
@@ -49,6 +51,11 @@ test("the packed package installs and imports by name in a Node project", () => 
   writeFileSync(join(project, "readme.js"), example);
   const said = example.match(/console\.log\([^)]*\); \/\/ ([^:\s]+)/)[1];
   assert.equal(execFileSync("node", ["readme.js"], { cwd: project, encoding: "utf8" }).trim(), said);
+  // The package README's game loop, as written, prints what its comment says.
+  const loop = readFileSync(join(PACKAGE, "README.md"), "utf8").match(/## In a game loop[\s\S]*?```js\n([\s\S]*?)```/)[1];
+  writeFileSync(join(project, "loop.js"), loop);
+  const expected = loop.match(/console\.log\(.*\); +\/\/ (.*)/)[1];
+  assert.equal(execFileSync("node", ["loop.js"], { cwd: project, encoding: "utf8" }).trim(), expected);
 });
 
 test("dist on every dice benchmark case equals `fairdice dist --json`", () => {
@@ -107,6 +114,57 @@ test("randomizers: seeded samples, saved sessions continued, next and PRD as the
   assert.deepEqual(next, cliJson("next", fair, "--history", "2,4,7,7"));
   assert.equal(next.outcomes.find((o) => o.outcome === 7).probability.toFixed(5), "0.05965");
   assert.deepEqual(fairdice.prd(0.25), cliJson("prd", "0.25"));
+});
+
+test("a randomizer object draws what `fairdice sample` draws, for every family, and saves the session the command line saves", () => {
+  const specs = [...FAMILIES.map((family) => family.example), "dice(base=2d6)", "deck(base=2d6, copies=1, refill_below=6, refill=reshuffle)"];
+  const folder = mkdtempSync(join(tmpdir(), "fairdice-randomizer-"));
+  for (const [i, spec] of specs.entries()) {
+    const seed = 1000 + i;
+    const expected = cliJson("sample", spec, "--samples", "60", "--seed", String(seed));
+    const randomizer = fairdice.randomizer(spec, { seed });
+    assert.ok(randomizer instanceof Randomizer);
+    assert.equal(randomizer.spec, expected.spec, spec);
+    assert.equal(randomizer.seed, BigInt(seed));
+    // One at a time, then many at once: the command line's 60 draws.
+    const drawn = [...Array.from({ length: 25 }, () => randomizer.next()), ...randomizer.take(15)];
+    const shown = expected.labels ?? expected.samples;
+    assert.deepEqual(drawn, shown.slice(0, 40), spec);
+    // Saved after 40 draws: the command line's session text, continued by both.
+    const file = join(folder, `game-${i}.json`);
+    cli("sample", spec, "--samples", "40", "--seed", String(seed), "--save", file);
+    assert.equal(randomizer.save(), readFileSync(file, "utf8").trimEnd(), spec);
+    const resumed = fairdice.randomizer({ session: randomizer.save() });
+    assert.equal(resumed.seed, null);
+    assert.equal(resumed.draws, 40);
+    const outcome = resumed.nextOutcome();
+    assert.equal(outcome.value, expected.samples[40], spec);
+    assert.equal(outcome.label, expected.labels?.[40] ?? String(expected.samples[40]), spec);
+    assert.deepEqual(resumed.take(19), shown.slice(41), spec);
+    assert.deepEqual(randomizer.take(20), shown.slice(40), spec);
+    randomizer.free();
+    resumed.free();
+  }
+});
+
+test("a randomizer object: its outcomes, the next outcome's chances, and clear errors", () => {
+  const bag = fairdice.randomizer("tgm2", { seed: 3 });
+  assert.deepEqual(bag.outcomes.map((o) => o.label), cliJson("next", "tgm2").outcomes.map((o) => o.label));
+  bag.take(4);
+  // After four draws, the chances of the fifth are `fairdice next` after those four.
+  const history = cliJson("sample", "tgm2", "--samples", "4", "--seed", "3").labels;
+  assert.deepEqual(bag.nextDistribution().outcomes, cliJson("next", "tgm2", "--history", history.join(",")).outcomes);
+  // A seed past 2^53 stays exact; none picks a fresh one.
+  const big = "18446744073709551615";
+  assert.deepEqual(fairdice.randomizer("dice(values=6)", { seed: big }).take(8), cliJson("sample", "dice(values=6)", "--samples", "8", "--seed", big).samples);
+  assert.equal(typeof fairdice.randomizer("dice(values=6)").seed, "bigint");
+  // Refusals: the command line's message, as a FairdiceError.
+  assert.throws(() => fairdice.randomizer("deck(values=0)"), (e) => e instanceof FairdiceError && e.message === cliRendering("sample", "deck(values=0)").split("\n")[0]);
+  assert.throws(() => fairdice.randomizer({ session: "{\"format\": \"other\"}" }), FairdiceError);
+  assert.throws(() => bag.take(-1), RangeError);
+  bag.free();
+  assert.throws(() => bag.next(), (e) => e instanceof FairdiceError && /freed/.test(e.message));
+  bag.free();
 });
 
 test("machines and goals: a banner's document gives the command line's goal, exact fractions included", () => {

@@ -116,6 +116,21 @@ impl Source {
     }
 }
 
+/// A randomizer a program keeps and draws from one outcome at a time (the npm
+/// package's `randomizer()`): a fresh one from a spec, with the generator seeded by
+/// `seed`, or a saved session where it stopped (`seed` unused). Its draws are those
+/// `sample` gives for the same source and seed, and [`Session::to_json`] writes the
+/// session text `fairdice sample --save` writes.
+///
+/// # Errors
+/// The spec's or the saved session's error, as `sample` reports it.
+pub fn open_session(source: &Source, seed: u64) -> Result<Session, Error> {
+    Ok(match source.open(&Control::new())? {
+        Opened::Fresh(randomizer) => Session::new(randomizer, rng::seeded(seed)),
+        Opened::Saved(session) => session,
+    })
+}
+
 /// How a randomizer is named in a heading: a machine document by its `name`
 /// (or as "a machine of N bytes"), a spec longer than 80 characters cut short,
 /// any other spec as written.

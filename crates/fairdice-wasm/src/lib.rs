@@ -10,6 +10,8 @@
 //! - [`compute`]: the same for one or several requests of a use case, with the
 //!   charts the native app draws for their reports, as SVG, and progress reported
 //!   to a JavaScript callback.
+//! - [`Randomizer`]: a randomizer kept in the module and drawn one outcome at a
+//!   time, saved as the session text `fairdice sample --save` writes.
 //! - [`use_cases`], [`version`] and [`panic_message`] (what a trapped call died of).
 //!
 //! # Design decisions
@@ -30,11 +32,13 @@
 mod compute;
 mod panic;
 mod progress;
+mod randomizer;
 
 use wasm_bindgen::prelude::*;
 
 pub use compute::{PAGE_DOCUMENT_BYTES, compute_json, run_json};
 pub use fairdice_api::charts::View;
+pub use randomizer::Randomizer;
 
 /// Runs a use case on its JSON request and returns its JSON report, or
 /// `{"error": {"kind", "category", "message", "rendered", "span", "expression",

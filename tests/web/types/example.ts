@@ -1,7 +1,7 @@
 // The package's TypeScript declarations in use: every function with its options
 // and reports type-checks, and wrong uses are rejected (each `@ts-expect-error`
 // fails the check if the line below it is accepted).
-import { FairdiceError, load, type BattleReport, type DistributionReport } from "../../../packages/fairdice/index.js";
+import { FairdiceError, Randomizer, load, type BattleReport, type DistributionReport } from "../../../packages/fairdice/index.js";
 
 const fairdice = await load();
 
@@ -39,6 +39,15 @@ const spread: number | undefined = seated.own_turns?.spread.error;
 const { charts } = fairdice.charts("dist", { expression: "3d6" }, { measures: ["at_least"], width: 360 });
 const svg: string = charts[0].svg;
 
+const bag: Randomizer = fairdice.randomizer("bag(min=1, max=6, sets=1)", { seed: 42n });
+const piece: number | string = bag.next();
+const both: { value: number; label: string } = bag.nextOutcome();
+const saved: string = bag.save();
+const again = fairdice.randomizer({ session: saved });
+const chances: number = again.nextDistribution().outcomes[0].probability;
+const seed: bigint | null = again.seed;
+bag.free();
+
 try {
   fairdice.dist("4d6kh3y");
 } catch (error) {
@@ -53,7 +62,11 @@ fairdice.contest("3d6", "3d6", { ties: "draw" });
 fairdice.risk("10", 10);
 // @ts-expect-error: unknown option.
 fairdice.dist("3d6", { rolls: 10 });
+// @ts-expect-error: a randomizer takes a count.
+bag.take("3");
+// @ts-expect-error: randomizers are opened with fairdice.randomizer().
+new Randomizer();
 // @ts-expect-error: a game has players.
 fairdice.seats({ payoffs: {} }, "dice(values=6)", 10);
 
-console.log(counts, kept, bias, exact, resumed, next, state, prd, featured, steps, fairest, svg, grown, spread);
+console.log(counts, kept, bias, exact, resumed, next, state, prd, featured, steps, fairest, svg, grown, spread, piece, both, chances, seed);
