@@ -7,7 +7,7 @@ import itertools
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import REPO, run_cli
 
 import fairdice
 from fairdice import Randomizer
@@ -23,6 +23,27 @@ SPECS = [
     "tgm3",
     "dice(values=20)",
 ]
+
+
+
+def family_examples() -> list[str]:
+    """Each family's example spec, from the list generated from the engine's registry
+    (web/js/families.js; a Rust test keeps it equal to the registry)."""
+    text = (REPO / "web" / "js" / "families.js").read_text()
+    families = json.loads(text.split("export const FAMILIES =", 1)[1].strip().rstrip(";"))
+    return [family["example"] for family in families]
+
+
+@pytest.mark.parametrize("spec", family_examples())
+def test_every_family_draws_and_saves_as_the_command_line_does(cli, tmp_path, spec):
+    printed = json.loads(run_cli(cli, "sample", spec, "--samples", "40", "--seed", "21", "--json"))
+    randomizer = Randomizer(spec, seed=21)
+    assert randomizer.take(25) == printed["samples"][:25]
+    path = tmp_path / "game.json"
+    run_cli(cli, "sample", spec, "--samples", "25", "--seed", "21", "--save", str(path))
+    saved = randomizer.to_json()
+    assert saved == path.read_text().rstrip("\n")
+    assert Randomizer.from_json(saved).take(15) == printed["samples"][25:]
 
 
 @pytest.mark.parametrize("spec", SPECS)
