@@ -209,6 +209,32 @@ impl UseCase for SampleRequest {
     type Report = SampleAnswer;
 
     fn run(&self, control: &Control) -> Result<SampleAnswer, Error> {
+        let mut indices = Vec::with_capacity(self.samples.min(1 << 20) as usize);
+        let (session, seed) = self.draw_each(control, |_, index| indices.push(index))?;
+        let report = SampleReport::new(session.randomizer(), &indices, seed);
+        Ok(SampleAnswer {
+            report,
+            session: self.save.then(|| session.to_json()),
+            continued: Some(session),
+        })
+    }
+}
+
+impl SampleRequest {
+    /// Draws as [`UseCase::run`] does, under the same limits, handing each
+    /// outcome's index to `each` as it is drawn and keeping none of them: for a
+    /// front-end that writes the draws as they come (the command line's plain
+    /// output, in constant memory). Returns the session after the draws and the
+    /// seed of a fresh randomizer (`None` for a continued session).
+    ///
+    /// # Errors
+    /// As `run`: the source's error, more draws than one request returns or the
+    /// budget allows, a cancel.
+    pub fn draw_each(
+        &self,
+        control: &Control,
+        mut each: impl FnMut(&AnyRandomizer, usize),
+    ) -> Result<(Session, Option<u64>), Error> {
         if self.samples > MAX_COUNT {
             return Err(Error::invalid_input(format!(
                 "{} draws is more than the {MAX_COUNT} one request returns",
@@ -232,7 +258,6 @@ impl UseCase for SampleRequest {
             )));
         }
         control.stage("drawing", self.samples);
-        let mut indices = Vec::with_capacity(self.samples.min(1 << 20) as usize);
         for drawn in 0..self.samples {
             // A draw costs nanoseconds: look at the switch every 65,536 draws.
             if drawn % 65_536 == 0 {
@@ -241,14 +266,10 @@ impl UseCase for SampleRequest {
                     control.advance(65_536);
                 }
             }
-            indices.push(session.draw());
+            let index = session.draw();
+            each(session.randomizer(), index);
         }
-        let report = SampleReport::new(session.randomizer(), &indices, seed);
-        Ok(SampleAnswer {
-            report,
-            session: self.save.then(|| session.to_json()),
-            continued: Some(session),
-        })
+        Ok((session, seed))
     }
 }
 

@@ -6,7 +6,7 @@ use crate::output::outln;
 use std::path::PathBuf;
 
 use fairdice::Control;
-use fairdice::randomizer::SampleReport;
+use fairdice::randomizer::{Randomizer as _, SampleReport, has_labels};
 use fairdice_api::UseCase;
 use fairdice_api::randomizer::{SampleRequest, Source};
 
@@ -63,6 +63,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed,
         save: false,
     };
+    if !args.format.json && !args.format.csv {
+        return write_draws(&request, &args, from_clock);
+    }
     let answer = request
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
@@ -71,13 +74,56 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if args.format.json {
         outln!("{}", crate::output::json(&answer.report)?.trim_end());
-    } else if args.format.csv {
-        outln!("{}", draws_csv(&answer.report)?.trim_end());
     } else {
-        outln!("{}", answer.report.shown().join(" "));
+        outln!("{}", draws_csv(&answer.report)?.trim_end());
     }
     if let (Some(path), Some(session)) = (&args.save, &answer.continued) {
         save(path, session)?;
+    }
+    Ok(())
+}
+
+/// The draws as text, one line, written as they are drawn: each outcome's text
+/// (its name, or its value) is made once, so no string is built per draw and
+/// the memory stays constant however many are drawn.
+fn write_draws(request: &SampleRequest, args: &Args, from_clock: bool) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Each outcome's text after a space; the first draw skips the space.
+    let mut texts: Option<Vec<String>> = None;
+    let mut written: std::io::Result<()> = Ok(());
+    let mut skip = 1;
+    let drawn = request.draw_each(&Control::new(), |randomizer, index| {
+        let texts = texts.get_or_insert_with(|| {
+            let names = has_labels(randomizer);
+            (0..randomizer.outcomes().len())
+                .map(|i| {
+                    if names {
+                        format!(" {}", randomizer.label(i))
+                    } else {
+                        format!(" {}", randomizer.outcomes()[i])
+                    }
+                })
+                .collect()
+        });
+        if written.is_ok() {
+            written = out.write_all(&texts[index].as_bytes()[skip..]);
+            skip = 0;
+        }
+    });
+    let (session, _) = drawn.map_err(|e| failure(args.resume.as_deref(), e))?;
+    written?;
+    writeln!(out)?;
+    out.flush()?;
+    if from_clock {
+        eprintln!(
+            "seed {seed} (repeat these draws with --seed {seed})",
+            seed = request.seed
+        );
+    }
+    if let Some(path) = &args.save {
+        save(path, &session)?;
     }
     Ok(())
 }

@@ -36,6 +36,26 @@ fn sample_is_reproducible_and_deals_a_full_deck() {
 }
 
 #[test]
+fn plain_draws_written_as_they_come_are_the_documents_draws() {
+    // The plain output is written draw by draw, the document from the report:
+    // the same draws, named or not, one space apart on one line.
+    for spec in ["dice(values=6)", "tgm3", "fair(base=2d6, tightness=1)"] {
+        let text = ok(&["sample", spec, "--samples", "200000", "--seed", "5"]);
+        let report = json(&["sample", spec, "--samples", "200000", "--seed", "5", "--json"]);
+        let shown: Vec<String> = report
+            .get("labels")
+            .unwrap_or(&report["samples"])
+            .as_array()
+            .expect("draws")
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        assert_eq!(text, format!("{}\n", shown.join(" ")), "{spec}");
+    }
+    assert_eq!(ok(&["sample", "dice(values=6)", "--samples", "0"]), "\n");
+}
+
+#[test]
 fn tetris_samples_show_piece_names() {
     let text = ok(&["sample", "bag7", "--count", "7", "--seed", "2"]);
     let mut pieces: Vec<&str> = text.split_whitespace().collect();
