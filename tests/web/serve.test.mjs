@@ -60,3 +60,17 @@ test("served with no WebAssembly module, the pages compute on the server and say
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a static copy published without the module says so, naming what to publish", { skip: SERVE }, async () => {
+  const page = await browser.page();
+  await page.route("**/wasm/fairdice_wasm_bg.wasm", (route) => route.fulfill({ status: 404, body: "not found" }));
+  await page.goto(`${SITE_URL}/dice.html?expr=3d6`);
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-ready"));
+  await settled(page);
+  const problem = await page.textContent(".problem");
+  assert.match(problem, /no WebAssembly module \(wasm\/\) and no fairdice server behind it/);
+  assert.doesNotMatch(problem, /restarted its worker/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+

@@ -12,8 +12,8 @@ const PAGE_URL = new URL("../api/page/", import.meta.url);
 
 /**
  * Why a job has no answer: `cancelled`, `crashed` (the worker, or no answer from
- * the server, with its message) or `server` (the server stopped it: `error` is
- * its error document).
+ * the server, with its message), `server` (the server stopped it: `error` is
+ * its error document) or `unavailable` (neither a module nor a server here).
  */
 export class Stopped extends Error {
   constructor(reason, message, error = null) {
@@ -134,8 +134,17 @@ export class Engine {
       const text = await response.text();
       if (response.ok) return JSON.parse(text);
       // The server stopped the page as a whole: its time limit, its memory, busy.
-      const error = JSON.parse(text).error;
-      throw new Stopped("server", error?.message ?? `HTTP ${response.status}`, error);
+      let error = null;
+      try {
+        error = JSON.parse(text).error ?? null;
+      } catch {
+        // Not a fairdice server: a static host without the module.
+      }
+      if (error) throw new Stopped("server", error.message, error);
+      throw new Stopped(
+        "unavailable",
+        `This copy of the site has no WebAssembly module (wasm/) and no fairdice server behind it (${PAGE_URL.pathname} answered HTTP ${response.status}). Publish the folder scripts/build-site.sh writes, or run fairdice serve.`,
+      );
     } catch (error) {
       if (abort.signal.aborted) throw new Stopped("cancelled", "cancelled");
       if (error instanceof Stopped) throw error;

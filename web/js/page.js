@@ -228,6 +228,7 @@ export function stoppedNode(stopped) {
     return pageProblem("cancelled", "Cancelled: the computation was stopped. Change the inputs or run it again.", "Cancelled");
   }
   if (stopped.reason === "server" && stopped.error) return problemNode(stopped.error, "Stopped by the server");
+  if (stopped.reason === "unavailable") return pageProblem("internal", stopped.message, "Nothing here can compute this");
   return pageProblem(
     "internal",
     `fairdice failed while computing this: ${stopped.message}`,

@@ -41,7 +41,15 @@ fn plain_draws_written_as_they_come_are_the_documents_draws() {
     // the same draws, named or not, one space apart on one line.
     for spec in ["dice(values=6)", "tgm3", "fair(base=2d6, tightness=1)"] {
         let text = ok(&["sample", spec, "--samples", "200000", "--seed", "5"]);
-        let report = json(&["sample", spec, "--samples", "200000", "--seed", "5", "--json"]);
+        let report = json(&[
+            "sample",
+            spec,
+            "--samples",
+            "200000",
+            "--seed",
+            "5",
+            "--json",
+        ]);
         let shown: Vec<String> = report
             .get("labels")
             .unwrap_or(&report["samples"])
