@@ -2,17 +2,17 @@
 //! iterator, saved to and restored from the session document the command line
 //! writes (`fairdice sample --save`, `--resume`).
 //!
-//! It draws with the library's [`Session`], the same generator and the same draws
-//! as `fairdice sample SPEC --seed S`: the same seed gives the same sequence in
-//! every front-end and on every platform.
+//! It opens its [`Session`] as every front-end does
+//! ([`fairdice_api::randomizer::open_session`]: the `sample` use case's sources,
+//! limits and errors), so it draws what `fairdice sample SPEC --seed S` draws: the
+//! same seed gives the same sequence in every front-end and on every platform.
 
-use fairdice::randomizer::{MAX_SESSION_BYTES, Randomizer, Session, Spec, StateSpace, has_labels};
-use fairdice::rng;
-use fairdice_api::Error;
+use fairdice::randomizer::{Randomizer, Session, StateSpace, has_labels};
+use fairdice_api::randomizer::{Source, open_session};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::error::{failure, raise};
+use crate::error::raise;
 
 /// Draws between two looks for Ctrl-C in a long `take`.
 const DRAWS_PER_CHECK: u64 = 65_536;
@@ -34,9 +34,10 @@ impl PyRandomizer {
     #[pyo3(signature = (spec, seed=None))]
     fn new(py: Python<'_>, spec: &str, seed: Option<u64>) -> PyResult<PyRandomizer> {
         let seed = seed.unwrap_or_else(clock_seed);
-        let randomizer = Spec::build(spec).map_err(|e| failure(py, &e))?;
+        let session =
+            open_session(&Source::Spec(spec.to_string()), seed).map_err(|e| raise(py, &e))?;
         Ok(PyRandomizer {
-            session: Session::new(randomizer, rng::seeded(seed)),
+            session,
             seed: Some(seed),
         })
     }
@@ -45,16 +46,9 @@ impl PyRandomizer {
     /// [`to_json`](Self::to_json) or `fairdice sample --save`.
     #[staticmethod]
     fn from_json(py: Python<'_>, document: &str) -> PyResult<PyRandomizer> {
-        if document.len() > MAX_SESSION_BYTES {
-            return Err(raise(
-                py,
-                &Error::invalid_input(format!(
-                    "a saved session is at most {MAX_SESSION_BYTES} bytes; this one is {}",
-                    document.len()
-                )),
-            ));
-        }
-        let session = Session::from_json(document).map_err(|e| failure(py, &e))?;
+        // The seed is unused: a saved session carries its generator.
+        let session =
+            open_session(&Source::Session(document.to_string()), 0).map_err(|e| raise(py, &e))?;
         Ok(PyRandomizer {
             session,
             seed: None,
