@@ -6,7 +6,7 @@ use crate::output::outln;
 use std::path::PathBuf;
 
 use fairdice::Control;
-use fairdice::randomizer::{Randomizer as _, SampleReport, has_labels};
+use fairdice::randomizer::{Randomizer as _, SampleReport};
 use fairdice_api::UseCase;
 use fairdice_api::randomizer::{SampleRequest, Source};
 
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .run(&Control::new())
         .map_err(|e| failure(args.resume.as_deref(), e))?;
     if from_clock {
-        eprintln!("seed {seed} (repeat these draws with --seed {seed})");
+        seed_note(seed);
     }
     if args.format.json {
         outln!("{}", crate::output::json(&answer.report)?.trim_end());
@@ -95,16 +95,10 @@ fn write_draws(request: &SampleRequest, args: &Args, from_clock: bool) -> anyhow
     let mut written: std::io::Result<()> = Ok(());
     let mut skip = 1;
     let drawn = request.draw_each(&Control::new(), |randomizer, index| {
+        // An outcome's label is its name, or its value's digits when it has none.
         let texts = texts.get_or_insert_with(|| {
-            let names = has_labels(randomizer);
             (0..randomizer.outcomes().len())
-                .map(|i| {
-                    if names {
-                        format!(" {}", randomizer.label(i))
-                    } else {
-                        format!(" {}", randomizer.outcomes()[i])
-                    }
-                })
+                .map(|i| format!(" {}", randomizer.label(i)))
                 .collect()
         });
         if written.is_ok() {
@@ -117,15 +111,17 @@ fn write_draws(request: &SampleRequest, args: &Args, from_clock: bool) -> anyhow
     writeln!(out)?;
     out.flush()?;
     if from_clock {
-        eprintln!(
-            "seed {seed} (repeat these draws with --seed {seed})",
-            seed = request.seed
-        );
+        seed_note(request.seed);
     }
     if let Some(path) = &args.save {
         save(path, &session)?;
     }
     Ok(())
+}
+
+/// Says which seed the clock gave, so the draws can be repeated.
+fn seed_note(seed: u64) {
+    eprintln!("seed {seed} (repeat these draws with --seed {seed})");
 }
 
 /// A seed from the clock and the process id, for runs that give none.
