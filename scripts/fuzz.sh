@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 
-targets=(expression request session)
+targets=(expression request session ffi)
 if [ $# -ge 1 ]; then targets=("$1"); fi
 seconds="${2:-60}"
 
@@ -28,7 +28,10 @@ trap 'rm -f "$log"' EXIT
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target"
   dict=()
-  if [ -f "dictionaries/$target.dict" ]; then dict=(-dict="dictionaries/$target.dict"); fi
+  # The C entry points read specs and sessions: the session words serve them.
+  words="$target"
+  if [ "$target" = ffi ]; then words=session; fi
+  if [ -f "dictionaries/$words.dict" ]; then dict=(-dict="dictionaries/$words.dict"); fi
   echo "fuzz: $target for $seconds s"
   status=0
   cargo fuzz run "${build[@]}" "$target" "corpus/$target" "seeds/$target" -- \

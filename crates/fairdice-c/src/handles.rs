@@ -99,6 +99,7 @@ fn encode(index: usize, generation: usize) -> usize {
 }
 
 /// The slot a handle names and the generation it was given out with.
+#[inline]
 fn decode(handle: usize) -> Result<(&'static Slot, usize), HandleError> {
     if handle == 0 {
         return Err(HandleError::Null);
@@ -119,6 +120,7 @@ fn decode(handle: usize) -> Result<(&'static Slot, usize), HandleError> {
 }
 
 /// The slot of `handle` if it is the slot's current generation.
+#[inline]
 fn current(handle: usize) -> Result<&'static Slot, HandleError> {
     let (slot, generation) = decode(handle)?;
     if slot.generation.load(Ordering::Acquire) != generation {
@@ -160,6 +162,7 @@ pub fn open(session: Session) -> Result<usize, HandleError> {
 ///
 /// # Safety
 /// No other thread uses `handle` during the call.
+#[inline]
 pub unsafe fn with<R>(handle: usize, f: impl FnOnce(&mut Session) -> R) -> Result<R, HandleError> {
     let slot = current(handle)?;
     // SAFETY: the handle is of the slot's current generation and, by the caller's

@@ -161,7 +161,7 @@ pub unsafe extern "C" fn fairdice_randomizer_take(
             count_i64
         };
         // SAFETY: the caller's promise.
-        unsafe { session(randomizer, draw) }
+        Ok(unsafe { session(randomizer, draw) }?)
     })
 }
 
@@ -313,7 +313,7 @@ pub unsafe extern "C" fn fairdice_randomizer_free(randomizer: *mut FairdiceRando
             return Ok(());
         }
         // SAFETY: the caller's promise.
-        unsafe { handles::close(randomizer as usize) }.map_err(handle_error)
+        unsafe { handles::close(randomizer as usize) }
     });
 }
 
@@ -406,20 +406,38 @@ fn last_error(pick: fn(&(CString, CString)) -> &CString) -> *const c_char {
 static GIVEN: Mutex<BTreeSet<usize>> = Mutex::new(BTreeSet::new());
 
 /// Runs `body`, turning its error or panic into the thread's last error and
-/// `fallback`.
-fn guard<T>(fallback: T, body: impl FnOnce() -> Result<T, Error>) -> T {
-    let error = match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(value)) => return value,
-        Ok(Err(error)) => error,
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".to_string());
-            Error::internal(format!("fairdice failed inside (a panic: {message})"))
+/// `fallback`. The error type is the body's own, so a draw, whose only error is a
+/// bad handle, moves a word through the unwinding guard, not a whole [`Error`].
+fn guard<T, E: Into<Error>>(fallback: T, body: impl FnOnce() -> Result<T, E>) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(value)) => value,
+        Ok(Err(error)) => {
+            fail(error.into());
+            fallback
         }
-    };
+        Err(panic) => {
+            fail(panicked(&*panic));
+            fallback
+        }
+    }
+}
+
+/// The error a panic becomes.
+#[cold]
+#[inline(never)]
+fn panicked(panic: &(dyn std::any::Any + Send)) -> Error {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    Error::internal(format!("fairdice failed inside (a panic: {message})"))
+}
+
+/// Keeps `error` as the thread's last error.
+#[cold]
+#[inline(never)]
+fn fail(error: Error) {
     let mut message = error.rendered.clone();
     if let Some(hint) = &error.hint {
         message.push_str("\nhint: ");
@@ -429,7 +447,6 @@ fn guard<T>(fallback: T, body: impl FnOnce() -> Result<T, Error>) -> T {
     let c = |text: String| CString::new(text.replace('\0', "\\0")).unwrap_or_default();
     // A thread being torn down has no last error to keep; nothing is lost then.
     let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = Some((c(message), c(document))));
-    fallback
 }
 
 /// A string argument as UTF-8 text.
@@ -471,7 +488,7 @@ fn open(source: &Source, seed: u64) -> Result<*mut FairdiceRandomizer, Error> {
              shift the outcomes",
         ));
     }
-    let handle = handles::open(session).map_err(handle_error)?;
+    let handle = handles::open(session)?;
     Ok(handle as *mut FairdiceRandomizer)
 }
 
@@ -482,13 +499,15 @@ fn open(source: &Source, seed: u64) -> Result<*mut FairdiceRandomizer, Error> {
 unsafe fn session<R>(
     randomizer: *const FairdiceRandomizer,
     f: impl FnOnce(&mut Session) -> R,
-) -> Result<R, Error> {
+) -> Result<R, HandleError> {
     // SAFETY: the caller's promise.
-    unsafe { handles::with(randomizer as usize, f) }.map_err(handle_error)
+    unsafe { handles::with(randomizer as usize, f) }
 }
 
-fn handle_error(error: HandleError) -> Error {
-    Error::bad_request(error.message())
+impl From<HandleError> for Error {
+    fn from(error: HandleError) -> Error {
+        Error::bad_request(error.message())
+    }
 }
 
 fn out_of_range(index: usize) -> Error {

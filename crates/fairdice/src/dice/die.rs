@@ -13,7 +13,7 @@ use std::fmt;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::{BigRational, Ratio};
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use thiserror::Error;
 
 use super::count::{Count, CountType, Counts};
@@ -380,15 +380,18 @@ impl Die {
 
     /// The probability of every outcome as `f64`, in outcome order.
     pub fn probabilities(&self) -> Vec<f64> {
-        let total = Count::to_f64(&self.total());
+        let exact_total = self.total();
+        let total = Count::to_f64(&exact_total);
+        if total.is_finite() {
+            return (0..self.len())
+                .map(|i| self.counts.get_f64(i) / total)
+                .collect();
+        }
+        // A total past f64's range: each count divided by it without reducing the
+        // fraction first (a total and a gcd per outcome took minutes over half a
+        // million outcomes of 6,800-bit counts).
         (0..self.len())
-            .map(|i| {
-                if total.is_finite() {
-                    self.counts.get_f64(i) / total
-                } else {
-                    ratio_to_f64(&ratio(self.counts.get_big(i), self.total()))
-                }
-            })
+            .map(|i| quotient(&self.counts.get_big(i), &exact_total))
             .collect()
     }
 
@@ -519,8 +522,20 @@ impl Die {
 
     /// Divides every count by their greatest common divisor, keeping probabilities.
     pub fn reduced(&self) -> Die {
-        let gcd = self.iter().fold(BigUint::zero(), |g, (_, c)| g.gcd(&c));
-        let pairs = self.iter().map(|(o, c)| (o, c / &gcd)).collect();
+        let mut gcd = BigUint::zero();
+        for (_, count) in self.iter() {
+            gcd = gcd.gcd(&count);
+            if gcd.is_one() {
+                // Already reduced: the rest of the divisor is not worth finishing (a
+                // gcd with 1 still walks every bit of the other count).
+                break;
+            }
+        }
+        let pairs = if gcd.is_one() {
+            self.iter().collect()
+        } else {
+            self.iter().map(|(o, c)| (o, c / &gcd)).collect()
+        };
         Die::from_big_pairs(pairs).expect("reduction keeps every outcome")
     }
 }
@@ -528,6 +543,14 @@ impl Die {
 /// `numerator / denominator` as a reduced fraction.
 pub(crate) fn ratio(numerator: BigUint, denominator: BigUint) -> BigRational {
     Ratio::new(BigInt::from(numerator), BigInt::from(denominator))
+}
+
+/// `numerator / denominator` as the nearest `f64`, without reducing the fraction.
+pub(crate) fn quotient(numerator: &BigUint, denominator: &BigUint) -> f64 {
+    ratio_to_f64(&BigRational::new_raw(
+        BigInt::from(numerator.clone()),
+        BigInt::from(denominator.clone()),
+    ))
 }
 
 /// The nearest `f64` to an exact fraction, exact even when numerator and denominator
@@ -572,6 +595,40 @@ impl fmt::Display for Die {
 mod tests {
     use super::*;
     use crate::dice::testing::big;
+
+    #[test]
+    fn probabilities_of_totals_past_f64_are_the_exact_fractions_rounded() {
+        let huge = BigUint::one() << 1100u32;
+        let die = Die::from_big_pairs(vec![
+            (1, BigUint::one()),
+            (2, &huge * 2u32),
+            (3, &huge * 3u32 + 7u32),
+            (4, (&huge >> 60u32) * 5u32),
+        ])
+        .unwrap();
+        let shown = die.probabilities();
+        for (i, (_, count)) in die.iter().enumerate() {
+            let exact = ratio_to_f64(&ratio(count, die.total()));
+            let error = (shown[i] - exact).abs();
+            assert!(
+                error <= exact * 1e-15,
+                "outcome {i}: {} against {exact}",
+                shown[i]
+            );
+        }
+        assert!(shown[1] > 0.39 && shown[2] > 0.59);
+    }
+
+    #[test]
+    fn a_reduced_die_keeps_its_probabilities_and_equals_a_reduction_by_hand() {
+        let die = Die::new([(1, 6u32), (2, 10), (3, 4)]).unwrap();
+        assert_eq!(
+            die.reduced(),
+            Die::new([(1, 3u32), (2, 5), (3, 2)]).unwrap()
+        );
+        let coprime = Die::new([(1, 1u32), (2, 10), (3, 4)]).unwrap();
+        assert_eq!(coprime.reduced(), coprime);
+    }
 
     #[test]
     fn construction_merges_and_drops_zeros() {

@@ -24,11 +24,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::dice::die::{Die, Outcome, ratio_to_f64};
+use crate::dice::die::{Die, Outcome, quotient, ratio_to_f64};
 use crate::dice::notation::{Estimate, OtherReading};
 use crate::dice::tuple::TupleCode;
 
@@ -505,14 +505,6 @@ pub const SHORT_FRACTION_CHARS: usize = 40;
 /// Totals up to this many bits convert to `f64` finitely: [`Die::probabilities`]
 /// takes its machine-float path for them.
 const F64_SAFE_BITS: u64 = 1000;
-
-/// `numerator / denominator` as the nearest `f64`, without reducing the fraction.
-fn quotient(numerator: &BigUint, denominator: &BigUint) -> f64 {
-    ratio_to_f64(&BigRational::new_raw(
-        BigInt::from(numerator.clone()),
-        BigInt::from(denominator.clone()),
-    ))
-}
 
 /// Which probability of an outcome a chart or column shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -138,6 +138,12 @@ impl Randomizer for AnyRandomizer {
         dispatch!(self, r => r.draw(rng))
     }
 
+    /// One dispatch for the draw and the value (the default would dispatch twice).
+    #[inline]
+    fn draw_outcome<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome {
+        dispatch!(self, r => r.draw_outcome(rng))
+    }
+
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {
         dispatch!(self, r => r.observe(index))
     }

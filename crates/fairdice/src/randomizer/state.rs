@@ -203,8 +203,8 @@ impl Session {
 
     /// Draws the next outcome and returns its value.
     pub fn draw_outcome(&mut self) -> crate::dice::die::Outcome {
-        let index = self.draw();
-        self.randomizer.outcomes()[index]
+        self.draws = (self.draws + 1).min(MAX_DRAWS);
+        self.randomizer.draw_outcome(&mut self.generator)
     }
 
     /// The randomizer.
