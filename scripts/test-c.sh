@@ -12,7 +12,7 @@
 #     `fairdice sample SPEC --seed S` draws, and that a session saved by one
 #     continues in the others.
 # The profile is $FAIRDICE_PROFILE (release by default); FAIRDICE_BUILT=1 skips
-# the cargo build.
+# the cargo build and uses what scripts/test.sh's `cargo test` built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -33,17 +33,23 @@ if [ ${#missing[@]} -gt 0 ]; then
     --no-install-recommends --no-upgrade "${missing[@]}" >/dev/null
 fi
 
+fairdice="$out/fairdice"
+lib="$out"
 if [ -z "${FAIRDICE_BUILT:-}" ]; then
   cargo build --profile "$profile" -p fairdice-c -p fairdice-cli
+elif [ -e "$out/deps/libfairdice_c.so" ]; then
+  # scripts/test.sh's `cargo test` built the library (for its doctests) and left it
+  # among the test build's files, where every build of it lands first; a `cargo
+  # build` here would build the crates again with other features.
+  lib="$out/deps"
 fi
-fairdice="$out/fairdice"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 echo "test-c: C, linked to the shared and to the static library"
 cflags=(-std=c11 -O1 -g -Wall -Wextra -Werror -pedantic -I crates/fairdice-c/include)
-gcc "${cflags[@]}" tests/c/test.c -L "$out" -lfairdice_c -Wl,-rpath,"$out" -o "$work/test"
-gcc "${cflags[@]}" tests/c/test.c "$out/libfairdice_c.a" -lpthread -ldl -lm -o "$work/test-static"
+gcc "${cflags[@]}" tests/c/test.c -L "$lib" -lfairdice_c -Wl,-rpath,"$lib" -o "$work/test"
+gcc "${cflags[@]}" tests/c/test.c "$lib/libfairdice_c.a" -lpthread -ldl -lm -o "$work/test-static"
 "$work/test" test
 "$work/test-static" test
 echo "test-c: C under valgrind"
@@ -53,8 +59,8 @@ valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=defini
   "$work/test" draw "tgm3" 7 200 >/dev/null
 
 echo "test-c: examples/c/dice_bag.c, built as the README builds it"
-cc -Wall -Wextra -Werror -I crates/fairdice-c/include examples/c/dice_bag.c -L "$out" -lfairdice_c -o "$work/dice_bag"
-turns="$(LD_LIBRARY_PATH="$out" "$work/dice_bag" | sed -n 's/^turns [0-9-]*: //p' | xargs)"
+cc -Wall -Wextra -Werror -I crates/fairdice-c/include examples/c/dice_bag.c -L "$lib" -lfairdice_c -o "$work/dice_bag"
+turns="$(LD_LIBRARY_PATH="$lib" "$work/dice_bag" | sed -n 's/^turns [0-9-]*: //p' | xargs)"
 if [ "$turns" != "$("$fairdice" sample 'bag(min=1, max=6, sets=1)' --seed 42 --samples 12)" ]; then
   echo "test-c: the dice bag example's turns are not the command line's: $turns" >&2
   exit 1
@@ -62,7 +68,7 @@ fi
 
 echo "test-c: C# on Mono ($(mono --version | head -n 1))"
 mcs -nologo -warnaserror -out:"$work/test.exe" examples/csharp/Fairdice.cs tests/csharp/Test.cs
-export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mono "$work/test.exe" test
 # The engine examples of examples/csharp/README.md, each block as a file, compiled
 # with the binding against stand-ins of the engine types they use.

@@ -41,7 +41,7 @@ begin "Rust: build and run the tests of every crate"
 cargo test --workspace --exclude fairdice-bench --profile testing
 done_phase
 begin "C library: from C (under valgrind) and from C# (Mono)"
-./scripts/test-c.sh
+FAIRDICE_BUILT=1 ./scripts/test-c.sh
 done_phase
 begin "web app and npm package"
 FAIRDICE_BUILT=1 ./scripts/test-web.sh
