@@ -35,13 +35,13 @@ fi
 
 fairdice="$out/fairdice"
 lib="$out"
-if [ -z "${FAIRDICE_BUILT:-}" ]; then
-  cargo build --profile "$profile" -p fairdice-c -p fairdice-cli
-elif [ -e "$out/deps/libfairdice_c.so" ]; then
+if [ -n "${FAIRDICE_BUILT:-}" ] && [ -e "$out/deps/libfairdice_c.so" ]; then
   # scripts/test.sh's `cargo test` built the library (for its doctests) and left it
   # among the test build's files, where every build of it lands first; a `cargo
   # build` here would build the crates again with other features.
   lib="$out/deps"
+else
+  cargo build --profile "$profile" -p fairdice-c -p fairdice-cli
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
