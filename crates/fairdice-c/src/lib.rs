@@ -62,12 +62,7 @@ pub const FAIRDICE_ERROR: i64 = i64::MIN;
 /// never freed).
 #[unsafe(no_mangle)]
 pub extern "C" fn fairdice_version() -> *const c_char {
-    static VERSION: &CStr =
-        match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-            Ok(version) => version,
-            Err(_) => c"unknown",
-        };
-    VERSION.as_ptr()
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
 
 /// Opens the randomizer of `spec` (`"deck(values=6)"`, `"tgm3"`, a machine document),

@@ -197,14 +197,20 @@ impl Session {
 
     /// Draws the next outcome index.
     pub fn draw(&mut self) -> usize {
-        self.draws = (self.draws + 1).min(MAX_DRAWS);
+        self.count_draw();
         self.randomizer.draw(&mut self.generator)
     }
 
     /// Draws the next outcome and returns its value.
     pub fn draw_outcome(&mut self) -> crate::dice::die::Outcome {
-        self.draws = (self.draws + 1).min(MAX_DRAWS);
+        self.count_draw();
         self.randomizer.draw_outcome(&mut self.generator)
+    }
+
+    /// Counts one more draw, up to [`MAX_DRAWS`].
+    #[inline]
+    fn count_draw(&mut self) {
+        self.draws = (self.draws + 1).min(MAX_DRAWS);
     }
 
     /// The randomizer.
