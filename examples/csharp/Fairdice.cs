@@ -199,6 +199,16 @@ namespace Fairdice
         {
             return Native.Take(Native.fairdice_run_json(Native.Utf8(useCase), Native.Utf8(requestJson)));
         }
+
+        /// <summary>The budget of the later <see cref="Randomizer.FromSpec"/>,
+        /// <see cref="Randomizer.Restore"/> and <see cref="RunJson"/> calls on this
+        /// thread: what is estimated above <paramref name="maxSteps"/> work steps or
+        /// <paramref name="maxMemory"/> bytes is refused before it starts. 0 keeps the
+        /// default (2,000,000,000 steps, 2 GiB). Drawing is never limited.</summary>
+        public static void SetLimits(ulong maxSteps, ulong maxMemory)
+        {
+            Native.fairdice_set_limits(maxSteps, maxMemory);
+        }
     }
 
     /// <summary>A randomizer's handle, released by <c>fairdice_randomizer_free</c>.</summary>
@@ -235,6 +245,7 @@ namespace Fairdice
         [DllImport(Library)] internal static extern IntPtr fairdice_randomizer_save(RandomizerHandle randomizer);
         [DllImport(Library)] internal static extern IntPtr fairdice_randomizer_next_distribution(RandomizerHandle randomizer);
         [DllImport(Library)] internal static extern void fairdice_randomizer_free(IntPtr randomizer);
+        [DllImport(Library)] internal static extern void fairdice_set_limits(ulong maxSteps, ulong maxMemory);
         [DllImport(Library)] internal static extern IntPtr fairdice_run_json(byte[] useCase, byte[] requestJson);
         [DllImport(Library)] internal static extern IntPtr fairdice_last_error();
         [DllImport(Library)] internal static extern IntPtr fairdice_last_error_json();

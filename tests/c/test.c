@@ -166,12 +166,27 @@ static void test_run_json(void) {
   CHECK(strstr(fairdice_last_error_json(), "\"suggestion\":{") != NULL);
 }
 
+static void test_limits(void) {
+  /* A small budget refuses a large base before building it; 0 restores the default. */
+  fairdice_set_limits(0, 1 << 20);
+  CHECK(fairdice_randomizer_new("dice(base=300d300)", 1) == NULL);
+  CHECK(error_contains("MiB"));
+  fairdice_set_limits(1000, 0);
+  CHECK(fairdice_run_json("dist", "{\"expression\": \"300d300\"}") == NULL);
+  CHECK(error_contains("steps"));
+  fairdice_set_limits(0, 0);
+  FairdiceRandomizer *randomizer = fairdice_randomizer_new("dice(base=300d300)", 1);
+  CHECK(fairdice_randomizer_outcome_count(randomizer) == 89701);
+  fairdice_randomizer_free(randomizer);
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "test") == 0) {
     CHECK(strlen(fairdice_version()) > 0);
     test_draws_saves_and_restores();
     test_bad_input_is_an_error();
     test_run_json();
+    test_limits();
     if (failures > 0) {
       fprintf(stderr, "%d checks failed\n", failures);
       return 1;

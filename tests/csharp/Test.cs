@@ -100,6 +100,13 @@ static class Test
         string report = Library.RunJson("dist", "{\"expression\": \"4d6kh3\"}");
         Check(report.Contains("\"15869/1296\""), "4d6kh3's mean: " + report.Substring(0, Math.Min(200, report.Length)));
         Check(Library.Version.Length > 0, "a version");
+        Library.SetLimits(0, 1 << 20);
+        Throws<FairdiceException>(() => Randomizer.FromSpec("dice(base=300d300)", 1), "a base past the memory limit", "MiB");
+        Library.SetLimits(0, 0);
+        using (Randomizer big = Randomizer.FromSpec("dice(base=300d300)", 1))
+        {
+            Check(big.OutcomeCount == 89701, "the default limits open it");
+        }
     }
 
     static void Print(Randomizer randomizer, int count)

@@ -120,12 +120,14 @@ impl Source {
 /// package's `randomizer()`): a fresh one from a spec, with the generator seeded by
 /// `seed`, or a saved session where it stopped (`seed` unused). Its draws are those
 /// `sample` gives for the same source and seed, and [`Session::to_json`] writes the
-/// session text `fairdice sample --save` writes.
+/// session text `fairdice sample --save` writes. A `base=EXPR` and a saved session
+/// are built within `control`'s budget.
 ///
 /// # Errors
-/// The spec's or the saved session's error, as `sample` reports it.
-pub fn open_session(source: &Source, seed: u64) -> Result<Session, Error> {
-    Ok(match source.open(&Control::new())? {
+/// The spec's or the saved session's error, as `sample` reports it; a base or a
+/// session too large for the budget.
+pub fn open_session(source: &Source, seed: u64, control: &Control) -> Result<Session, Error> {
+    Ok(match source.open(control)? {
         Opened::Fresh(randomizer) => Session::new(randomizer, rng::seeded(seed)),
         Opened::Saved(session) => session,
     })

@@ -33,6 +33,18 @@ extern "C" {
 // never freed).
 const char *fairdice_version(void);
 
+// Sets the budget of the later calls on this thread that compute:
+// `fairdice_randomizer_new()`, `fairdice_randomizer_restore()` and
+// `fairdice_run_json()`. A computation estimated above `max_steps` work steps (the
+// command line's `--max-steps`) or planning more than `max_memory` bytes is
+// refused before it starts, its error saying the estimate. 0 for either keeps its
+// default: 2,000,000,000 steps and 2 GiB, the command
+// line's. A game that opens specs its players or modders write keeps a load from
+// stalling a frame or exhausting memory this way; drawing from a randomizer is
+// never limited.
+void fairdice_set_limits(uint64_t max_steps,
+                         uint64_t max_memory);
+
 // Opens the randomizer of `spec` (`"deck(values=6)"`, `"tgm3"`, a machine document),
 // its generator seeded by `seed`. Its draws are `fairdice sample SPEC --seed SEED`'s.
 // NULL on an error: a spec that does not parse or build, NULL, not UTF-8.

@@ -30,7 +30,7 @@
 // only on a failed call, far from the draws.
 #![allow(clippy::result_large_err)]
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -38,6 +38,7 @@ use std::ptr;
 use std::sync::{Mutex, PoisonError};
 
 use fairdice::Control;
+use fairdice::control::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use fairdice::randomizer::report::{NextReport, has_labels};
 use fairdice::randomizer::{Randomizer as _, Session};
 use fairdice_api::Error;
@@ -63,6 +64,27 @@ pub const FAIRDICE_ERROR: i64 = i64::MIN;
 #[unsafe(no_mangle)]
 pub extern "C" fn fairdice_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// Sets the budget of the later calls on this thread that compute:
+/// `fairdice_randomizer_new()`, `fairdice_randomizer_restore()` and
+/// `fairdice_run_json()`. A computation estimated above `max_steps` work steps (the
+/// command line's `--max-steps`) or planning more than `max_memory` bytes is
+/// refused before it starts, its error saying the estimate. 0 for either keeps its
+/// default: 2,000,000,000 steps and 2 GiB, the command
+/// line's. A game that opens specs its players or modders write keeps a load from
+/// stalling a frame or exhausting memory this way; drawing from a randomizer is
+/// never limited.
+#[unsafe(no_mangle)]
+pub extern "C" fn fairdice_set_limits(max_steps: u64, max_memory: u64) {
+    let or_default = |value: u64, default: u64| if value == 0 { default } else { value };
+    // A thread being torn down keeps no settings: nothing to set.
+    let _ = LIMITS.try_with(|limits| {
+        limits.set((
+            or_default(max_steps, DEFAULT_MAX_STEPS),
+            or_default(max_memory, DEFAULT_MAX_MEMORY),
+        ));
+    });
 }
 
 /// Opens the randomizer of `spec` (`"deck(values=6)"`, `"tgm3"`, a machine document),
@@ -331,7 +353,7 @@ pub unsafe extern "C" fn fairdice_run_json(
         let use_case = unsafe { text(use_case, "the use case") }?;
         // SAFETY: the caller's promise.
         let request = unsafe { text(request_json, "the request") }?;
-        give(fairdice_api::run_json(use_case, request, &Control::new())?)
+        give(fairdice_api::run_json(use_case, request, &control())?)
     })
 }
 
@@ -384,6 +406,16 @@ pub unsafe extern "C" fn fairdice_string_free(string: *mut c_char) {
 thread_local! {
     /// The last error on this thread: its message and its JSON document.
     static LAST_ERROR: RefCell<Option<(CString, CString)>> = const { RefCell::new(None) };
+    /// The budget `fairdice_set_limits()` set on this thread: steps and bytes.
+    static LIMITS: Cell<(u64, u64)> = const { Cell::new((DEFAULT_MAX_STEPS, DEFAULT_MAX_MEMORY)) };
+}
+
+/// A control with this thread's budget.
+fn control() -> Control {
+    let (steps, memory) = LIMITS
+        .try_with(Cell::get)
+        .unwrap_or((DEFAULT_MAX_STEPS, DEFAULT_MAX_MEMORY));
+    Control::new().with_max_steps(steps).with_max_memory(memory)
 }
 
 /// The part `pick` chooses of the thread's last error, or NULL.
@@ -476,7 +508,7 @@ fn give(text: String) -> Result<*mut c_char, Error> {
 
 /// Opens `source` and keeps it under a new handle.
 fn open(source: &Source, seed: u64) -> Result<*mut FairdiceRandomizer, Error> {
-    let session = open_session(source, seed)?;
+    let session = open_session(source, seed, &control())?;
     if session.randomizer().outcomes().contains(&FAIRDICE_ERROR) {
         return Err(Error::invalid_input(
             "an outcome of -9223372036854775808 cannot be told from FAIRDICE_ERROR; \

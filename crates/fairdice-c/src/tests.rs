@@ -184,6 +184,46 @@ fn the_last_error_belongs_to_its_thread() {
 }
 
 #[test]
+fn limits_refuse_what_is_too_big_on_their_thread_and_zero_restores_the_default() {
+    let spec = c("dice(base=300d300)");
+    let dist = (c("dist"), c(r#"{"expression": "300d300"}"#));
+    // SAFETY: NUL-terminated strings of this function; handles used on this
+    // thread and freed once.
+    unsafe {
+        fairdice_set_limits(0, 1 << 20);
+        assert!(fairdice_randomizer_new(spec.as_ptr(), 1).is_null());
+        let message = last_error();
+        assert!(
+            message.contains("MiB"),
+            "the memory it would plan: {message}"
+        );
+        fairdice_set_limits(1_000, 0);
+        assert!(fairdice_run_json(dist.0.as_ptr(), dist.1.as_ptr()).is_null());
+        let message = last_error();
+        assert!(
+            message.contains("steps"),
+            "the steps it would take: {message}"
+        );
+
+        let elsewhere = std::thread::spawn(|| {
+            let spec = c("dice(base=300d300)");
+            let randomizer = fairdice_randomizer_new(spec.as_ptr(), 1);
+            fairdice_randomizer_free(randomizer);
+            !randomizer.is_null()
+        });
+        assert!(
+            elsewhere.join().unwrap(),
+            "another thread keeps the default"
+        );
+
+        fairdice_set_limits(0, 0);
+        let randomizer = fairdice_randomizer_new(spec.as_ptr(), 1);
+        assert_eq!(fairdice_randomizer_outcome_count(randomizer), 89_701);
+        fairdice_randomizer_free(randomizer);
+    }
+}
+
+#[test]
 fn the_version_is_the_crates() {
     // SAFETY: a static NUL-terminated string.
     let version = unsafe { CStr::from_ptr(fairdice_version()) };

@@ -7,6 +7,7 @@
 //! limits and errors), so it draws what `fairdice sample SPEC --seed S` draws: the
 //! same seed gives the same sequence in every front-end and on every platform.
 
+use fairdice::Control;
 use fairdice::randomizer::{Randomizer, Session, StateSpace, has_labels};
 use fairdice_api::randomizer::{Source, open_session};
 use pyo3::prelude::*;
@@ -34,8 +35,8 @@ impl PyRandomizer {
     #[pyo3(signature = (spec, seed=None))]
     fn new(py: Python<'_>, spec: &str, seed: Option<u64>) -> PyResult<PyRandomizer> {
         let seed = seed.unwrap_or_else(clock_seed);
-        let session =
-            open_session(&Source::Spec(spec.to_string()), seed).map_err(|e| raise(py, &e))?;
+        let session = open_session(&Source::Spec(spec.to_string()), seed, &Control::new())
+            .map_err(|e| raise(py, &e))?;
         Ok(PyRandomizer {
             session,
             seed: Some(seed),
@@ -47,8 +48,8 @@ impl PyRandomizer {
     #[staticmethod]
     fn from_json(py: Python<'_>, document: &str) -> PyResult<PyRandomizer> {
         // The seed is unused: a saved session carries its generator.
-        let session =
-            open_session(&Source::Session(document.to_string()), 0).map_err(|e| raise(py, &e))?;
+        let session = open_session(&Source::Session(document.to_string()), 0, &Control::new())
+            .map_err(|e| raise(py, &e))?;
         Ok(PyRandomizer {
             session,
             seed: None,

@@ -2,6 +2,7 @@
 //! a time, for game loops (the npm package's `randomizer()`). Its state never
 //! crosses the boundary as JSON except when saved.
 
+use fairdice::Control;
 use fairdice::randomizer::report::NextReport;
 use fairdice::randomizer::{Randomizer as _, Session};
 use fairdice_api::randomizer::{Source, open_session};
@@ -25,7 +26,7 @@ impl Randomizer {
                 "not a randomizer source: {e}"
             )))
         })?;
-        open_session(&source, seed)
+        open_session(&source, seed, &Control::new())
             .map(|session| Randomizer { session })
             .map_err(|error| fairdice_api::page::error_document(&error))
     }
