@@ -170,11 +170,15 @@ pub unsafe extern "C" fn fairdice_randomizer_take(
         }
         let count_i64 = i64::try_from(count)
             .map_err(|_| Error::bad_request("the count is larger than an int64_t"))?;
+        let out: &mut [i64] = if count == 0 {
+            &mut []
+        } else {
+            // SAFETY: `out` is non-NULL and valid for `count` writes of aligned
+            // `int64_t`, used by nothing else during the call (the caller's promise).
+            unsafe { std::slice::from_raw_parts_mut(out, count) }
+        };
         let draw = |s: &mut Session| {
-            for i in 0..count {
-                // SAFETY: `out` is valid for `count` writes (the caller's promise).
-                unsafe { out.add(i).write(s.draw_outcome()) };
-            }
+            s.fill_outcomes(out);
             count_i64
         };
         // SAFETY: the caller's promise.

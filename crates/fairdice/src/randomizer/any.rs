@@ -139,9 +139,15 @@ impl Randomizer for AnyRandomizer {
     }
 
     /// One dispatch for the draw and the value (the default would dispatch twice).
-    #[inline]
+    #[inline(always)]
     fn draw_outcome<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome {
         dispatch!(self, r => r.draw_outcome(rng))
+    }
+
+    /// One dispatch for the whole batch.
+    #[inline]
+    fn fill_outcomes<R: Rng + ?Sized>(&mut self, rng: &mut R, out: &mut [Outcome]) {
+        dispatch!(self, r => r.fill_outcomes(rng, out))
     }
 
     fn observe(&mut self, index: usize) -> Result<(), ObserveError> {

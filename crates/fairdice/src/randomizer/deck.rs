@@ -505,15 +505,14 @@ pub(super) const FAMILY: Family = Family {
         },
     ],
     not_tunable: None,
+    // The other keys are read before the base, which may take a while to build.
     build: |args| {
-        Ok(Deck::new(
-            args.base()?,
-            args.number("copies", 1)?,
-            args.number("refill_below", 1)?,
-            args.parsed::<RefillMode>("refill")?.unwrap_or_default(),
-        )
-        .map_err(|e| args.invalid(&e))?
-        .into())
+        let copies = args.number("copies", 1)?;
+        let refill_below = args.number("refill_below", 1)?;
+        let refill = args.parsed::<RefillMode>("refill")?.unwrap_or_default();
+        Ok(Deck::new(args.base()?, copies, refill_below, refill)
+            .map_err(|e| args.invalid(&e))?
+            .into())
     },
 };
 

@@ -70,9 +70,21 @@ impl Dice {
 
     /// Draws an outcome index: what [`Randomizer::draw`] does, without `&mut`
     /// (dice keep no state).
-    #[inline]
+    #[inline(always)]
     pub fn sample_index<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        // A fair die, the common case, is drawn inline; weighted ones out of line.
         match &self.sampler {
+            Sampler::Uniform(n) => rng::below(rng, *n) as usize,
+            weighted => weighted.weighted_index(rng),
+        }
+    }
+}
+
+impl Sampler {
+    /// A weighted draw: a uniform point located in the running sums.
+    #[inline(never)]
+    fn weighted_index<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        match self {
             Sampler::Uniform(n) => rng::below(rng, *n) as usize,
             Sampler::Counts { cumulative } => {
                 let target = rng::below(rng, *cumulative.last().expect("a base has outcomes"));

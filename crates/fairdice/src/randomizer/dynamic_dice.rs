@@ -147,14 +147,20 @@ impl Scan {
 }
 
 impl DynamicDice {
+    /// Checks a decrease, as [`DynamicDice::new`] does, before any base is built.
+    fn check(decrease: f64) -> Result<(), DynamicDiceError> {
+        if !(decrease > 0.0 && decrease <= 1.0) {
+            return Err(DynamicDiceError::DecreaseOutOfRange(decrease));
+        }
+        Ok(())
+    }
+
     /// Dynamic dice over `base` with decrease factor `decrease` in `(0, 1]`.
     ///
     /// # Errors
     /// [`DynamicDiceError::DecreaseOutOfRange`] otherwise (NaN included).
     pub fn new(base: Base, decrease: f64) -> Result<DynamicDice, DynamicDiceError> {
-        if !(decrease > 0.0 && decrease <= 1.0) {
-            return Err(DynamicDiceError::DecreaseOutOfRange(decrease));
-        }
+        DynamicDice::check(decrease)?;
         let n = base.len();
         let tree = SumTree::new(base.probabilities());
         let scan = base
@@ -479,8 +485,11 @@ pub(super) const FAMILY: Family = Family {
         tune: Some("0.005..0.995 step 0.01"),
     }],
     not_tunable: None,
+    // The decrease is checked before the base, which may take a while to build.
     build: |args| {
-        Ok(DynamicDice::new(args.base()?, args.real("decrease")?)
+        let decrease = args.real("decrease")?;
+        DynamicDice::check(decrease).map_err(|e| args.invalid(&e))?;
+        Ok(DynamicDice::new(args.base()?, decrease)
             .map_err(|e| args.invalid(&e))?
             .into())
     },

@@ -318,12 +318,7 @@ impl FairRoller {
     /// # Errors
     /// [`FairRollerError`] for a tightness or a number of seats out of range.
     pub fn per_seat(base: Base, tightness: f64, seats: u64) -> Result<FairRoller, FairRollerError> {
-        if !(0.0..=MAX_TIGHTNESS).contains(&tightness) {
-            return Err(FairRollerError::TightnessOutOfRange(tightness));
-        }
-        if !(1..=MAX_SEATS as u64).contains(&seats) {
-            return Err(FairRollerError::SeatsOutOfRange(seats));
-        }
+        FairRoller::check(tightness, seats)?;
         let engine = Engine::new(&base, tightness)?;
         Ok(FairRoller {
             base,
@@ -331,6 +326,18 @@ impl FairRoller {
             engines: vec![engine; seats as usize],
             turn: 0,
         })
+    }
+
+    /// Checks a tightness and a number of seats, as [`FairRoller::per_seat`] does,
+    /// before any base is built.
+    fn check(tightness: f64, seats: u64) -> Result<(), FairRollerError> {
+        if !(0.0..=MAX_TIGHTNESS).contains(&tightness) {
+            return Err(FairRollerError::TightnessOutOfRange(tightness));
+        }
+        if !(1..=MAX_SEATS as u64).contains(&seats) {
+            return Err(FairRollerError::SeatsOutOfRange(seats));
+        }
+        Ok(())
     }
 
     /// The players with separate histories (1: one history for every roll).
@@ -562,14 +569,13 @@ pub(super) const FAMILY: Family = Family {
         },
     ],
     not_tunable: None,
+    // The parameters are checked before the base, which may take a while to build.
     build: |args| {
-        Ok(FairRoller::per_seat(
-            args.base()?,
-            args.real("tightness")?,
-            args.number("seats", 1)?,
-        )
-        .map_err(|e| args.invalid(&e))?
-        .into())
+        let (tightness, seats) = (args.real("tightness")?, args.number("seats", 1)?);
+        FairRoller::check(tightness, seats).map_err(|e| args.invalid(&e))?;
+        Ok(FairRoller::per_seat(args.base()?, tightness, seats)
+            .map_err(|e| args.invalid(&e))?
+            .into())
     },
 };
 

@@ -243,12 +243,26 @@ pub trait Randomizer: DrawDyn {
 
     /// Draws an outcome and returns its value: `outcomes()[draw(rng)]`, which the
     /// borrow checker refuses in one expression.
+    #[inline]
     fn draw_outcome<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome
     where
         Self: Sized,
     {
         let index = self.draw(rng);
         self.outcomes()[index]
+    }
+
+    /// Fills `out` with draws, as many [`draw_outcome`](Self::draw_outcome) calls
+    /// would: a game's batch of rolls. [`AnyRandomizer`] chooses its family once
+    /// for the whole batch.
+    #[inline]
+    fn fill_outcomes<R: Rng + ?Sized>(&mut self, rng: &mut R, out: &mut [Outcome])
+    where
+        Self: Sized,
+    {
+        for slot in out {
+            *slot = self.draw_outcome(rng);
+        }
     }
 
     /// [`draw_outcome`](Self::draw_outcome) for a trait object.

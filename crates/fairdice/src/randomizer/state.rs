@@ -196,15 +196,24 @@ impl Session {
     }
 
     /// Draws the next outcome index.
+    #[inline]
     pub fn draw(&mut self) -> usize {
         self.count_draw();
         self.randomizer.draw(&mut self.generator)
     }
 
     /// Draws the next outcome and returns its value.
+    #[inline(always)]
     pub fn draw_outcome(&mut self) -> crate::dice::die::Outcome {
         self.count_draw();
         self.randomizer.draw_outcome(&mut self.generator)
+    }
+
+    /// Fills `out` with draws, as many [`draw_outcome`](Self::draw_outcome) calls
+    /// would, choosing the family once for the batch.
+    pub fn fill_outcomes(&mut self, out: &mut [crate::dice::die::Outcome]) {
+        self.draws = self.draws.saturating_add(out.len() as u64).min(MAX_DRAWS);
+        self.randomizer.fill_outcomes(&mut self.generator, out);
     }
 
     /// Counts one more draw, up to [`MAX_DRAWS`].

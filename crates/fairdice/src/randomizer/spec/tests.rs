@@ -136,3 +136,30 @@ proptest! {
         let _ = Spec::build(&format!("{name}({})", args.join(",")));
     }
 }
+
+/// A missing or bad parameter is refused before the base is built: the base here
+/// is far past the budget, and the error is still the parameter's.
+#[test]
+fn parameters_are_checked_before_a_costly_base() {
+    let tiny = Control::new().with_max_steps(1).with_max_memory(1);
+    for (spec, wanted) in [
+        ("fair(base=704d809)", "tightness= is required"),
+        ("fair(base=704d809, tightness=5000)", "tightness"),
+        ("fair(base=704d809, tightness=1, seats=99)", "seats"),
+        ("dynamic(base=704d809)", "decrease= is required"),
+        ("dynamic(base=704d809, decrease=2)", "decrease"),
+        ("deck(base=704d809, copies=x)", "copies"),
+        ("deck(base=704d809, refill=sometimes)", "refill"),
+    ] {
+        let error = Spec::build_with(spec, &tiny).unwrap_err();
+        assert!(
+            !matches!(error, SpecError::Base { .. } | SpecError::Memory { .. }),
+            "{spec}: the base was built first: {error}"
+        );
+        assert!(error.to_string().contains(wanted), "{spec}: {error}");
+    }
+    assert!(matches!(
+        Spec::build_with("fair(base=704d809, tightness=1)", &tiny),
+        Err(SpecError::Base { .. })
+    ));
+}
