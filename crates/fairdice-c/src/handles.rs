@@ -6,8 +6,9 @@
 //! its next generation, so a handle that was freed, or never given out, is found
 //! out by comparing two integers, and nothing is read from freed memory. A draw
 //! takes no lock: it reads the slot's chunk and generation with two atomic loads.
-//! Chunks of slots are allocated as needed and kept for the life of the process
-//! (16 KiB per 1,024 randomizers open at once at the peak).
+//! A slot holds its randomizer in place, so a draw follows no further pointer.
+//! Chunks of 64 slots (32 KiB) are allocated as needed and kept for the life of
+//! the process: 32 KiB per 64 randomizers open at once at the peak.
 //!
 //! The contract C code keeps (the header says it): one randomizer is used by one
 //! thread at a time; different randomizers may be used on different threads at
@@ -21,9 +22,9 @@ use std::sync::{Mutex, PoisonError};
 use fairdice::randomizer::Session;
 
 /// Slots per chunk.
-const CHUNK_SLOTS: usize = 1024;
+const CHUNK_SLOTS: usize = 64;
 /// Chunks at most: 1,048,576 randomizers open at once.
-const MAX_CHUNKS: usize = 1024;
+const MAX_CHUNKS: usize = 16384;
 /// The most randomizers open at once.
 pub(crate) const MAX_OPEN: usize = CHUNK_SLOTS * MAX_CHUNKS;
 /// Bits of a handle that hold the slot's index.
@@ -67,7 +68,7 @@ impl HandleError {
 /// One randomizer's place: its generation, and its session while it is open.
 struct Slot {
     generation: AtomicUsize,
-    session: UnsafeCell<Option<Box<Session>>>,
+    session: UnsafeCell<Option<Session>>,
 }
 
 // SAFETY: a slot's session is written only by `open` and `close`, under the
@@ -156,7 +157,7 @@ pub fn open(session: Session) -> Result<usize, HandleError> {
     let slot = unsafe { &(*chunk)[index % CHUNK_SLOTS] };
     // SAFETY: the slot is free and the allocator is locked: no handle of its current
     // generation has been given out, so nothing else reads or writes its session.
-    unsafe { *slot.session.get() = Some(Box::new(session)) };
+    unsafe { *slot.session.get() = Some(session) };
     Ok(encode(index, slot.generation.load(Ordering::Acquire)))
 }
 
@@ -171,7 +172,7 @@ pub unsafe fn with<R>(handle: usize, f: impl FnOnce(&mut Session) -> R) -> Resul
     // promise, used by this thread alone; `open` and `close` write the session only
     // when no other thread holds it, so this is the only reference.
     let session = unsafe { &mut *slot.session.get() };
-    match session.as_deref_mut() {
+    match session.as_mut() {
         Some(session) => Ok(f(session)),
         None => Err(HandleError::Freed),
     }
@@ -276,5 +277,14 @@ mod tests {
                 .collect();
             assert_eq!(drawn, expected);
         }
+    }
+
+    /// The sessions live in their slots (a draw follows no pointer to them), so a
+    /// chunk's size is what a game pays for its first randomizer.
+    #[test]
+    fn a_chunk_of_slots_is_small() {
+        let bytes = std::mem::size_of::<Chunk>();
+        println!("a chunk of {CHUNK_SLOTS} slots: {bytes} bytes");
+        assert!(bytes <= 48 << 10, "{bytes} bytes");
     }
 }
