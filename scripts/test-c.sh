@@ -66,6 +66,11 @@ if [ "$turns" != "$("$fairdice" sample 'bag(min=1, max=6, sets=1)' --seed 42 --s
   exit 1
 fi
 
+echo "test-c: benches/c/draws.c builds and runs (a few draws; the benchmark is benches/c/draws.sh)"
+gcc -std=c11 -O2 -Wall -Wextra -Werror -I crates/fairdice-c/include benches/c/draws.c -L "$lib" -lfairdice_c \
+  -Wl,-rpath,"$lib" -o "$work/draws"
+"$work/draws" 1000 1 | grep -q '^| d6: '
+
 echo "test-c: C# on Mono ($(mono --version | head -n 1))"
 mcs -nologo -warnaserror -out:"$work/test.exe" examples/csharp/Fairdice.cs tests/csharp/Test.cs
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
