@@ -227,8 +227,11 @@ impl UseCase for AnalyzeRequest {
     const NAME: &'static str = "analyze";
     type Report = AnalysisReport;
 
+    /// The entropy and outcome-variance curves.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::analysis(reports, view)
+        Ok(crate::charts::first(reports, "curves", |report| {
+            crate::charts::curves(&fairdice_charts::CurvesFigure::analysis(report), view)
+        }))
     }
 
     fn run(&self, control: &Control) -> Result<AnalysisReport, Error> {
@@ -456,7 +459,7 @@ mod tests {
         assert_eq!(error.exit_status(), 3, "{}", error.message);
         let cancelled = Control::new();
         cancelled.cancel();
-        let error = AnalyzeRequest::new("fair(base=300d100)", 5)
+        let error = AnalyzeRequest::new("fair(base=300d100, tightness=1)", 5)
             .run(&cancelled)
             .unwrap_err();
         assert_eq!(error.kind, FailureKind::Cancelled, "{}", error.message);
