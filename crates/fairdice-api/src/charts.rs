@@ -1,21 +1,13 @@
-//! The charts of each use case's reports ([`UseCase::charts`](crate::UseCase::charts)),
-//! drawn by the chart crate at the width a front-end has for them: a narrow screen
-//! gets a narrower chart with the same outcomes and legible labels, not a wide one
-//! shrunk. The web pages, the npm package and Python draw them from here.
+//! What every use case's charts ([`UseCase::charts`](crate::UseCase::charts), in the
+//! use case's own file) are drawn with: the [`View`] a front-end asks for, the
+//! [`Drawn`] charts it gets, and the size to draw at for the width it has: a narrow
+//! screen gets a narrower chart with the same outcomes and legible labels, not a
+//! wide one shrunk. The web pages, the npm package and Python draw them through
+//! the use cases.
 
 use crate::Error;
-use crate::goal::GoalReport;
-use crate::risk::RiskReport;
-use crate::seats::SeatsReport;
-use fairdice::analysis::AnalysisReport;
-use fairdice::contest::report::ContestReport;
-use fairdice::dice::report::DistributionReport;
 use fairdice::dice::report::{Measure, UnknownMeasure};
-use fairdice::tune::TuneReport;
-use fairdice_charts::{
-    Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat, attempts_chart,
-    distribution_chart, net_score_chart, seats_chart, survivors_chart, win_grid_chart,
-};
+use fairdice_charts::{Chart, CurvesFigure, LineChart, LineSeries, Stack, ValueFormat};
 use serde::{Deserialize, Serialize};
 
 /// How a front-end wants its charts drawn.
@@ -86,110 +78,12 @@ pub fn size(view: &View) -> (u32, u32) {
     (width, height.round() as u32)
 }
 
-/// The Dice page's charts: every report on one axis, one chart per measure the
-/// view asks for, named by the measure (`probability`, `at_least`, `at_most`).
-///
-/// # Errors
-/// An unknown measure.
-pub fn distribution(reports: &[DistributionReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    let (width, height) = size(view);
-    Ok(view
-        .measures()?
-        .into_iter()
-        .map(|measure| Drawn {
-            name: measure.as_str(),
-            svg: distribution_chart(reports, measure)
-                .size(width, height)
-                .to_svg(),
-        })
-        .collect())
-}
-
-/// The Contest page's chart: the net score of the (one) contest.
-///
-/// # Errors
-/// None; the signature is every use case's.
-pub fn contest(reports: &[ContestReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    let (width, height) = size(view);
-    Ok(first(reports, "net_score", |report| {
-        net_score_chart(report).size(width, height).to_svg()
-    }))
-}
-
-/// The Risk page's charts: the armies left when the battle ends, and the heat map
-/// of P(attacker wins) when the report has its table. The heat map is square-ish:
-/// as tall as it is wide on a phone.
-///
-/// # Errors
-/// None; the signature is every use case's.
-pub fn battle(reports: &[RiskReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    let (width, height) = size(view);
-    let mut drawn = Vec::new();
-    if let Some(report) = reports.first().map(|r| &r.battle) {
-        drawn.push(Drawn {
-            name: "survivors",
-            svg: survivors_chart(report).size(width, height).to_svg(),
-        });
-        if let Some(table) = &report.table {
-            let side = height.max(width.min(fairdice_charts::DEFAULT_HEIGHT as u32));
-            drawn.push(Drawn {
-                name: "heat_map",
-                svg: win_grid_chart(table, &report.rules())
-                    .size(width, side)
-                    .to_svg(),
-            });
-        }
-    }
-    Ok(drawn)
-}
-
-/// The Randomizers page's chart: the entropy and outcome-variance curves.
-///
-/// # Errors
-/// None; the signature is every use case's.
-pub fn analysis(reports: &[AnalysisReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    Ok(first(reports, "curves", |report| {
-        curves(&CurvesFigure::analysis(report), view).to_svg()
-    }))
-}
-
-/// The Seats page's chart: each player's total over the match.
-///
-/// # Errors
-/// None; the signature is every use case's.
-pub fn seats(reports: &[SeatsReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    let (width, height) = size(view);
-    Ok(first(reports, "totals", |report| {
-        seats_chart(&report.analysis).size(width, height).to_svg()
-    }))
-}
-
-/// The Randomizers page's goal chart: the chance within each number of
-/// attempts.
-///
-/// # Errors
-/// None; the signature is every use case's.
-pub fn goal(reports: &[GoalReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    let (width, height) = size(view);
-    Ok(first(reports, "attempts", |report| {
-        attempts_chart(&report.goal, &report.cumulative())
-            .size(width, height)
-            .to_svg()
-    }))
-}
-
-/// The Tuner page's chart: the curves of each system's winner.
-///
-/// # Errors
-/// None; the signature is every use case's.
-pub fn tuning(reports: &[TuneReport], view: &View) -> Result<Vec<Drawn>, Error> {
-    Ok(first(reports, "curves", |report| {
-        curves(&CurvesFigure::tuning(report), view).to_svg()
-    }))
-}
-
 /// The one chart, `name`, of a page that shows one report: drawn from the first.
-fn first<R>(reports: &[R], name: &'static str, draw: impl FnOnce(&R) -> String) -> Vec<Drawn> {
+pub(crate) fn first<R>(
+    reports: &[R],
+    name: &'static str,
+    draw: impl FnOnce(&R) -> String,
+) -> Vec<Drawn> {
     reports
         .first()
         .map(|report| Drawn {
@@ -202,7 +96,7 @@ fn first<R>(reports: &[R], name: &'static str, draw: impl FnOnce(&R) -> String) 
 
 /// The figure's panels stacked as [`CurvesFigure::to_chart`] stacks them, each
 /// drawn at the view's size.
-fn curves(figure: &CurvesFigure, view: &View) -> Stack {
+pub(crate) fn curves(figure: &CurvesFigure, view: &View) -> String {
     let (width, height) = size(view);
     figure
         .panels
@@ -223,4 +117,5 @@ fn curves(figure: &CurvesFigure, view: &View) -> Stack {
             );
             stack.chart(chart)
         })
+        .to_svg()
 }

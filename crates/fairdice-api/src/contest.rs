@@ -218,8 +218,15 @@ impl UseCase for ContestRequest {
             })
     }
 
+    /// The net score of the (one) contest.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::contest(reports, view)
+        use fairdice_charts::Chart as _;
+        let (width, height) = crate::charts::size(view);
+        Ok(crate::charts::first(reports, "net_score", |report| {
+            fairdice_charts::net_score_chart(report)
+                .size(width, height)
+                .to_svg()
+        }))
     }
 
     fn run(&self, control: &Control) -> Result<ContestReport, Error> {

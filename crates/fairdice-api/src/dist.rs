@@ -300,8 +300,22 @@ impl UseCase for DistRequest {
         check_document(report, max_bytes)
     }
 
+    /// Every report on one axis, one chart per measure the view asks for, named by
+    /// the measure (`probability`, `at_least`, `at_most`); an unknown measure is an
+    /// error.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::distribution(reports, view)
+        use fairdice_charts::Chart as _;
+        let (width, height) = crate::charts::size(view);
+        Ok(view
+            .measures()?
+            .into_iter()
+            .map(|measure| Drawn {
+                name: measure.as_str(),
+                svg: fairdice_charts::distribution_chart(reports, measure)
+                    .size(width, height)
+                    .to_svg(),
+            })
+            .collect())
     }
 
     fn run(&self, control: &Control) -> Result<DistributionReport, Error> {

@@ -243,8 +243,15 @@ impl UseCase for GoalRequest {
     const NAME: &'static str = "goal";
     type Report = GoalReport;
 
+    /// The chance within each number of attempts.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::goal(reports, view)
+        use fairdice_charts::Chart as _;
+        let (width, height) = crate::charts::size(view);
+        Ok(crate::charts::first(reports, "attempts", |report| {
+            fairdice_charts::attempts_chart(&report.goal, &report.cumulative())
+                .size(width, height)
+                .to_svg()
+        }))
     }
 
     fn run(&self, control: &Control) -> Result<GoalReport, Error> {

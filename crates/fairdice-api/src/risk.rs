@@ -273,8 +273,31 @@ impl UseCase for RiskRequest {
     const NAME: &'static str = "risk";
     type Report = RiskReport;
 
+    /// The armies left when the battle ends, and the heat map of P(attacker wins)
+    /// when the report has its table; the heat map is square-ish, as tall as it is
+    /// wide on a phone.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::battle(reports, view)
+        use fairdice_charts::Chart as _;
+        let (width, height) = crate::charts::size(view);
+        let mut drawn = Vec::new();
+        if let Some(report) = reports.first().map(|r| &r.battle) {
+            drawn.push(Drawn {
+                name: "survivors",
+                svg: fairdice_charts::survivors_chart(report)
+                    .size(width, height)
+                    .to_svg(),
+            });
+            if let Some(table) = &report.table {
+                let side = height.max(width.min(fairdice_charts::DEFAULT_HEIGHT as u32));
+                drawn.push(Drawn {
+                    name: "heat_map",
+                    svg: fairdice_charts::win_grid_chart(table, &report.rules())
+                        .size(width, side)
+                        .to_svg(),
+                });
+            }
+        }
+        Ok(drawn)
     }
 
     fn run(&self, control: &Control) -> Result<RiskReport, Error> {

@@ -201,8 +201,15 @@ impl UseCase for SeatsRequest {
     const NAME: &'static str = "seats";
     type Report = SeatsReport;
 
+    /// Each player's total over the match.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::seats(reports, view)
+        use fairdice_charts::Chart as _;
+        let (width, height) = crate::charts::size(view);
+        Ok(crate::charts::first(reports, "totals", |report| {
+            fairdice_charts::seats_chart(&report.analysis)
+                .size(width, height)
+                .to_svg()
+        }))
     }
 
     fn run(&self, control: &Control) -> Result<SeatsReport, Error> {

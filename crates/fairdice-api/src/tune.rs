@@ -281,8 +281,11 @@ impl UseCase for TuneRequest {
     const NAME: &'static str = "tune";
     type Report = TuneReport;
 
+    /// The curves of each system's winner.
     fn charts(reports: &[Self::Report], view: &View) -> Result<Vec<Drawn>, Error> {
-        crate::charts::tuning(reports, view)
+        Ok(crate::charts::first(reports, "curves", |report| {
+            crate::charts::curves(&fairdice_charts::CurvesFigure::tuning(report), view)
+        }))
     }
 
     fn run(&self, control: &Control) -> Result<TuneReport, Error> {

@@ -23,6 +23,7 @@ mod charts;
 mod compute;
 mod die;
 mod die_convert;
+mod die_methods;
 mod die_ops;
 mod error;
 mod numbers;

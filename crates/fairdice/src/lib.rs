@@ -56,6 +56,7 @@ pub mod battle;
 pub mod contest;
 pub mod control;
 pub mod dice;
+pub mod entropy;
 mod parallel;
 pub mod randomizer;
 pub mod rng;

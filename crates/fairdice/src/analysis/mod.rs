@@ -35,7 +35,9 @@
 
 pub mod audit;
 pub mod base_deviation;
-pub mod chain;
+/// The Markov chain of a randomizer's states, which goals are computed on; it lives
+/// with the randomizers, whose long-run frequencies need it too.
+pub use crate::randomizer::chain;
 pub mod exact;
 pub mod exact_gaps;
 mod exact_tests;

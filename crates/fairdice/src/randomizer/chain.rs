@@ -1,6 +1,6 @@
 //! [`Chain`]: every state a randomizer can reach from where it stands, each with
 //! its transitions (outcome, next state, chance) — the Markov chain that goals
-//! ([`goal`](super::goal)) and a machine's long-run frequencies are computed on.
+//! ([`goal`](crate::analysis::goal)) and a machine's long-run frequencies are computed on.
 //!
 //! # Design decisions
 //! The chain is found through the [`Randomizer`] trait alone (its state key,

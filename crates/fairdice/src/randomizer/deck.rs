@@ -9,8 +9,8 @@ use super::base::Base;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::pile::Pile;
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
-use crate::analysis::metrics::ln_count;
 use crate::dice::die::Outcome;
+use crate::entropy::ln_count;
 use crate::rng::Rng;
 
 /// The most cards a deck may hold after a refill (keeps every sum inside a `u64`).
@@ -340,7 +340,7 @@ impl Randomizer for Deck {
         let counts = self.cards.counts();
         let total = self.cards.len();
         if counts.len() <= 1 || total == 0 {
-            return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+            return crate::entropy::entropy_fraction(&self.next_distribution());
         }
         let sum: f64 = counts
             .iter()

@@ -7,8 +7,8 @@ use super::dice::Dice;
 use super::family::{Family, OutcomeKeys, Param, ParamKind};
 use super::sum_tree::SumTree;
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
-use crate::analysis::metrics::ln_count;
 use crate::dice::die::Outcome;
+use crate::entropy::ln_count;
 use crate::rng::{self, Rng};
 
 /// The most proposals a draw expects before it walks the sum tree instead.
@@ -365,7 +365,7 @@ impl Randomizer for DynamicDice {
     fn next_entropy_fraction(&self) -> f64 {
         let n = self.leads.len();
         if n <= 1 || self.decrease <= 0.0 {
-            return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+            return crate::entropy::entropy_fraction(&self.next_distribution());
         }
         if !self.base.is_uniform() {
             let ln_d = self.ln_decrease;

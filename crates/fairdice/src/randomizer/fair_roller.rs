@@ -410,7 +410,7 @@ impl Randomizer for FairRoller {
             Engine::Weighted(w) => {
                 let n = self.base.len();
                 if n <= 1 || w.total <= 0.0 {
-                    return crate::analysis::metrics::entropy_fraction(&self.next_distribution());
+                    return crate::entropy::entropy_fraction(&self.next_distribution());
                 }
                 (w.entropy_nats(&self.base, self.tightness) / (n as f64).ln()).clamp(0.0, 1.0)
             }
@@ -603,8 +603,7 @@ mod tests {
             let mut roller = fresh.clone();
             let mut rng = crate::rng::seeded(7);
             for _ in 0..60 {
-                let direct =
-                    crate::analysis::metrics::entropy_fraction(&roller.next_distribution());
+                let direct = crate::entropy::entropy_fraction(&roller.next_distribution());
                 let own = roller.next_entropy_fraction();
                 assert!((own - direct).abs() < 1e-12, "{base}: {own} vs {direct}");
                 roller.draw(&mut rng);

@@ -61,6 +61,7 @@
 mod any;
 mod bag;
 mod base;
+pub mod chain;
 mod deck;
 mod dice;
 mod dynamic_dice;
@@ -215,12 +216,12 @@ pub trait Randomizer: DrawDyn {
     }
 
     /// The entropy of the next draw as a fraction of a fair die's over the same
-    /// number of outcomes ([`entropy_fraction`](crate::analysis::metrics::entropy_fraction)
+    /// number of outcomes ([`entropy_fraction`](crate::entropy::entropy_fraction)
     /// of [`next_distribution`](Randomizer::next_distribution)). A randomizer may
     /// compute it in closed form, equal up to rounding: the analyses ask for it
     /// at every sample.
     fn next_entropy_fraction(&self) -> f64 {
-        crate::analysis::metrics::entropy_fraction(&self.next_distribution())
+        crate::entropy::entropy_fraction(&self.next_distribution())
     }
 
     /// Budget steps one sample of a Monte Carlo run costs: weighing the next
@@ -642,7 +643,7 @@ mod tests {
             let mut rng = crate::rng::seeded(seed);
             for _ in 0..40 {
                 let direct =
-                    crate::analysis::metrics::entropy_fraction(&randomizer.next_distribution());
+                    crate::entropy::entropy_fraction(&randomizer.next_distribution());
                 let own = randomizer.next_entropy_fraction();
                 proptest::prop_assert!((own - direct).abs() < 1e-12, "{spec}: {own} vs {direct}");
                 randomizer.draw(&mut rng);

@@ -551,7 +551,7 @@ impl Machine {
     pub fn long_run_frequencies(&self) -> Vec<f64> {
         let mut fresh = self.clone();
         fresh.reset();
-        crate::analysis::chain::Chain::explore(&fresh, &crate::Control::new())
+        super::chain::Chain::explore(&fresh, &crate::Control::new())
             .map(|chain| chain.long_run_frequencies())
             .unwrap_or_else(|_| fresh.next_distribution())
     }
