@@ -1,7 +1,8 @@
 //! [`AnyRandomizer`]: every randomizer of the crate in one enum, as built from a
 //! [`Spec`](super::Spec).
 
-use super::family::Family;
+use super::args::{Args, SpecError};
+use super::family::kinds::Family;
 use super::{
     Deck, Dice, DiceBag, DynamicDice, FairRoller, Machine, Nes, ObserveError, Pity, Prd,
     Randomizer, RestoreError, SevenBag, StateSpace, Tgm, Tgm3,
@@ -15,7 +16,7 @@ use crate::rng::Rng;
 /// catalogue [`FAMILIES`]. (`$d` is a `$` passed in, so the generated `dispatch!`
 /// macro can have repetitions of its own.)
 macro_rules! randomizers {
-    ($d:tt $( $(#[$doc:meta])* $variant:ident($ty:ty) => [$($family:expr),*] ),+ $(,)?) => {
+    ($d:tt $( $(#[$doc:meta])* $variant:ident($ty:ty) => [$($family:expr => $build:path),*] ),+ $(,)?) => {
         /// Any randomizer: what the command line, the web UI and the analyses hold when the
         /// user names a randomizer by its spec string.
         ///
@@ -49,32 +50,52 @@ macro_rules! randomizers {
 
         /// Every family, in the order they are listed to users.
         pub(crate) const FAMILIES: &[Family] = &[$($($family,)*)+];
+
+        /// Each family's builder, in the order of [`FAMILIES`]: the family's own
+        /// `build`, its randomizer put in the enum.
+        const BUILDERS: &[Builder] = &[$($(|args| $build(args).map(AnyRandomizer::from),)*)+];
     };
+}
+
+/// Builds a family's randomizer from its spec's checked arguments.
+type Builder = fn(&Args<'_>) -> Result<AnyRandomizer, SpecError>;
+
+/// The family named `name` (lowercase) and its builder.
+pub(crate) fn registered(name: &str) -> Option<(&'static Family, Builder)> {
+    FAMILIES
+        .iter()
+        .zip(BUILDERS)
+        .find(|(family, _)| family.name == name)
+        .map(|(family, &build)| (family, build))
 }
 
 randomizers! {$
     /// Independent draws.
-    Dice(Dice) => [super::dice::FAMILY],
+    Dice(Dice) => [super::dice::FAMILY => super::dice::build],
     /// The generalized deck.
-    Deck(Deck) => [super::deck::FAMILY],
+    Deck(Deck) => [super::deck::FAMILY => super::deck::build],
     /// A dice bag.
-    Bag(DiceBag) => [super::bag::FAMILY],
+    Bag(DiceBag) => [super::bag::FAMILY => super::bag::build],
     /// Dynamic dice.
-    Dynamic(DynamicDice) => [super::dynamic_dice::FAMILY],
+    Dynamic(DynamicDice) => [super::dynamic_dice::FAMILY => super::dynamic_dice::build],
     /// The fair die roller.
-    Fair(FairRoller) => [super::fair_roller::FAMILY],
+    Fair(FairRoller) => [super::fair_roller::FAMILY => super::fair_roller::build],
     /// Pseudo-random distribution.
-    Prd(Prd) => [super::prd::FAMILY],
+    Prd(Prd) => [super::prd::FAMILY => super::prd::build],
     /// Bad-luck protection (pity).
-    Pity(Pity) => [super::pity::FAMILY],
+    Pity(Pity) => [super::pity::FAMILY => super::pity::build],
     /// The NES Tetris randomizer.
-    Nes(Nes) => [super::tetris::NES],
+    Nes(Nes) => [super::tetris::NES => super::tetris::build_nes],
     /// The TGM Tetris randomizers.
-    Tgm(Tgm) => [super::tgm::FAMILY, super::tgm::TGM1, super::tgm::TGM2],
+    Tgm(Tgm) => [
+        super::tgm::FAMILY => super::tgm::build,
+        super::tgm::TGM1 => super::tgm::build_tgm1,
+        super::tgm::TGM2 => super::tgm::build_tgm2
+    ],
     /// The 35-piece bag of TGM3.
-    Tgm3(Tgm3) => [super::tgm3::FAMILY],
+    Tgm3(Tgm3) => [super::tgm3::FAMILY => super::tgm3::build],
     /// The 7-bag.
-    SevenBag(SevenBag) => [super::tetris::SEVEN_BAG],
+    SevenBag(SevenBag) => [super::tetris::SEVEN_BAG => super::tetris::build_seven_bag],
     /// A game's own system read from a machine document (no family: its spec is
     /// the document).
     Machine(Machine) => [],

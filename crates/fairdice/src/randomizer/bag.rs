@@ -2,9 +2,10 @@
 
 use thiserror::Error;
 
+use super::args::{Args, SpecError};
 use super::base::{Base, BaseError};
 use super::deck::{Deck, DeckError, RefillMode};
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::{ObserveError, Randomizer, RestoreError, StateSpace};
 use crate::dice::die::Outcome;
 use crate::rng::Rng;
@@ -194,19 +195,20 @@ pub(super) const FAMILY: Family = Family {
         tune: Some("1..10"),
     }],
     not_tunable: None,
-    build: |args| {
-        let max = args
-            .parsed::<i64>("max")?
-            .ok_or_else(|| args.missing("max=N is required"))?;
-        Ok(DiceBag::new(
-            args.parsed("min")?.unwrap_or(1),
-            max,
-            args.number("sets", 1)?,
-        )
-        .map_err(|e| args.invalid(&e))?
-        .into())
-    },
 };
+
+/// Builds a `bag` randomizer from its spec's checked arguments.
+pub(super) fn build(args: &Args<'_>) -> Result<DiceBag, SpecError> {
+    let max = args
+        .parsed::<i64>("max")?
+        .ok_or_else(|| args.missing("max=N is required"))?;
+    DiceBag::new(
+        args.parsed("min")?.unwrap_or(1),
+        max,
+        args.number("sets", 1)?,
+    )
+    .map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests {

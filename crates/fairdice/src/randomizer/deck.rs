@@ -5,8 +5,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::args::{Args, SpecError};
 use super::base::Base;
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::pile::Pile;
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -505,16 +506,16 @@ pub(super) const FAMILY: Family = Family {
         },
     ],
     not_tunable: None,
-    // The other keys are read before the base, which may take a while to build.
-    build: |args| {
-        let copies = args.number("copies", 1)?;
-        let refill_below = args.number("refill_below", 1)?;
-        let refill = args.parsed::<RefillMode>("refill")?.unwrap_or_default();
-        Ok(Deck::new(args.base()?, copies, refill_below, refill)
-            .map_err(|e| args.invalid(&e))?
-            .into())
-    },
 };
+
+/// Builds a `deck` randomizer from its spec's checked arguments.
+// The other keys are read before the base, which may take a while to build.
+pub(super) fn build(args: &Args<'_>) -> Result<Deck, SpecError> {
+    let copies = args.number("copies", 1)?;
+    let refill_below = args.number("refill_below", 1)?;
+    let refill = args.parsed::<RefillMode>("refill")?.unwrap_or_default();
+    Deck::new(args.base()?, copies, refill_below, refill).map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests;

@@ -2,8 +2,9 @@
 
 use rand::distr::Distribution;
 
+use super::args::{Args, SpecError};
 use super::base::Base;
-use super::family::{Family, OutcomeKeys};
+use super::family::kinds::{Family, OutcomeKeys};
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -186,8 +187,12 @@ pub(super) const FAMILY: Family = Family {
     outcomes: OutcomeKeys::ValuesOrBase,
     params: &[],
     not_tunable: None,
-    build: |args| Ok(Dice::new(args.base()?).into()),
 };
+
+/// Builds a `dice` randomizer from its spec's checked arguments.
+pub(super) fn build(args: &Args<'_>) -> Result<Dice, SpecError> {
+    Ok(Dice::new(args.base()?))
+}
 
 #[cfg(test)]
 mod tests {

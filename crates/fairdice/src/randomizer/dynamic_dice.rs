@@ -2,9 +2,10 @@
 
 use thiserror::Error;
 
+use super::args::{Args, SpecError};
 use super::base::Base;
 use super::dice::Dice;
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::sum_tree::SumTree;
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
@@ -485,15 +486,15 @@ pub(super) const FAMILY: Family = Family {
         tune: Some("0.005..0.995 step 0.01"),
     }],
     not_tunable: None,
-    // The decrease is checked before the base, which may take a while to build.
-    build: |args| {
-        let decrease = args.real("decrease")?;
-        DynamicDice::check(decrease).map_err(|e| args.invalid(&e))?;
-        Ok(DynamicDice::new(args.base()?, decrease)
-            .map_err(|e| args.invalid(&e))?
-            .into())
-    },
 };
+
+/// Builds a `dynamic` randomizer from its spec's checked arguments.
+// The decrease is checked before the base, which may take a while to build.
+pub(super) fn build(args: &Args<'_>) -> Result<DynamicDice, SpecError> {
+    let decrease = args.real("decrease")?;
+    DynamicDice::check(decrease).map_err(|e| args.invalid(&e))?;
+    DynamicDice::new(args.base()?, decrease).map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,9 +3,10 @@
 
 use thiserror::Error;
 
+use super::args::{Args, SpecError};
 use super::base::Base;
 use super::dynamic_dice::DynamicDice;
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::portable_math::exp2;
 use super::{
     MAX_DRAWS, ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len,
@@ -569,15 +570,15 @@ pub(super) const FAMILY: Family = Family {
         },
     ],
     not_tunable: None,
-    // The parameters are checked before the base, which may take a while to build.
-    build: |args| {
-        let (tightness, seats) = (args.real("tightness")?, args.number("seats", 1)?);
-        FairRoller::check(tightness, seats).map_err(|e| args.invalid(&e))?;
-        Ok(FairRoller::per_seat(args.base()?, tightness, seats)
-            .map_err(|e| args.invalid(&e))?
-            .into())
-    },
 };
+
+/// Builds a `fair` randomizer from its spec's checked arguments.
+// The parameters are checked before the base, which may take a while to build.
+pub(super) fn build(args: &Args<'_>) -> Result<FairRoller, SpecError> {
+    let (tightness, seats) = (args.real("tightness")?, args.number("seats", 1)?);
+    FairRoller::check(tightness, seats).map_err(|e| args.invalid(&e))?;
+    FairRoller::per_seat(args.base()?, tightness, seats).map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests {

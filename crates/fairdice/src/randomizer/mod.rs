@@ -59,6 +59,7 @@
 //!   prefer `dyn`.
 
 mod any;
+mod args;
 mod bag;
 mod base;
 pub mod chain;

@@ -4,7 +4,8 @@
 
 use thiserror::Error;
 
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::args::{Args, SpecError};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -267,18 +268,18 @@ pub(super) const FAMILY: Family = Family {
     not_tunable: Some(
         "pity has nothing to tune for fairness: its parameters are the game's drop design (analyze it with `fairdice analyze 'pity(…)'`)",
     ),
-    build: |args| {
-        let cap = args.number("cap", 0)?;
-        if !args.has("cap") {
-            return Err(args.missing("cap= is required (the attempt by which a hit is certain)"));
-        }
-        let soft = args.number("soft", cap)?;
-        let rise = args.parsed::<f64>("rise")?.unwrap_or(0.0);
-        Ok(Pity::new(args.real("p")?, soft, rise, cap)
-            .map_err(|e| args.invalid(&e))?
-            .into())
-    },
 };
+
+/// Builds a `pity` randomizer from its spec's checked arguments.
+pub(super) fn build(args: &Args<'_>) -> Result<Pity, SpecError> {
+    let cap = args.number("cap", 0)?;
+    if !args.has("cap") {
+        return Err(args.missing("cap= is required (the attempt by which a hit is certain)"));
+    }
+    let soft = args.number("soft", cap)?;
+    let rise = args.parsed::<f64>("rise")?.unwrap_or(0.0);
+    Pity::new(args.real("p")?, soft, rise, cap).map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,8 @@ use thiserror::Error;
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 
-use super::family::{Family, OutcomeKeys};
+use super::args::{Args, SpecError};
+use super::family::kinds::{Family, OutcomeKeys};
 use crate::rng::{self, Rng};
 
 /// The smallest nominal chance accepted. Solving for `C` walks about `7/p`
@@ -319,12 +320,12 @@ pub(super) const FAMILY: Family = Family {
     not_tunable: Some(
         "prd has nothing to tune: its only parameter p is the event's chance itself (analyze it with `fairdice analyze 'prd(p=…)'`)",
     ),
-    build: |args| {
-        Ok(Prd::new(args.real("p")?)
-            .map_err(|e| args.invalid(&e))?
-            .into())
-    },
 };
+
+/// Builds a `prd` randomizer from its spec's checked arguments.
+pub(super) fn build(args: &Args<'_>) -> Result<Prd, SpecError> {
+    Prd::new(args.real("p")?).map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,9 +3,10 @@
 //!
 //! Pieces are outcome indices `0..7` in the order of [`PIECES`]: I, O, T, S, Z, J, L.
 
+use super::args::{Args, SpecError};
 use super::base::Base;
 use super::deck::{Deck, RefillMode};
-use super::family::{Family, OutcomeKeys};
+use super::family::kinds::{Family, OutcomeKeys};
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -235,8 +236,12 @@ pub(super) const NES: Family = Family {
     outcomes: OutcomeKeys::Tetrominoes,
     params: &[],
     not_tunable: None,
-    build: |_| Ok(Nes::new().into()),
 };
+
+/// Builds a `nes` randomizer from its spec's checked arguments.
+pub(super) fn build_nes(_args: &Args<'_>) -> Result<Nes, SpecError> {
+    Ok(Nes::new())
+}
 
 /// `bag7`.
 pub(super) const SEVEN_BAG: Family = Family {
@@ -247,8 +252,12 @@ pub(super) const SEVEN_BAG: Family = Family {
     outcomes: OutcomeKeys::Tetrominoes,
     params: &[],
     not_tunable: None,
-    build: |_| Ok(SevenBag::new().into()),
 };
+
+/// Builds a `bag7` randomizer from its spec's checked arguments.
+pub(super) fn build_seven_bag(_args: &Args<'_>) -> Result<SevenBag, SpecError> {
+    Ok(SevenBag::new())
+}
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::args::{Args, SpecError};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::piece_history::{MAX_HISTORY, PieceHistory};
 use super::tetris::{FIRST_PIECES, O, PIECE_OUTCOMES, S, Z, piece_label};
 use super::{ObserveError, Randomizer, RestoreError, StateSpace, check_index, check_key_len};
@@ -304,18 +305,21 @@ pub(super) const FAMILY: Family = Family {
         },
     ],
     not_tunable: None,
-    build: |args| match args.parsed::<TgmPreset>("preset")? {
+};
+
+/// Builds a `tgm` randomizer from its spec's checked arguments.
+pub(super) fn build(args: &Args<'_>) -> Result<Tgm, SpecError> {
+    match args.parsed::<TgmPreset>("preset")? {
         Some(preset) if args.has("history") || args.has("tries") => Err(args.missing(&format!(
             "preset={preset} fixes history and tries; give either a preset or history/tries"
         ))),
-        Some(preset) => Ok(Tgm::preset(preset).into()),
+        Some(preset) => Ok(Tgm::preset(preset)),
         None => Ok(
             Tgm::new(args.number("history", 4)?, args.number("tries", 4)?)
-                .map_err(|e| args.invalid(&e))?
-                .into(),
+                .map_err(|e| args.invalid(&e))?,
         ),
-    },
-};
+    }
+}
 
 /// `tgm1`: The Grand Master's randomizer.
 pub(super) const TGM1: Family = Family {
@@ -326,8 +330,12 @@ pub(super) const TGM1: Family = Family {
     outcomes: OutcomeKeys::Tetrominoes,
     params: &[],
     not_tunable: None,
-    build: |_| Ok(Tgm::preset(TgmPreset::Tgm1).into()),
 };
+
+/// Builds a `tgm1` randomizer from its spec's checked arguments.
+pub(super) fn build_tgm1(_args: &Args<'_>) -> Result<Tgm, SpecError> {
+    Ok(Tgm::preset(TgmPreset::Tgm1))
+}
 
 /// `tgm2`: The Grand Master 2's randomizer.
 pub(super) const TGM2: Family = Family {
@@ -338,8 +346,12 @@ pub(super) const TGM2: Family = Family {
     outcomes: OutcomeKeys::Tetrominoes,
     params: &[],
     not_tunable: None,
-    build: |_| Ok(Tgm::preset(TgmPreset::Tgm2).into()),
 };
+
+/// Builds a `tgm2` randomizer from its spec's checked arguments.
+pub(super) fn build_tgm2(_args: &Args<'_>) -> Result<Tgm, SpecError> {
+    Ok(Tgm::preset(TgmPreset::Tgm2))
+}
 
 #[cfg(test)]
 mod tests {

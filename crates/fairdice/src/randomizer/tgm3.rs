@@ -25,13 +25,14 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::family::{Family, OutcomeKeys, Param, ParamKind};
+use super::args::{Args, SpecError};
+use super::family::kinds::{Family, OutcomeKeys, Param, ParamKind};
 use super::piece_history::{MAX_HISTORY, PieceHistory};
 use super::tetris::{FIRST_PIECES, PIECE_OUTCOMES, S, Z, piece_label};
 use super::tgm::{HISTORY, first_allowed, first_piece_flag};
 use super::{
     AnyRandomizer, ObserveError, Randomizer, RestoreError, STEPS_PER_DRAWN_OUTCOME, Spec,
-    SpecError, StateSpace, check_index, check_key_len,
+    StateSpace, check_index, check_key_len,
 };
 use crate::dice::die::Outcome;
 use crate::rng::{self, Rng};
@@ -412,14 +413,12 @@ pub(super) const FAMILY: Family = Family {
         },
     ],
     not_tunable: None,
-    build: |args| {
-        Ok(
-            Tgm3::new(args.number("history", 4)?, args.number("tries", 6)?)
-                .map_err(|e| args.invalid(&e))?
-                .into(),
-        )
-    },
 };
+
+/// Builds a `tgm3` randomizer from its spec's checked arguments.
+pub(super) fn build(args: &Args<'_>) -> Result<Tgm3, SpecError> {
+    Tgm3::new(args.number("history", 4)?, args.number("tries", 6)?).map_err(|e| args.invalid(&e))
+}
 
 #[cfg(test)]
 mod tests;
