@@ -16,7 +16,9 @@ mod suggestions;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser};
+
+use commands::Command;
 
 /// Fair, measurable randomness for games: exact dice distributions, contests, Risk
 /// odds, and fair randomizers.
@@ -121,39 +123,6 @@ fn expressions_last(args: Vec<OsString>) -> Vec<OsString> {
     reordered
 }
 
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Exact distribution of a dice expression (e.g. `4d6kh3`, `d20+5 >= 15`).
-    Dist(commands::dist::Args),
-    /// Roll a dice expression, showing each die.
-    Roll(commands::roll::Args),
-    /// Exact odds of a Risk battle for any armies, rules and die size.
-    Risk(commands::risk::Args),
-    /// Draw a sequence from a randomizer spec (e.g. `deck(values=6)`); save and resume it.
-    Sample(commands::sample::Args),
-    /// The next-sample distribution of a randomizer after a history of outcomes.
-    Next(commands::next::Args),
-    /// The PRD constant C for a nominal chance p, with per-attempt chances.
-    Prd(commands::prd::Args),
-    /// Attempts until a randomizer gives what the player waits for (k hits, every outcome), exact.
-    Goal(commands::goal::Args),
-    /// A recorded log against a randomizer: its likelihood, tests, and the likeliest randomizers.
-    Audit(commands::audit::Args),
-    /// Inspect a saved randomizer session (written by `sample --save`).
-    State(commands::state::Args),
-    /// Serve the web app on this machine (http://127.0.0.1:8077/ by default).
-    #[cfg(feature = "serve")]
-    Serve(commands::serve::Args),
-    /// Expected entropy, outcome variance, repeats and droughts of a randomizer over a match.
-    Analyze(commands::analyze::Args),
-    /// The fairest parameters of each randomizer system above an entropy threshold.
-    Tune(commands::tune::Args),
-    /// How a randomizer splits a match between the players of a game (a JSON game file).
-    Seats(commands::seats::Args),
-    /// Two pools rolled against each other, die paired with die (e.g. `5d6 3d6+2d8`).
-    Contest(commands::contest::Args),
-}
-
 /// The commands whose `--help` ends with the notation at a glance.
 const NOTATION_HELP: [&str; 2] = ["dist", "roll"];
 
@@ -179,23 +148,7 @@ fn parse(args: Vec<OsString>) -> Cli {
 
 fn main() -> ExitCode {
     let cli = parse(expressions_last(std::env::args_os().collect()));
-    let result = match cli.command {
-        Command::Dist(args) => commands::dist::run(args),
-        Command::Roll(args) => commands::roll::run(args),
-        Command::Risk(args) => commands::risk::run(args),
-        Command::Sample(args) => commands::sample::run(args),
-        Command::Next(args) => commands::next::run(args),
-        Command::Prd(args) => commands::prd::run(args),
-        Command::Goal(args) => commands::goal::run(args),
-        Command::Audit(args) => commands::audit::run(args),
-        Command::State(args) => commands::state::run(args),
-        #[cfg(feature = "serve")]
-        Command::Serve(args) => commands::serve::run(args),
-        Command::Analyze(args) => commands::analyze::run(args),
-        Command::Tune(args) => commands::tune::run(args),
-        Command::Seats(args) => commands::seats::run(args),
-        Command::Contest(args) => commands::contest::run(args),
-    };
+    let result = commands::run(cli.command);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => failure::report(&error),

@@ -22,7 +22,8 @@ use fairdice_api::seats::SeatsRequest;
 use fairdice_api::tune::TuneRequest;
 use serde::Serialize;
 
-use crate::{Cli, Command, commands, expressions_last};
+use crate::commands::Command;
+use crate::{Cli, commands, expressions_last};
 
 /// `command` split as a shell splits it and read as this binary reads it, a
 /// `GAME.json` in it standing for `game`'s file (kept until the request is read).

@@ -1,20 +1,63 @@
-//! One module per subcommand: its flags (`Args`) and its `run` function.
+//! One module per subcommand: its flags (`Args`) and its `run` function, listed
+//! once in [`commands!`](commands), which declares the modules, the [`Command`]
+//! enum clap parses and [`run`], the dispatch: a new command is its file and one
+//! line here.
 
-pub mod analyze;
-pub mod audit;
-pub mod contest;
-pub mod dist;
-pub mod goal;
-pub mod next;
-pub mod prd;
-pub mod risk;
-pub mod roll;
-pub mod sample;
-pub mod seats;
-#[cfg(feature = "serve")]
-pub mod serve;
-pub mod state;
-pub mod tune;
+/// Declares each subcommand once: its `--help` summary, its variant of
+/// [`Command`] and its module (with the feature it needs, if any).
+macro_rules! commands {
+    ($( $(#[cfg($cfg:meta)])? $doc:literal $variant:ident => $module:ident, )+) => {
+        $( $(#[cfg($cfg)])? pub mod $module; )+
+
+        /// The subcommands, as clap parses them.
+        #[derive(Debug, clap::Subcommand)]
+        pub enum Command {
+            $( #[doc = $doc] $(#[cfg($cfg)])? $variant($module::Args), )+
+        }
+
+        /// Runs the subcommand.
+        ///
+        /// # Errors
+        /// The subcommand's own.
+        pub fn run(command: Command) -> anyhow::Result<()> {
+            match command {
+                $( $(#[cfg($cfg)])? Command::$variant(args) => $module::run(args), )+
+            }
+        }
+    };
+}
+
+commands! {
+    "Exact distribution of a dice expression (e.g. `4d6kh3`, `d20+5 >= 15`)."
+    Dist => dist,
+    "Roll a dice expression, showing each die."
+    Roll => roll,
+    "Exact odds of a Risk battle for any armies, rules and die size."
+    Risk => risk,
+    "Draw a sequence from a randomizer spec (e.g. `deck(values=6)`); save and resume it."
+    Sample => sample,
+    "The next-sample distribution of a randomizer after a history of outcomes."
+    Next => next,
+    "The PRD constant C for a nominal chance p, with per-attempt chances."
+    Prd => prd,
+    "Attempts until a randomizer gives what the player waits for (k hits, every outcome), exact."
+    Goal => goal,
+    "A recorded log against a randomizer: its likelihood, tests, and the likeliest randomizers."
+    Audit => audit,
+    "Inspect a saved randomizer session (written by `sample --save`)."
+    State => state,
+    #[cfg(feature = "serve")]
+    "Serve the web app on this machine (http://127.0.0.1:8077/ by default)."
+    Serve => serve,
+    "Expected entropy, outcome variance, repeats and droughts of a randomizer over a match."
+    Analyze => analyze,
+    "The fairest parameters of each randomizer system above an entropy threshold."
+    Tune => tune,
+    "How a randomizer splits a match between the players of a game (a JSON game file)."
+    Seats => seats,
+    "Two pools rolled against each other, die paired with die (e.g. `5d6 3d6+2d8`)."
+    Contest => contest,
+}
 
 /// How a command prints its report: a table for people (the default), or the
 /// document every front-end shares.
