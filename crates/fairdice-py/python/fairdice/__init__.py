@@ -32,38 +32,13 @@ from .errors import (
     Suggestion,
     TooLargeError,
 )
-from .reports import (
-    AnalysisReport,
-    ContestReport,
-    DistReport,
-    DroughtsReport,
-    NextReport,
-    AuditReport,
-    GoalReport,
-    PrdReport,
-    Report,
-    RiskReport,
-    RollReport,
-    SampleReport,
-    SeatsReport,
-    TuneReport,
-)
-from .use_cases import (
-    analyze,
-    audit,
-    contest,
-    droughts,
-    goal,
-    next_distribution,
-    prd,
-    risk,
-    roll,
-    run,
-    sample,
-    seats,
-    tune,
-    use_cases,
-)
+from . import reports as _reports
+from . import use_cases as _use_cases
+
+# Every use case's function and report class, as those modules list them
+# (`__all__`): a new use case is added there, not here.
+from .reports import *  # noqa: F403
+from .use_cases import *  # noqa: F403
 
 # A Die is a read-only mapping of outcome to count.
 _Mapping.register(Die)
@@ -98,20 +73,6 @@ __all__ = [
     "Randomizer",
     "d",
     "dist",
-    "roll",
-    "sample",
-    "next_distribution",
-    "prd",
-    "goal",
-    "audit",
-    "contest",
-    "risk",
-    "analyze",
-    "droughts",
-    "tune",
-    "seats",
-    "run",
-    "use_cases",
     "FairdiceError",
     "InvalidInputError",
     "ParseError",
@@ -119,18 +80,6 @@ __all__ = [
     "CancelledError",
     "InternalError",
     "Suggestion",
-    "Report",
-    "DistReport",
-    "RollReport",
-    "SampleReport",
-    "NextReport",
-    "PrdReport",
-    "GoalReport",
-    "AuditReport",
-    "ContestReport",
-    "RiskReport",
-    "AnalysisReport",
-    "DroughtsReport",
-    "TuneReport",
-    "SeatsReport",
 ]
+__all__ += _use_cases.__all__
+__all__ += _reports.__all__
