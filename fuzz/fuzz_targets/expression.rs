@@ -4,14 +4,12 @@
 //! A panic, a run past libFuzzer's `-timeout` or past `-rss_limit_mb` is a finding.
 #![no_main]
 
-use fairdice::Control;
 use fairdice_api::run_json;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 
 /// A few hundredths of a second of work and 64 MiB of planned memory a request.
-const MAX_STEPS: u64 = 20_000_000;
-const MAX_MEMORY: u64 = 64 << 20;
+mod budget;
 
 fuzz_target!(|text: &str| {
     if text.len() > 256 {
@@ -19,13 +17,14 @@ fuzz_target!(|text: &str| {
     }
     let requests = [
         ("dist", json!({ "expression": text })),
-        ("dist", json!({ "expression": text, "runs": 200, "seed": 7 })),
+        (
+            "dist",
+            json!({ "expression": text, "runs": 200, "seed": 7 }),
+        ),
         ("roll", json!({ "expression": text, "seed": 7 })),
     ];
     for (use_case, request) in requests {
-        let control = Control::new()
-            .with_max_steps(MAX_STEPS)
-            .with_max_memory(MAX_MEMORY);
+        let control = budget::control();
         let _ = run_json(use_case, &request.to_string(), &control);
     }
 });

@@ -15,8 +15,7 @@ use std::ptr;
 use fairdice_c::*;
 use libfuzzer_sys::fuzz_target;
 
-const MAX_STEPS: u64 = 20_000_000;
-const MAX_MEMORY: u64 = 64 << 20;
+mod budget;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
@@ -29,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     // SAFETY: every pointer is a NUL-terminated string of this function, NULL, or a
     // handle of the library; all of it runs on this one thread.
     unsafe {
-        fairdice_set_limits(MAX_STEPS, MAX_MEMORY);
+        fairdice_set_limits(budget::MAX_STEPS, budget::MAX_MEMORY);
         let randomizer = if pick % 2 == 0 {
             fairdice_randomizer_new(text.as_ptr(), u64::from(pick))
         } else {
@@ -56,14 +55,22 @@ fuzz_target!(|data: &[u8]| {
         for _ in 0..32 {
             let drawn = fairdice_randomizer_next(randomizer);
             assert_ne!(drawn, FAIRDICE_ERROR, "an open randomizer draws");
-            assert_eq!(fairdice_randomizer_next(restored), drawn, "a restored session draws alike");
+            assert_eq!(
+                fairdice_randomizer_next(restored),
+                drawn,
+                "a restored session draws alike"
+            );
         }
         let next = fairdice_randomizer_next_distribution(randomizer);
         assert!(!next.is_null());
         fairdice_string_free(next);
         fairdice_randomizer_free(randomizer);
         fairdice_randomizer_free(restored);
-        assert_eq!(fairdice_randomizer_next(randomizer), FAIRDICE_ERROR, "a freed randomizer is refused");
+        assert_eq!(
+            fairdice_randomizer_next(randomizer),
+            FAIRDICE_ERROR,
+            "a freed randomizer is refused"
+        );
         assert!(fairdice_randomizer_save(restored).is_null());
         fairdice_randomizer_free(randomizer);
         fairdice_randomizer_free(ptr::null_mut());

@@ -5,12 +5,10 @@
 //! test does; a panic, a hang or runaway memory is a finding.
 #![no_main]
 
-use fairdice::Control;
 use fairdice_api::{USE_CASES, run_json};
 use libfuzzer_sys::fuzz_target;
 
-const MAX_STEPS: u64 = 20_000_000;
-const MAX_MEMORY: u64 = 64 << 20;
+mod budget;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
@@ -23,8 +21,6 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let use_case = USE_CASES[usize::from(pick) % USE_CASES.len()];
-    let control = Control::new()
-        .with_max_steps(MAX_STEPS)
-        .with_max_memory(MAX_MEMORY);
+    let control = budget::control();
     let _ = run_json(use_case, request, &control);
 });

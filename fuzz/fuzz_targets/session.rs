@@ -3,26 +3,25 @@
 //! be refused, never panic, hang or allocate without bound.
 #![no_main]
 
-use fairdice::Control;
 use fairdice::randomizer::{Randomizer, Session};
 use libfuzzer_sys::fuzz_target;
 
-const MAX_STEPS: u64 = 20_000_000;
-const MAX_MEMORY: u64 = 64 << 20;
+mod budget;
 
 fuzz_target!(|text: &str| {
     if text.len() > 4096 {
         return;
     }
-    let control = Control::new()
-        .with_max_steps(MAX_STEPS)
-        .with_max_memory(MAX_MEMORY);
+    let control = budget::control();
     let Ok(mut session) = Session::from_json_with(text, &control) else {
         return;
     };
     let saved = session.to_json();
     let reloaded = Session::from_json(&saved).expect("a saved session loads");
-    assert_eq!(reloaded, session, "a session saved and loaded is the same session");
+    assert_eq!(
+        reloaded, session,
+        "a session saved and loaded is the same session"
+    );
     let outcomes = session.randomizer().outcomes().len();
     for _ in 0..64 {
         assert!(session.draw() < outcomes, "a draw indexes an outcome");

@@ -76,29 +76,27 @@ impl Dice {
         // A fair die, the common case, is drawn inline; weighted ones out of line.
         match &self.sampler {
             Sampler::Uniform(n) => rng::below(rng, *n) as usize,
-            weighted => weighted.weighted_index(rng),
+            Sampler::Counts { cumulative } => counts_index(cumulative, rng),
+            Sampler::Float { cumulative } => float_index(cumulative, rng),
         }
     }
 }
 
-impl Sampler {
-    /// A weighted draw: a uniform point located in the running sums.
-    #[inline(never)]
-    fn weighted_index<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
-        match self {
-            Sampler::Uniform(n) => rng::below(rng, *n) as usize,
-            Sampler::Counts { cumulative } => {
-                let target = rng::below(rng, *cumulative.last().expect("a base has outcomes"));
-                cumulative.partition_point(|&c| c <= target)
-            }
-            Sampler::Float { cumulative } => {
-                let target = rng::unit_f64(rng) * cumulative.last().expect("a base has outcomes");
-                cumulative
-                    .partition_point(|&c| c <= target)
-                    .min(cumulative.len() - 1)
-            }
-        }
-    }
+/// An index drawn by exact integer weights: a uniform integer located in their
+/// running sums.
+#[inline(never)]
+fn counts_index<R: Rng + ?Sized>(cumulative: &[u64], rng: &mut R) -> usize {
+    let target = rng::below(rng, *cumulative.last().expect("a base has outcomes"));
+    cumulative.partition_point(|&c| c <= target)
+}
+
+/// An index drawn by float weights: a uniform float located in their running sums.
+#[inline(never)]
+fn float_index<R: Rng + ?Sized>(cumulative: &[f64], rng: &mut R) -> usize {
+    let target = rng::unit_f64(rng) * cumulative.last().expect("a base has outcomes");
+    cumulative
+        .partition_point(|&c| c <= target)
+        .min(cumulative.len() - 1)
 }
 
 /// Dice keep no state, so they are a distribution in `rand`'s sense: a sample is

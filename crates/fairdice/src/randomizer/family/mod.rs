@@ -33,7 +33,7 @@ pub fn all() -> &'static [Family] {
 
 /// The family named `name` (lowercase).
 pub fn find(name: &str) -> Option<&'static Family> {
-    all().iter().find(|f| f.name == name)
+    super::any::registered(name).map(|(family, _)| family)
 }
 
 /// Every family's usage, for messages listing what is accepted.
